@@ -1,0 +1,1 @@
+"""People: accounts with email and password, and guests who have neither."""

@@ -1,0 +1,92 @@
+"""The account part of the mobile API: guests, sign up, log in and out, export, deletion."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AnonymousUser
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts import services
+from accounts.models import User
+from config.api import error
+
+
+class TokenSerializer(serializers.Serializer):
+    token = serializers.CharField()
+
+
+class CredentialsSerializer(serializers.Serializer):
+    email = serializers.CharField(max_length=254)
+    password = serializers.CharField(max_length=256, trim_whitespace=False)
+
+
+def _guest_of(request: Request) -> User | None:
+    """The guest whose token came with a signup or login, to be merged into the account."""
+    user = request.user
+    if user is None or isinstance(user, AnonymousUser) or not user.is_guest:
+        return None
+    return user
+
+
+class GuestView(APIView):
+    permission_classes = [AllowAny]
+    authentication_classes: list = []
+
+    @extend_schema(request=None, responses={201: TokenSerializer})
+    def post(self, request: Request) -> Response:
+        guest = services.create_guest()
+        return Response({"token": services.token_for(guest)}, status=status.HTTP_201_CREATED)
+
+
+class SignupView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(request=CredentialsSerializer, responses={201: TokenSerializer})
+    def post(self, request: Request) -> Response:
+        data = CredentialsSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            account = services.sign_up(**data.validated_data, guest=_guest_of(request))
+        except services.AuthError as exc:
+            return error(exc.code, exc.message, status.HTTP_400_BAD_REQUEST)
+        return Response({"token": services.token_for(account)}, status=status.HTTP_201_CREATED)
+
+
+class LoginView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(request=CredentialsSerializer, responses={200: TokenSerializer})
+    def post(self, request: Request) -> Response:
+        data = CredentialsSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            account = services.log_in(**data.validated_data, guest=_guest_of(request))
+        except services.AuthError as exc:
+            return error(exc.code, exc.message, status.HTTP_400_BAD_REQUEST)
+        return Response({"token": services.token_for(account)})
+
+
+class LogoutView(APIView):
+    @extend_schema(request=None, responses={204: None})
+    def post(self, request: Request) -> Response:
+        services.log_out(user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class AccountView(APIView):
+    @extend_schema(responses={204: None})
+    def delete(self, request: Request) -> Response:
+        services.delete_account(user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class ExportView(APIView):
+    @extend_schema(responses={200: dict})
+    def get(self, request: Request) -> Response:
+        response = Response(services.export_account(user=request.user))
+        response["Content-Disposition"] = 'attachment; filename="whizi-export.json"'
+        return response

@@ -1,0 +1,40 @@
+"""A person is a ``User``: an account (email and password) or a guest (neither).
+
+Guests are rows of the same table so that everything a person owns — conversations, projects,
+memory — has one owner key, and a guest's signup is a merge of two owners.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.contrib.auth.models import AbstractUser, UserManager
+from django.db import models
+from django.utils import timezone
+
+
+class PersonManager(UserManager["User"]):
+    def create_guest(self) -> User:
+        guest = self.model(username=f"guest-{uuid.uuid4().hex}", is_guest=True)
+        guest.set_unusable_password()
+        guest.save()
+        return guest
+
+
+class User(AbstractUser):
+    email = models.EmailField(unique=True, null=True, blank=True)
+    is_guest = models.BooleanField(default=False)
+    last_seen_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    objects = PersonManager()
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(is_guest=True) | models.Q(email__isnull=False),
+                name="account_has_email",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"guest #{self.pk}" if self.is_guest else f"account #{self.pk}"

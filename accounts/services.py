@@ -1,0 +1,155 @@
+"""Account use-cases: guests, signing up and in (with the guest merge), export, deletion."""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import authenticate, password_validation
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from rest_framework.authtoken.models import Token
+
+from accounts.models import User
+from chat.models import Conversation, Project, VoiceSession
+from memory import services as memory_services
+
+log = logging.getLogger(__name__)
+
+
+class AuthError(Exception):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def create_guest() -> User:
+    return User.objects.create_guest()
+
+
+def token_for(user: User) -> str:
+    token, _ = Token.objects.get_or_create(user=user)
+    return token.key
+
+
+def sign_up(*, email: str, password: str, guest: User | None = None) -> User:
+    """Create an account; a guest's memory, conversations and projects move into it."""
+    email = User.objects.normalize_email((email or "").strip()).lower()
+    try:
+        validate_email(email)
+    except ValidationError:
+        raise AuthError("invalid_email", "Enter a valid email address.") from None
+    candidate = User(username=email, email=email)
+    try:
+        password_validation.validate_password(password or "", candidate)
+    except ValidationError as exc:
+        raise AuthError("weak_password", " ".join(exc.messages)) from None
+    try:
+        with transaction.atomic():
+            account = User.objects.create_user(username=email, email=email, password=password)
+    except IntegrityError:
+        raise AuthError("email_taken", "An account with this email already exists.") from None
+    if guest is not None and guest.is_guest:
+        merge_guest(guest=guest, account=account)
+    return account
+
+
+def log_in(*, email: str, password: str, guest: User | None = None) -> User:
+    account = authenticate(username=(email or "").strip().lower(), password=password or "")
+    if account is None or account.is_guest:
+        raise AuthError("invalid_credentials", "Wrong email or password.")
+    if guest is not None and guest.is_guest and guest.pk != account.pk:
+        merge_guest(guest=guest, account=account)
+    return account
+
+
+def merge_guest(*, guest: User, account: User) -> None:
+    """Move a guest into an account: memory line by line, then everything else; delete the guest.
+
+    Idempotent: a second call finds the guest gone and does nothing.
+    """
+    if not User.objects.filter(pk=guest.pk, is_guest=True).exists():
+        return
+    memory_services.merge_memories(from_owner_id=guest.pk, into_owner_id=account.pk)
+    with transaction.atomic():
+        Conversation.objects.filter(owner_id=guest.pk).update(owner_id=account.pk)
+        Project.objects.filter(owner_id=guest.pk).update(owner_id=account.pk)
+        VoiceSession.objects.filter(owner_id=guest.pk).update(owner_id=account.pk)
+        User.objects.filter(pk=guest.pk, is_guest=True).delete()
+
+
+def log_out(*, user: User) -> None:
+    Token.objects.filter(user=user).delete()
+
+
+def touch(user: User) -> None:
+    """Note activity so guest housekeeping keeps the living ones (at most once an hour)."""
+    now = timezone.now()
+    if now - user.last_seen_at > timedelta(hours=1):
+        User.objects.filter(pk=user.pk).update(last_seen_at=now)
+
+
+def delete_account(*, user: User) -> None:
+    """Delete the person and everything of theirs; a pass in flight brings nothing back
+    (its compare-and-set finds no memory row)."""
+    memory_services.forget_owner(owner_id=user.pk)
+    user.delete()
+
+
+def delete_idle_guests() -> int:
+    """Guests idle longer than ``GUEST_IDLE_DAYS`` go, with their memory."""
+    cutoff = timezone.now() - timedelta(days=settings.GUEST_IDLE_DAYS)
+    deleted = 0
+    for guest in User.objects.filter(is_guest=True, last_seen_at__lt=cutoff).iterator():
+        delete_account(user=guest)
+        deleted += 1
+    return deleted
+
+
+def export_account(*, user: User) -> dict[str, Any]:
+    """Everything of the person as one JSON document (SPEC §9: memory under ``memory``)."""
+    memory = memory_services.view_memory(owner_id=user.pk)
+    conversations = Conversation.objects.for_owner(user).prefetch_related("messages")
+    return {
+        "profile": {
+            "id": user.pk,
+            "email": user.email,
+            "guest": user.is_guest,
+            "date_joined": user.date_joined.isoformat(),
+        },
+        "conversations": [
+            {
+                "id": c.pk,
+                "title": c.title,
+                "model": c.model,
+                "project": c.project_id,
+                "temporary": c.temporary,
+                "created_at": c.created_at.isoformat(),
+                "messages": [
+                    {
+                        "role": m.role,
+                        "content": m.content,
+                        "model": m.model,
+                        "created_at": m.created_at.isoformat(),
+                    }
+                    for m in c.messages.all()
+                ],
+            }
+            for c in conversations
+        ],
+        "projects": [
+            {"id": p.pk, "name": p.name, "instructions": p.instructions}
+            for p in Project.objects.for_owner(user)
+        ],
+        "memory": {
+            "lines": memory.lines,
+            "tokens": memory.tokens,
+            "enabled": memory.enabled,
+            "updated_at": memory.updated_at.isoformat() if memory.updated_at else None,
+        },
+    }

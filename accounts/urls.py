@@ -1,0 +1,7 @@
+"""Web pages of the accounts app."""
+
+from django.urls import path
+
+app_name = "accounts"
+
+urlpatterns: list = []

@@ -1,0 +1,1 @@
+"""Conversations with the chat models, projects, and the one seam to litellm."""

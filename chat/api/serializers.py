@@ -1,0 +1,82 @@
+"""Serializers of the chat API: shapes only, no logic."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from chat.models import Conversation, Message, Project
+
+
+class ModelOptionSerializer(serializers.Serializer):
+    id = serializers.CharField()
+    label = serializers.CharField()
+
+
+class ProjectSerializer(serializers.ModelSerializer):
+    name = serializers.CharField(max_length=120, trim_whitespace=True)
+    instructions = serializers.CharField(max_length=8_000, allow_blank=True, required=False)
+
+    class Meta:
+        model = Project
+        fields = ["id", "name", "instructions", "created_at", "updated_at"]
+        read_only_fields = ["id", "created_at", "updated_at"]
+
+
+class MessageSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Message
+        fields = ["id", "role", "content", "model", "created_at"]
+
+
+class ConversationSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Conversation
+        fields = ["id", "title", "model", "project", "temporary", "created_at", "updated_at"]
+        read_only_fields = fields
+
+
+class ConversationDetailSerializer(ConversationSerializer):
+    messages = MessageSerializer(many=True, read_only=True)
+
+    class Meta(ConversationSerializer.Meta):
+        fields = [*ConversationSerializer.Meta.fields, "messages"]
+        read_only_fields = fields
+
+
+class ConversationCreateSerializer(serializers.Serializer):
+    model = serializers.CharField(required=False, max_length=200)
+    project = serializers.IntegerField(required=False, allow_null=True, min_value=1)
+    temporary = serializers.BooleanField(required=False, default=False)
+
+
+class ConversationUpdateSerializer(serializers.Serializer):
+    model = serializers.CharField(max_length=200)
+
+
+class MessageCreateSerializer(serializers.Serializer):
+    # Emptiness and size are checked by the service, so web and API share one rule and message.
+    content = serializers.CharField(allow_blank=True, trim_whitespace=False)
+
+
+class ExchangeSerializer(serializers.Serializer):
+    user_message = MessageSerializer()
+    assistant_message = MessageSerializer(allow_null=True)
+    error = serializers.DictField(required=False)
+
+
+class TranscriptTurnSerializer(serializers.Serializer):
+    role = serializers.ChoiceField(choices=["user", "assistant"])
+    content = serializers.CharField(max_length=20_000, allow_blank=True, trim_whitespace=False)
+
+
+class VoiceEndSerializer(serializers.Serializer):
+    transcript = TranscriptTurnSerializer(many=True, max_length=2_000)
+
+
+class VoiceSessionSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    instructions = serializers.CharField()
+
+
+class VoiceStartSerializer(serializers.Serializer):
+    model = serializers.CharField(required=False, max_length=200)

@@ -1,0 +1,201 @@
+"""The chat part of the mobile API (SPEC §10)."""
+
+from __future__ import annotations
+
+import json
+
+from django.http import StreamingHttpResponse
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
+from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from chat import services
+from chat.api import serializers as s
+from chat.models import Conversation, Project, VoiceSession
+from chat.streaming import streaming_reply
+from config.api import error
+
+
+def _get_conversation_for_user(request: Request, pk: int) -> Conversation:
+    return get_object_or_404(Conversation.objects.for_owner(request.user), pk=pk)
+
+
+def _get_project_for_user(request: Request, pk: int) -> Project:
+    return get_object_or_404(Project.objects.for_owner(request.user), pk=pk)
+
+
+def _invalid(exc: services.InvalidInput) -> Response:
+    return error(exc.code, exc.message, status.HTTP_400_BAD_REQUEST)
+
+
+class ModelsView(APIView):
+    @extend_schema(responses=s.ModelOptionSerializer(many=True))
+    def get(self, request: Request) -> Response:
+        return Response(s.ModelOptionSerializer(services.available_models(), many=True).data)
+
+
+class ConversationListView(APIView):
+    @extend_schema(responses=s.ConversationSerializer(many=True))
+    def get(self, request: Request) -> Response:
+        conversations = Conversation.objects.for_owner(request.user)[:200]
+        return Response(s.ConversationSerializer(conversations, many=True).data)
+
+    @extend_schema(
+        request=s.ConversationCreateSerializer, responses={201: s.ConversationSerializer}
+    )
+    def post(self, request: Request) -> Response:
+        data = s.ConversationCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        project_id = data.validated_data.get("project")
+        project = _get_project_for_user(request, project_id) if project_id else None
+        try:
+            conversation = services.create_conversation(
+                owner_id=request.user.pk,
+                model=data.validated_data.get("model"),
+                project=project,
+                temporary=data.validated_data["temporary"],
+            )
+        except services.InvalidInput as exc:
+            return _invalid(exc)
+        return Response(s.ConversationSerializer(conversation).data, status=status.HTTP_201_CREATED)
+
+
+class ConversationDetailView(APIView):
+    @extend_schema(responses=s.ConversationDetailSerializer)
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(
+            s.ConversationDetailSerializer(_get_conversation_for_user(request, pk)).data
+        )
+
+    @extend_schema(request=s.ConversationUpdateSerializer, responses=s.ConversationSerializer)
+    def patch(self, request: Request, pk: int) -> Response:
+        conversation = _get_conversation_for_user(request, pk)
+        data = s.ConversationUpdateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            services.switch_model(conversation=conversation, model=data.validated_data["model"])
+        except services.InvalidInput as exc:
+            return _invalid(exc)
+        return Response(s.ConversationSerializer(conversation).data)
+
+    @extend_schema(responses={204: None})
+    def delete(self, request: Request, pk: int) -> Response:
+        _get_conversation_for_user(request, pk).delete()
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class EventStreamRenderer(BaseRenderer):
+    """Lets ``Accept: text/event-stream`` through content negotiation; the view streams."""
+
+    media_type = "text/event-stream"
+    format = "sse"
+
+    def render(
+        self,
+        data: object,
+        accepted_media_type: str | None = None,
+        renderer_context: dict | None = None,
+    ) -> bytes:
+        return json.dumps(data).encode()
+
+
+class MessageCreateView(APIView):
+    renderer_classes = [JSONRenderer, EventStreamRenderer]
+
+    @extend_schema(request=s.MessageCreateSerializer, responses={201: s.ExchangeSerializer})
+    def post(self, request: Request, pk: int) -> Response | StreamingHttpResponse:
+        conversation = _get_conversation_for_user(request, pk)
+        data = s.MessageCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        content = data.validated_data["content"]
+        try:
+            if request.accepted_renderer.format == "sse":
+                message, events = services.stream_message(
+                    conversation=conversation, content=content
+                )
+                return streaming_reply(events, user_message=s.MessageSerializer(message).data)
+            exchange = services.send_message(conversation=conversation, content=content)
+        except services.InvalidInput as exc:
+            return _invalid(exc)
+        body = {
+            "user_message": s.MessageSerializer(exchange.user_message).data,
+            "assistant_message": s.MessageSerializer(exchange.assistant_message).data
+            if exchange.assistant_message
+            else None,
+        }
+        if exchange.error:
+            # The person's message was stored (201); the missing reply is said in the body.
+            body["error"] = {"code": exchange.error, "detail": services.error_text(exchange.error)}
+        return Response(body, status=status.HTTP_201_CREATED)
+
+
+class ProjectListView(APIView):
+    @extend_schema(responses=s.ProjectSerializer(many=True))
+    def get(self, request: Request) -> Response:
+        return Response(
+            s.ProjectSerializer(Project.objects.for_owner(request.user), many=True).data
+        )
+
+    @extend_schema(request=s.ProjectSerializer, responses={201: s.ProjectSerializer})
+    def post(self, request: Request) -> Response:
+        data = s.ProjectSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        project = services.create_project(owner_id=request.user.pk, **data.validated_data)
+        return Response(s.ProjectSerializer(project).data, status=status.HTTP_201_CREATED)
+
+
+class ProjectDetailView(APIView):
+    @extend_schema(responses=s.ProjectSerializer)
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(s.ProjectSerializer(_get_project_for_user(request, pk)).data)
+
+    @extend_schema(request=s.ProjectSerializer, responses=s.ProjectSerializer)
+    def patch(self, request: Request, pk: int) -> Response:
+        data = s.ProjectSerializer(
+            _get_project_for_user(request, pk), data=request.data, partial=True
+        )
+        data.is_valid(raise_exception=True)
+        data.save()
+        return Response(data.data)
+
+    @extend_schema(responses={204: None})
+    def delete(self, request: Request, pk: int) -> Response:
+        _get_project_for_user(request, pk).delete()
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class VoiceSessionCreateView(APIView):
+    @extend_schema(request=s.VoiceStartSerializer, responses={201: s.VoiceSessionSerializer})
+    def post(self, request: Request) -> Response:
+        data = s.VoiceStartSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            session, instructions = services.start_voice_session(
+                owner_id=request.user.pk, model=data.validated_data.get("model")
+            )
+        except services.InvalidInput as exc:
+            return _invalid(exc)
+        return Response(
+            {"id": session.pk, "instructions": instructions}, status=status.HTTP_201_CREATED
+        )
+
+
+class VoiceSessionEndView(APIView):
+    @extend_schema(request=s.VoiceEndSerializer, responses={202: None, 409: None})
+    def post(self, request: Request, pk: int) -> Response:
+        session = get_object_or_404(VoiceSession.objects.for_owner(request.user), pk=pk)
+        data = s.VoiceEndSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            services.end_voice_session(
+                session=session, transcript=data.validated_data["transcript"]
+            )
+        except services.AlreadyEnded:
+            return error(
+                "already_ended", "This voice session has already ended.", status.HTTP_409_CONFLICT
+            )
+        return Response({"status": "accepted"}, status=status.HTTP_202_ACCEPTED)

@@ -1,0 +1,160 @@
+"""The one seam to litellm.
+
+Every model call of the product — chat replies and memory passes, offline or hosted — goes
+through ``complete`` or ``stream`` here. litellm is imported lazily (its import costs seconds) and
+never reaches for the network for its price list. litellm enforces no timeout on a custom
+provider, so each call runs in a worker thread and is abandoned at its deadline. Errors come back
+as ``ModelError`` with a content-free code and whether trying again later may help.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import threading
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from dataclasses import dataclass
+from functools import cache
+from types import ModuleType
+from typing import Any
+
+OFFLINE_PROVIDER = "offline"
+OFFLINE_MEMORY_MODEL = "whizi-memory"
+
+Messages = list[dict[str, str]]
+
+
+class ModelError(Exception):
+    """A model call failed. The message is a fixed code: never prompt or answer text."""
+
+    def __init__(self, code: str, *, retryable: bool) -> None:
+        super().__init__(f"model call failed: {code}")
+        self.code = code
+        self.retryable = retryable
+
+
+@dataclass(frozen=True)
+class Completion:
+    text: str
+    model: str
+    tokens_in: int
+    tokens_out: int
+    latency_ms: int
+
+
+@cache
+def _pool() -> ThreadPoolExecutor:
+    # Created on first use, so a forked Celery worker builds its own after the fork.
+    return ThreadPoolExecutor(max_workers=16, thread_name_prefix="llm")
+
+
+@cache
+def litellm() -> ModuleType:
+    """Import litellm once, offline, with the built-in models registered as a provider."""
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    os.environ.setdefault("LITELLM_OFFLINE_MODE", "true")
+    import litellm as _litellm
+
+    from chat.offline.provider import OfflineProvider
+
+    _litellm.telemetry = False
+    _litellm.suppress_debug_info = True
+    _litellm.drop_params = True
+    _litellm.custom_provider_map = [
+        *[p for p in _litellm.custom_provider_map if p["provider"] != OFFLINE_PROVIDER],
+        {"provider": OFFLINE_PROVIDER, "custom_handler": OfflineProvider()},
+    ]
+    return _litellm
+
+
+def _map_error(exc: BaseException) -> ModelError:
+    lib = litellm()
+    retryable_types = (
+        lib.exceptions.Timeout,
+        lib.exceptions.RateLimitError,
+        lib.exceptions.APIConnectionError,
+        lib.exceptions.ServiceUnavailableError,
+        lib.exceptions.InternalServerError,
+    )
+    if isinstance(exc, lib.exceptions.RateLimitError):
+        return ModelError("rate_limited", retryable=True)
+    if isinstance(exc, retryable_types):
+        return ModelError("unavailable", retryable=True)
+    if isinstance(exc, lib.exceptions.AuthenticationError):
+        return ModelError("auth", retryable=False)
+    if isinstance(exc, lib.exceptions.ContextWindowExceededError):
+        return ModelError("too_long", retryable=False)
+    if isinstance(exc, lib.exceptions.BadRequestError | lib.exceptions.NotFoundError):
+        return ModelError("bad_request", retryable=False)
+    # Anything else (a provider bug, an odd response) may well pass on a later try.
+    return ModelError("error", retryable=True)
+
+
+def complete(*, model: str, messages: Messages, timeout: float, **params: Any) -> Completion:
+    """Ask ``model`` for a whole answer within ``timeout`` seconds."""
+    lib = litellm()
+    started = time.monotonic()
+    future = _pool().submit(
+        lib.completion, model=model, messages=messages, timeout=timeout, **params
+    )
+    try:
+        response = future.result(timeout=timeout)
+    except FutureTimeout:
+        future.cancel()
+        raise ModelError("timeout", retryable=True) from None
+    except Exception as exc:  # noqa: BLE001 - mapped to a content-free error just below
+        raise _map_error(exc) from None
+    text = (response.choices[0].message.content or "") if response.choices else ""
+    usage = getattr(response, "usage", None)
+    return Completion(
+        text=text,
+        model=model,
+        tokens_in=int(getattr(usage, "prompt_tokens", 0) or 0),
+        tokens_out=int(getattr(usage, "completion_tokens", 0) or 0),
+        latency_ms=int((time.monotonic() - started) * 1000),
+    )
+
+
+_DONE = object()
+
+
+def stream(*, model: str, messages: Messages, timeout: float) -> Iterator[str]:
+    """Yield the answer's text chunks; each chunk must arrive within ``timeout`` seconds.
+
+    A sync generator on purpose: under WSGI an async generator is buffered to the end.
+    """
+    lib = litellm()
+    chunks: queue.Queue[object] = queue.Queue()
+    abandoned = threading.Event()
+
+    def pump() -> None:
+        try:
+            for part in lib.completion(
+                model=model, messages=messages, timeout=timeout, stream=True
+            ):
+                if abandoned.is_set():
+                    return
+                delta = part.choices[0].delta.content if part.choices else None
+                if delta:
+                    chunks.put(delta)
+            chunks.put(_DONE)
+        except Exception as exc:  # noqa: BLE001 - handed to the consumer, mapped there
+            chunks.put(exc)
+
+    _pool().submit(pump)
+    try:
+        while True:
+            try:
+                item = chunks.get(timeout=timeout)
+            except queue.Empty:
+                raise ModelError("timeout", retryable=True) from None
+            if item is _DONE:
+                return
+            if isinstance(item, BaseException):
+                raise _map_error(item) from None
+            yield str(item)
+    finally:
+        abandoned.set()

@@ -1,0 +1,95 @@
+"""The built-in offline models as a litellm custom provider ("offline/<name>").
+
+Registered by ``chat.llm`` so the product's code path is the same for offline and hosted models.
+``offline/whizi-memory`` is the pattern-based memory extractor; every other name is the simple
+chat responder. litellm requires all four entry points of a custom provider.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+from litellm import CustomLLM
+from litellm.types.utils import Choices, GenericStreamingChunk, ModelResponse, Usage
+from litellm.types.utils import Message as LiteMessage
+
+from chat.offline import extractor, responder
+
+MEMORY_MODEL_NAME = "whizi-memory"
+
+
+def _answer(model: str, messages: list[dict[str, Any]]) -> str:
+    name = model.split("/", 1)[-1]
+    if name == MEMORY_MODEL_NAME:
+        return extractor.answer(messages)
+    return responder.reply(messages)
+
+
+def _approx_tokens(text: str) -> int:
+    # The offline models bill nothing; a cheap estimate keeps the usage fields meaningful.
+    return max(1, len(text) // 4)
+
+
+def _prompt_tokens(messages: list[dict[str, Any]]) -> int:
+    return sum(_approx_tokens(str(m.get("content") or "")) for m in messages)
+
+
+def _chunks(model: str, messages: list[dict[str, Any]]) -> Iterator[GenericStreamingChunk]:
+    text = _answer(model, messages)
+    words = list(responder.stream_words(text)) or [""]
+    for i, word in enumerate(words):
+        last = i == len(words) - 1
+        yield GenericStreamingChunk(
+            text=word,
+            tool_use=None,
+            is_finished=last,
+            finish_reason="stop" if last else "",
+            index=0,
+            usage={
+                "prompt_tokens": _prompt_tokens(messages),
+                "completion_tokens": _approx_tokens(text),
+                "total_tokens": _prompt_tokens(messages) + _approx_tokens(text),
+            }
+            if last
+            else None,
+        )
+
+
+class OfflineProvider(CustomLLM):
+    """litellm's custom-provider interface over the offline models."""
+
+    def completion(self, model: str, messages: list, *args: Any, **kwargs: Any) -> ModelResponse:
+        text = _answer(model, messages)
+        prompt, completion = _prompt_tokens(messages), _approx_tokens(text)
+        return ModelResponse(
+            model=model,
+            choices=[
+                Choices(
+                    index=0,
+                    finish_reason="stop",
+                    message=LiteMessage(role="assistant", content=text),
+                )
+            ],
+            usage=Usage(
+                prompt_tokens=prompt,
+                completion_tokens=completion,
+                total_tokens=prompt + completion,
+            ),
+        )
+
+    async def acompletion(
+        self, model: str, messages: list, *args: Any, **kwargs: Any
+    ) -> ModelResponse:
+        return self.completion(model, messages)
+
+    def streaming(
+        self, model: str, messages: list, *args: Any, **kwargs: Any
+    ) -> Iterator[GenericStreamingChunk]:
+        yield from _chunks(model, messages)
+
+    async def astreaming(
+        self, model: str, messages: list, *args: Any, **kwargs: Any
+    ) -> AsyncIterator[GenericStreamingChunk]:
+        for chunk in _chunks(model, messages):
+            yield chunk

@@ -1,0 +1,288 @@
+"""Chat use-cases: conversations, projects, and sending a message to a model.
+
+The memory block rides along with every request (SPEC §6) and memory is triggered only after the
+reply is stored (``transaction.on_commit``), so memory never delays or blocks a reply.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from chat import llm
+from chat.models import Conversation, Message, Project, VoiceSession
+from memory import services as memory_services
+from memory.lines import clean_text
+from memory.triggers import is_forget_request, is_remember_request
+
+log = logging.getLogger(__name__)
+
+TITLE_CHARS = 60
+
+
+class InvalidInput(Exception):
+    """Input the person can fix; ``code`` is stable for API clients, the message is for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True)
+class ModelOption:
+    id: str
+    label: str
+
+
+@dataclass
+class Exchange:
+    """One message and its reply; ``error`` is set (and ``assistant_message`` None) on failure."""
+
+    user_message: Message
+    assistant_message: Message | None = None
+    error: str | None = None
+
+
+ERROR_TEXT = {
+    "timeout": "The model took too long to answer. Your message is saved; try again.",
+    "rate_limited": "The model is busy right now. Your message is saved; try again shortly.",
+}
+DEFAULT_ERROR_TEXT = "The model couldn't answer this time. Your message is saved; try again."
+
+
+def error_text(code: str) -> str:
+    return ERROR_TEXT.get(code, DEFAULT_ERROR_TEXT)
+
+
+# --- Models on offer --------------------------------------------------------------------------
+
+
+def available_models() -> list[ModelOption]:
+    labels = settings.CHAT_MODEL_LABELS
+    return [
+        ModelOption(id=m, label=labels.get(m) or _default_label(m)) for m in settings.CHAT_MODELS
+    ]
+
+
+def _default_label(model: str) -> str:
+    provider, _, name = model.partition("/")
+    if provider == llm.OFFLINE_PROVIDER:
+        return f"{name.replace('-', ' ').title()} (offline)"
+    return name or model
+
+
+def check_model(model: str) -> str:
+    if model not in settings.CHAT_MODELS:
+        raise InvalidInput("unknown_model", "Unknown model. Pick one of the models on offer.")
+    return model
+
+
+# --- Projects and conversations ---------------------------------------------------------------
+
+
+def create_project(*, owner_id: int, name: str, instructions: str = "") -> Project:
+    return Project.objects.create(
+        owner_id=owner_id, name=clean_text(name).strip(), instructions=clean_text(instructions)
+    )
+
+
+def create_conversation(
+    *,
+    owner_id: int,
+    model: str | None = None,
+    project: Project | None = None,
+    temporary: bool = False,
+) -> Conversation:
+    return Conversation.objects.create(
+        owner_id=owner_id,
+        model=check_model(model or settings.DEFAULT_CHAT_MODEL),
+        project=project,
+        temporary=temporary,
+    )
+
+
+def switch_model(*, conversation: Conversation, model: str) -> Conversation:
+    """Switch the model mid-conversation: the history (and memory) carry over."""
+    conversation.model = check_model(model)
+    conversation.save(update_fields=["model", "updated_at"])
+    return conversation
+
+
+def clean_message(content: object) -> str:
+    """The person's message as stored, or InvalidInput (nothing is stored then)."""
+    if not isinstance(content, str):
+        raise InvalidInput("invalid_message", "The message must be text.")
+    text = clean_text(content)
+    if not text.strip():
+        raise InvalidInput("empty_message", "Write a message first.")
+    if len(text) > settings.MESSAGE_MAX_CHARS:
+        raise InvalidInput(
+            "message_too_long",
+            f"The message is too long (over {settings.MESSAGE_MAX_CHARS:,} characters).",
+        )
+    return text
+
+
+# --- Sending ----------------------------------------------------------------------------------
+
+
+def build_request(conversation: Conversation) -> list[dict[str, str]]:
+    """The messages sent to the chat model, in a stable order for provider prompt caching:
+    the fixed system prompt, the project's instructions, the memory, then the history."""
+    messages = [
+        {
+            "role": "system",
+            "content": settings.CHAT_SYSTEM_PROMPT.format(assistant=settings.ASSISTANT_NAME),
+        }
+    ]
+    if conversation.project_id and conversation.project.instructions:
+        messages.append(
+            {
+                "role": "system",
+                "content": f"Instructions for this project:\n{conversation.project.instructions}",
+            }
+        )
+    if not conversation.temporary:
+        block = memory_services.read_block(owner_id=conversation.owner_id)
+        if block:
+            messages.append({"role": "system", "content": block})
+    history = conversation.messages.order_by("id").values("role", "content")
+    messages.extend({"role": m["role"], "content": m["content"]} for m in history)
+    return messages
+
+
+def _store_user_message(conversation: Conversation, text: str) -> Message:
+    with transaction.atomic():
+        message = Message.objects.create(
+            conversation=conversation, role=Message.Role.USER, content=text
+        )
+        if not conversation.title:
+            conversation.title = text.strip().splitlines()[0][:TITLE_CHARS]
+        conversation.updated_at = timezone.now()
+        conversation.save(update_fields=["title", "updated_at"])
+    return message
+
+
+def _store_reply(conversation: Conversation, user_message: Message, text: str) -> Message:
+    """Store the reply, then (after commit) trigger memory if this reply calls for a pass."""
+    with transaction.atomic():
+        reply = Message.objects.create(
+            conversation=conversation,
+            role=Message.Role.ASSISTANT,
+            content=clean_text(text),
+            model=conversation.model,
+        )
+        if _calls_for_pass(conversation, user_message):
+            memory_services.request_pass(owner_id=conversation.owner_id)
+    return reply
+
+
+def _calls_for_pass(conversation: Conversation, user_message: Message) -> bool:
+    """A pass when the turn count crosses a multiple of six, or at once on a remember or forget
+    request (SPEC §4). Temporary conversations never feed memory."""
+    if conversation.temporary:
+        return False
+    turns = conversation.messages.count()
+    every = settings.MEMORY_TURNS_PER_PASS
+    if turns // every > (turns - 2) // every:
+        return True
+    text = user_message.content
+    return is_remember_request(text) or is_forget_request(text)
+
+
+def send_message(*, conversation: Conversation, content: object) -> Exchange:
+    """Store the person's message, ask the conversation's model, store the reply."""
+    text = clean_message(content)
+    user_message = _store_user_message(conversation, text)
+    try:
+        answer = llm.complete(
+            model=conversation.model,
+            messages=build_request(conversation),
+            timeout=settings.CHAT_MODEL_TIMEOUT,
+        )
+    except llm.ModelError as error:
+        log.warning("chat.model_failed conversation=%s code=%s", conversation.pk, error.code)
+        return Exchange(user_message=user_message, error=error.code)
+    if not answer.text.strip():
+        return Exchange(user_message=user_message, error="empty")
+    reply = _store_reply(conversation, user_message, answer.text)
+    return Exchange(user_message=user_message, assistant_message=reply)
+
+
+@dataclass(frozen=True)
+class StreamEvent:
+    kind: str  # "delta", "done" or "error"
+    data: dict[str, object]
+
+
+def stream_message(
+    *, conversation: Conversation, content: object
+) -> tuple[Message, Iterator[StreamEvent]]:
+    """Like ``send_message``, but the reply arrives as events; validation errors raise before
+    anything is stored, model errors arrive as an "error" event after the user message is kept."""
+    text = clean_message(content)
+    user_message = _store_user_message(conversation, text)
+    return user_message, _stream_events(conversation, user_message)
+
+
+def _stream_events(conversation: Conversation, user_message: Message) -> Iterator[StreamEvent]:
+    parts: list[str] = []
+    try:
+        for delta in llm.stream(
+            model=conversation.model,
+            messages=build_request(conversation),
+            timeout=settings.CHAT_MODEL_TIMEOUT,
+        ):
+            parts.append(delta)
+            yield StreamEvent("delta", {"content": delta})
+    except llm.ModelError as error:
+        # Nothing half-written is stored as a reply.
+        log.warning("chat.model_failed conversation=%s code=%s", conversation.pk, error.code)
+        yield StreamEvent("error", {"code": error.code, "message": error_text(error.code)})
+        return
+    if not "".join(parts).strip():
+        yield StreamEvent("error", {"code": "empty", "message": error_text("empty")})
+        return
+    reply = _store_reply(conversation, user_message, "".join(parts))
+    yield StreamEvent("done", {"assistant_message_id": reply.pk, "model": reply.model})
+
+
+# --- Voice ------------------------------------------------------------------------------------
+
+
+class AlreadyEnded(Exception):
+    """The voice session was ended before (HTTP 409)."""
+
+
+def start_voice_session(*, owner_id: int, model: str | None = None) -> tuple[VoiceSession, str]:
+    """A voice session and its prompt: the system prompt with the memory (SPEC §6)."""
+    session = VoiceSession.objects.create(
+        owner_id=owner_id, model=check_model(model or settings.DEFAULT_CHAT_MODEL)
+    )
+    parts = [settings.CHAT_SYSTEM_PROMPT.format(assistant=settings.ASSISTANT_NAME)]
+    block = memory_services.read_block(owner_id=owner_id)
+    if block:
+        parts.append(block)
+    return session, "\n\n".join(parts)
+
+
+def end_voice_session(*, session: VoiceSession, transcript: list[dict[str, str]]) -> None:
+    """Store the transcript and owe exactly one voice pass; a second end raises AlreadyEnded."""
+    turns = [
+        {"role": t["role"], "content": clean_text(t["content"])}
+        for t in transcript
+        if t["role"] in ("user", "assistant")
+    ]
+    with transaction.atomic():
+        ended = VoiceSession.objects.filter(pk=session.pk, ended_at__isnull=True).update(
+            ended_at=timezone.now(), transcript=turns
+        )
+        if not ended:
+            raise AlreadyEnded
+        memory_services.request_pass(owner_id=session.owner_id)

@@ -1,0 +1,28 @@
+"""The mobile JSON API, version 1 (SPEC §10)."""
+
+from django.urls import path
+from drf_spectacular.views import SpectacularAPIView
+
+from accounts.api import views as accounts
+from chat.api import views as chat
+from memory.api import views as memory
+
+urlpatterns = [
+    path("auth/guest", accounts.GuestView.as_view()),
+    path("auth/signup", accounts.SignupView.as_view()),
+    path("auth/login", accounts.LoginView.as_view()),
+    path("auth/logout", accounts.LogoutView.as_view()),
+    path("account", accounts.AccountView.as_view()),
+    path("account/export", accounts.ExportView.as_view()),
+    path("models", chat.ModelsView.as_view()),
+    path("conversations", chat.ConversationListView.as_view()),
+    path("conversations/<int:pk>", chat.ConversationDetailView.as_view()),
+    path("conversations/<int:pk>/messages", chat.MessageCreateView.as_view()),
+    path("projects", chat.ProjectListView.as_view()),
+    path("projects/<int:pk>", chat.ProjectDetailView.as_view()),
+    path("voice/sessions", chat.VoiceSessionCreateView.as_view()),
+    path("voice/sessions/<int:pk>/end", chat.VoiceSessionEndView.as_view()),
+    path("memory", memory.MemoryView.as_view()),
+    path("memory/lines/<int:index>", memory.MemoryLineView.as_view()),
+    path("schema", SpectacularAPIView.as_view(), name="schema"),
+]

@@ -1,0 +1,40 @@
+"""``GET /healthz``: is the database answering, and can the broker be reached?"""
+
+from __future__ import annotations
+
+from django.db import DatabaseError, connection
+from django.http import HttpRequest, JsonResponse
+from django.views.decorators.http import require_GET
+
+from config.celery import app
+
+
+def _database_ok() -> bool:
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+    except DatabaseError:
+        return False
+    return True
+
+
+def _broker_ok() -> bool:
+    try:
+        with app.connection_for_write() as conn:
+            conn.ensure_connection(max_retries=0, timeout=1)
+    except Exception:  # noqa: BLE001 - any failure to connect means "down"
+        return False
+    return True
+
+
+@require_GET
+def healthz(request: HttpRequest) -> JsonResponse:
+    checks = {"database": _database_ok(), "broker": _broker_ok()}
+    healthy = all(checks.values())
+    return JsonResponse(
+        {
+            "status": "ok" if healthy else "degraded",
+            **{k: "ok" if v else "down" for k, v in checks.items()},
+        },
+        status=200 if healthy else 503,
+    )

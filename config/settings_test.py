@@ -1,0 +1,22 @@
+"""Test settings: the real settings against PostgreSQL and Redis, with a few speed-ups.
+
+``make test`` points ``DATABASE_URL`` and ``REDIS_URL`` at the machine's servers unless they are
+already set; nothing here falls back to SQLite, so an unreachable server fails the run loudly.
+"""
+
+import os
+
+os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/whizi")
+os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/15")
+os.environ["PRODUCTION"] = "false"
+os.environ["TESTING"] = "true"
+
+from config.settings import *  # noqa: F403
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+# Tests script the models through the "scripted" litellm provider (tests/conftest.py).
+CHAT_MODELS = ["offline/whizi-chat", "scripted/chat-a", "scripted/chat-b"]
+MEMORY_MODEL = "offline/whizi-memory"
+CHAT_MODEL_TIMEOUT = 2.0
+MEMORY_MODEL_TIMEOUT = 2.0
+LOGGING["root"]["level"] = "WARNING"  # noqa: F405

@@ -1,0 +1,89 @@
+"""The memory part of the mobile API (SPEC §10): see it, delete a line, clear it, switch it."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config.api import error
+from memory import services
+
+
+class MemorySerializer(serializers.Serializer):
+    lines = serializers.ListField(child=serializers.CharField())
+    count = serializers.IntegerField()
+    tokens = serializers.IntegerField()
+    token_limit = serializers.IntegerField()
+    enabled = serializers.BooleanField()
+    version = serializers.IntegerField()
+    updated_at = serializers.DateTimeField()
+
+
+class SwitchSerializer(serializers.Serializer):
+    enabled = serializers.BooleanField()
+
+
+def memory_response(view: services.MemoryView, http_status: int = status.HTTP_200_OK) -> Response:
+    response = Response(MemorySerializer(view).data, status=http_status)
+    response["ETag"] = f'"{view.version}"'
+    return response
+
+
+class MemoryView(APIView):
+    @extend_schema(responses=MemorySerializer)
+    def get(self, request: Request) -> Response:
+        return memory_response(services.view_memory(owner_id=request.user.pk))
+
+    @extend_schema(responses={204: None})
+    def delete(self, request: Request) -> Response:
+        services.clear_memory(owner_id=request.user.pk)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+    @extend_schema(request=SwitchSerializer, responses=MemorySerializer)
+    def patch(self, request: Request) -> Response:
+        data = SwitchSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        view = services.set_enabled(
+            owner_id=request.user.pk, enabled=data.validated_data["enabled"]
+        )
+        return memory_response(view)
+
+
+def parse_if_match(header: str | None) -> int | None:
+    """``If-Match: "7"`` or ``7`` → 7; anything else → None."""
+    value = (header or "").strip().removeprefix("W/").strip('"')
+    return int(value) if value.isdigit() else None
+
+
+class MemoryLineView(APIView):
+    @extend_schema(
+        parameters=[OpenApiParameter("If-Match", str, OpenApiParameter.HEADER, required=True)],
+        responses={200: MemorySerializer, 412: None, 428: None},
+    )
+    def delete(self, request: Request, index: int) -> Response:
+        header = request.headers.get("If-Match")
+        if header is None:
+            return error(
+                "version_required",
+                "Send If-Match with the version you are looking at.",
+                status.HTTP_428_PRECONDITION_REQUIRED,
+            )
+        version = parse_if_match(header)
+        try:
+            if version is None:
+                raise services.StaleVersion
+            view = services.delete_line(
+                owner_id=request.user.pk, index=index, expected_version=version
+            )
+        except services.StaleVersion:
+            return error(
+                "stale_version",
+                "The memory changed since you loaded it. Reload and try again.",
+                status.HTTP_412_PRECONDITION_FAILED,
+            )
+        except services.LineNotFound:
+            return error("not_found", "Not found.", status.HTTP_404_NOT_FOUND)
+        return memory_response(view)

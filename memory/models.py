@@ -1,0 +1,82 @@
+"""The saved memory and its content-free trace.
+
+Every write to ``Memory.lines`` goes through a compare-and-set on ``version`` (see
+``memory.services``), so a slow pass can never overwrite a newer list, a clear or a delete.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+
+class Memory(models.Model):
+    owner = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memory"
+    )
+    lines = models.JSONField(default=list)
+    tokens = models.PositiveIntegerField(default=0)
+    version = models.PositiveBigIntegerField(default=1)
+    enabled = models.BooleanField(default=True)
+    # Turns older than this are never read by a pass: moved forward by a clear (so a clear is
+    # final) and by switching memory back on (so what was said while it was off stays unread).
+    reads_turns_after = models.DateTimeField(default=timezone.now)
+    # The highest message id a pass has consumed: a late or duplicate task finds nothing newer.
+    turns_seen_until = models.BigIntegerField(default=0)
+    # Coalescing: a trigger sets pass_requested; a pass claims the lease with a conditional
+    # UPDATE, so at most one pass per owner runs at a time across all workers.
+    pass_requested = models.BooleanField(default=False)
+    pass_requested_at = models.DateTimeField(null=True, blank=True)
+    forget_requested = models.BooleanField(default=False)
+    lease_until = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [
+            models.Index(
+                fields=["pass_requested_at"],
+                condition=models.Q(pass_requested=True),
+                name="memory_owed_pass",
+            )
+        ]
+        verbose_name_plural = "memories"
+
+    def __str__(self) -> str:
+        return f"memory of owner #{self.owner_id}"
+
+
+class MemoryEvent(models.Model):
+    """One line of the operations trace: numbers and outcomes, never a line or message text."""
+
+    class Kind(models.TextChoices):
+        PASS = "pass"  # noqa: S105 - a memory pass, not a password
+        VOICE_PASS = "voice_pass"  # noqa: S105
+        CONDENSE = "condense"
+        CUT = "cut"
+        CLEAR = "clear"
+        DELETE_LINE = "delete_line"
+        SWITCH = "switch"
+        MERGE = "merge"
+        ACCOUNT_DELETED = "account_deleted"
+
+    # A plain integer, not a foreign key: the trace outlives a deleted account, content-free.
+    owner_id = models.BigIntegerField(db_index=True)
+    kind = models.CharField(max_length=24, choices=Kind.choices)
+    outcome = models.CharField(max_length=32)
+    lines_before = models.PositiveIntegerField(default=0)
+    lines_after = models.PositiveIntegerField(default=0)
+    tokens_before = models.PositiveIntegerField(default=0)
+    tokens_after = models.PositiveIntegerField(default=0)
+    refused_lines = models.PositiveIntegerField(default=0)
+    model = models.CharField(max_length=200, blank=True)
+    latency_ms = models.PositiveIntegerField(default=0)
+    model_tokens_in = models.PositiveIntegerField(default=0)
+    model_tokens_out = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        ordering = ["-id"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.outcome} for owner #{self.owner_id}"

@@ -1,0 +1,415 @@
+"""The memory pass: read recent turns and the list, have ``MEMORY_MODEL`` rewrite the whole list,
+validate it in code, fit it under the cap, and store it with a compare-and-set.
+
+Concurrency, in short (STYLE.md "The memory core"):
+- a trigger sets ``pass_requested``; ``_claim`` takes a lease with a conditional UPDATE, so at
+  most one pass per owner runs at a time across all workers, and a trigger that arrives during a
+  pass is seen by the next claim — one more pass afterwards, never a lost or a piled-up one;
+- the pass decides from the database what to read (turns after the last clear and after the
+  last message it consumed), so a duplicate or late task finds nothing and does nothing;
+- the model is called outside any transaction; the write is a compare-and-set on the version
+  and, on conflict, the pass re-reads and runs again, a bounded number of times.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from chat import llm
+from chat.models import Message, VoiceSession
+from memory import budget, prompts
+from memory.filters import validate_lines
+from memory.lines import MalformedAnswer, parse_answer
+from memory.models import Memory, MemoryEvent
+from memory.services import record_event, write_lines
+from memory.triggers import is_forget_request
+
+log = logging.getLogger(__name__)
+
+# A rewrite that keeps fewer than this share of a list of at least WIPE_MIN_LINES lines, when
+# nobody asked to forget, is treated as a broken answer: the saved list stays as it was.
+WIPE_KEEP_SHARE = 0.5
+WIPE_MIN_LINES = 4
+# Rounds one task may run back to back for triggers that keep arriving during its passes.
+MAX_ROUNDS = 5
+
+
+class PassFailed(Exception):
+    """A pass could not produce a list; the saved list is untouched. Content-free."""
+
+    def __init__(self, code: str, *, retryable: bool) -> None:
+        super().__init__(f"memory pass failed: {code}")
+        self.code = code
+        self.retryable = retryable
+
+
+@dataclass(frozen=True)
+class PassResult:
+    outcome: str
+    retry: bool = False
+
+
+@dataclass(frozen=True)
+class Work:
+    """What one pass reads: transcript turns and the marks that say they were consumed."""
+
+    task: prompts.Task
+    transcript: list[dict[str, str]]
+    forget_requested: bool
+    last_message_id: int = 0
+    voice_session_id: int | None = None
+
+
+@dataclass(frozen=True)
+class Rewrite:
+    lines: list[str]
+    refused: int
+    model_tokens_in: int
+    model_tokens_out: int
+    latency_ms: int
+    condensed: bool
+    cut: bool
+
+
+# --- Coalescing ---------------------------------------------------------------------------------
+
+
+def _claim(memory_id: int) -> bool:
+    now = timezone.now()
+    claimed = Memory.objects.filter(
+        Q(lease_until__isnull=True) | Q(lease_until__lt=now),
+        pk=memory_id,
+        pass_requested=True,
+        enabled=True,
+    ).update(
+        pass_requested=False,
+        lease_until=now + timedelta(seconds=settings.MEMORY_PASS_LEASE_SECONDS),
+    )
+    return claimed == 1
+
+
+def _release(memory_id: int, *, owe_again: bool) -> None:
+    changes: dict[str, object] = {"lease_until": None}
+    if owe_again:
+        changes |= {"pass_requested": True, "pass_requested_at": timezone.now()}
+    Memory.objects.filter(pk=memory_id).update(**changes)
+
+
+def run_pass(*, memory_id: int) -> PassResult:
+    """Run the owed pass(es) of one memory; safe to call twice or late (it then does nothing)."""
+    result = PassResult("not_owed")
+    for _ in range(MAX_ROUNDS):
+        if not _claim(memory_id):
+            break
+        result = PassResult("error", retry=True)
+        try:
+            result = _drain(memory_id)
+        finally:
+            # Release before the next claim: a trigger that came in during this round set
+            # pass_requested again, and only the claim below may consume it.
+            _release(memory_id, owe_again=result.retry)
+        if result.retry:
+            break
+    return result
+
+
+def drop_pass(*, memory_id: int) -> None:
+    """Give up on a pass after its last retry: stop owing it, and say so in the trace."""
+    memory = Memory.objects.filter(pk=memory_id).first()
+    if memory is None:
+        return
+    Memory.objects.filter(pk=memory_id).update(pass_requested=False)
+    record_event(
+        owner_id=memory.owner_id,
+        kind=MemoryEvent.Kind.PASS,
+        outcome="dropped",
+        before=memory.lines,
+        after=memory.lines,
+    )
+
+
+def _drain(memory_id: int) -> PassResult:
+    """Consume every piece of owed work: each ended voice session, then the chat turns."""
+    outcome = PassResult("no_work")
+    for _ in range(MAX_ROUNDS * 2):
+        step = _apply_next(memory_id)
+        if step.outcome == "no_work" or step.retry:
+            return step if step.retry else outcome
+        outcome = step
+    return outcome
+
+
+# --- One pass -----------------------------------------------------------------------------------
+
+
+def _apply_next(memory_id: int) -> PassResult:
+    for _ in range(settings.MEMORY_CAS_ATTEMPTS):
+        memory = Memory.objects.filter(pk=memory_id).first()
+        if memory is None:
+            return PassResult("no_work")  # the account was deleted: nothing to bring back
+        if not memory.enabled:
+            return PassResult("no_work")
+        work = _next_work(memory)
+        if work is None:
+            return PassResult("no_work")
+        kind = MemoryEvent.Kind.VOICE_PASS if work.task == "voice" else MemoryEvent.Kind.PASS
+        try:
+            rewrite = _rewrite(memory, work)
+        except PassFailed as failure:
+            record_event(
+                owner_id=memory.owner_id,
+                kind=kind,
+                outcome=failure.code,
+                before=memory.lines,
+                after=memory.lines,
+                model=settings.MEMORY_MODEL,
+            )
+            if failure.retryable:
+                return PassResult(failure.code, retry=True)
+            # A permanent failure still consumes the work, or every later pass would choke on it.
+            _consume(memory, work)
+            return PassResult(failure.code)
+        if _store(memory, work, rewrite.lines):
+            outcome = "unchanged" if rewrite.lines == memory.lines else "ok"
+            record_event(
+                owner_id=memory.owner_id,
+                kind=kind,
+                outcome=outcome,
+                before=memory.lines,
+                after=rewrite.lines,
+                model=settings.MEMORY_MODEL,
+                refused_lines=rewrite.refused,
+                latency_ms=rewrite.latency_ms,
+                model_tokens_in=rewrite.model_tokens_in,
+                model_tokens_out=rewrite.model_tokens_out,
+            )
+            return PassResult(outcome)
+        # Lost the compare-and-set: re-read the list (and the turns: a clear moves the floor).
+    record_event(
+        owner_id=memory.owner_id,
+        kind=MemoryEvent.Kind.PASS,
+        outcome="conflict",
+        before=memory.lines,
+        after=memory.lines,
+    )
+    return PassResult("conflict", retry=True)
+
+
+def _store(memory: Memory, work: Work, lines: list[str]) -> bool:
+    """Write the list and mark the work consumed, all or nothing."""
+    with transaction.atomic():
+        extra: dict[str, object] = {}
+        if work.last_message_id:
+            extra["turns_seen_until"] = work.last_message_id
+        if not write_lines(memory=memory, lines=lines, **extra):
+            return False
+        if work.voice_session_id is not None:
+            VoiceSession.objects.filter(pk=work.voice_session_id).update(
+                memory_pass_done_at=timezone.now()
+            )
+    return True
+
+
+def _consume(memory: Memory, work: Work) -> None:
+    if work.voice_session_id is not None:
+        VoiceSession.objects.filter(pk=work.voice_session_id).update(
+            memory_pass_done_at=timezone.now()
+        )
+    if work.last_message_id:
+        Memory.objects.filter(pk=memory.pk, version=memory.version).update(
+            turns_seen_until=work.last_message_id
+        )
+
+
+# --- Reading the turns --------------------------------------------------------------------------
+
+
+def _next_work(memory: Memory) -> Work | None:
+    voice = (
+        VoiceSession.objects.filter(
+            owner_id=memory.owner_id,
+            ended_at__isnull=False,
+            ended_at__gt=memory.reads_turns_after,
+            memory_pass_done_at__isnull=True,
+        )
+        .order_by("ended_at", "id")
+        .first()
+    )
+    if voice is not None:
+        turns = [
+            {"role": str(t.get("role")), "content": str(t.get("content"))} for t in voice.transcript
+        ]
+        return Work(
+            task="voice",
+            transcript=_cap_transcript(turns),
+            forget_requested=_asks_to_forget(turns),
+            voice_session_id=voice.pk,
+        )
+    return _chat_work(memory)
+
+
+def _chat_work(memory: Memory) -> Work | None:
+    readable = Message.objects.filter(
+        conversation__owner_id=memory.owner_id,
+        conversation__temporary=False,
+        created_at__gt=memory.reads_turns_after,
+    )
+    fresh = readable.filter(id__gt=memory.turns_seen_until)
+    last_id = max(fresh.values_list("id", flat=True), default=0)
+    if not last_id:
+        return None
+    conversation_ids = list(
+        fresh.order_by("-id").values_list("conversation_id", flat=True).distinct()
+    )
+    turns: list[dict[str, str]] = []
+    # The most recently active conversation goes last, so the transcript cap trims the oldest.
+    for conversation_id in reversed(_unique(conversation_ids)):
+        recent = readable.filter(conversation_id=conversation_id, id__lte=last_id).order_by("-id")
+        rows = list(recent.values("role", "content")[: settings.MEMORY_TURNS_PER_PASS])
+        turns.extend({"role": r["role"], "content": r["content"]} for r in reversed(rows))
+    return Work(
+        task="rewrite",
+        transcript=_cap_transcript(turns),
+        forget_requested=_asks_to_forget(turns),
+        last_message_id=last_id,
+    )
+
+
+def _unique(ids: list[int]) -> list[int]:
+    return list(dict.fromkeys(ids))
+
+
+def _asks_to_forget(turns: list[dict[str, str]]) -> bool:
+    return any(t["role"] == "user" and is_forget_request(t["content"]) for t in turns)
+
+
+def _cap_transcript(turns: list[dict[str, str]]) -> list[dict[str, str]]:
+    """Keep the newest turns within the transcript cap (SPEC §2: 20,000 tokens)."""
+    kept: list[dict[str, str]] = []
+    remaining = settings.MEMORY_TRANSCRIPT_TOKEN_LIMIT
+    for turn in reversed(turns):
+        cost = budget.count_tokens(turn["content"]) + 4
+        if cost > remaining:
+            if remaining > 50:
+                kept.append(
+                    {
+                        "role": turn["role"],
+                        "content": budget.truncate_to_tokens(turn["content"], remaining - 4),
+                    }
+                )
+            break
+        kept.append(turn)
+        remaining -= cost
+    return list(reversed(kept))
+
+
+# --- The model calls ----------------------------------------------------------------------------
+
+
+def _ask(task: prompts.Task, lines: list[str], work: Work) -> tuple[list[str], int, llm.Completion]:
+    messages = prompts.memory_messages(
+        task=task,
+        lines=lines,
+        transcript=work.transcript if task != "condense" else [],
+        forget_requested=work.forget_requested,
+        assistant=settings.ASSISTANT_NAME,
+        target_tokens=settings.MEMORY_TARGET_TOKENS,
+    )
+    try:
+        answer = llm.complete(
+            model=settings.MEMORY_MODEL, messages=messages, timeout=settings.MEMORY_MODEL_TIMEOUT
+        )
+    except llm.ModelError as error:
+        raise PassFailed(error.code, retryable=error.retryable) from None
+    try:
+        proposed = parse_answer(answer.text)
+    except MalformedAnswer as error:
+        # A truncated or garbled answer is an error, never an empty list.
+        raise PassFailed(f"malformed_{error}", retryable=True) from None
+    validated = validate_lines(proposed)
+    return validated.lines, sum(validated.refused.values()), answer
+
+
+def _rewrite(memory: Memory, work: Work) -> Rewrite:
+    task: prompts.Task = "voice" if work.task == "voice" else "rewrite"
+    lines, refused, answer = _ask(task, list(memory.lines), work)
+    if _looks_like_a_wipe(memory.lines, lines, forget_requested=work.forget_requested):
+        raise PassFailed("wipe_refused", retryable=False)
+    tokens_in, tokens_out, latency = answer.tokens_in, answer.tokens_out, answer.latency_ms
+    condensed = cut = False
+    if budget.list_tokens(lines) > settings.MEMORY_TOKEN_LIMIT:
+        lines, condensed, cut, extra = fit_under_cap(owner_id=memory.owner_id, lines=lines)
+        tokens_in, tokens_out, latency = (
+            tokens_in + extra[0],
+            tokens_out + extra[1],
+            latency + extra[2],
+        )
+    return Rewrite(lines, refused, tokens_in, tokens_out, latency, condensed, cut)
+
+
+def _looks_like_a_wipe(before: list[str], after: list[str], *, forget_requested: bool) -> bool:
+    if forget_requested or len(before) < WIPE_MIN_LINES:
+        return False
+    return len(after) < len(before) * WIPE_KEEP_SHARE
+
+
+def fit_under_cap(
+    *, owner_id: int, lines: list[str]
+) -> tuple[list[str], bool, bool, tuple[int, int, int]]:
+    """Over the cap: a condense pass, then the positional cut as the last resort (SPEC §5).
+
+    Returns the lines, whether they were condensed and cut, and the model usage.
+    """
+    if budget.list_tokens(lines) <= settings.MEMORY_TOKEN_LIMIT:
+        return lines, False, False, (0, 0, 0)
+    work = Work(task="condense", transcript=[], forget_requested=False)
+    limit = settings.MEMORY_TOKEN_LIMIT
+    before = list(lines)
+    # One model call's input is capped too (SPEC §2: 50,000 tokens); the rules take some.
+    call_room = settings.MEMORY_CALL_TOKEN_LIMIT - 3_000
+    oversized = budget.positional_cut(lines, call_room)
+    usage = (0, 0, 0)
+    try:
+        condensed, _, answer = _ask("condense", oversized, work)
+        usage = (answer.tokens_in, answer.tokens_out, answer.latency_ms)
+        record_event(
+            owner_id=owner_id,
+            kind=MemoryEvent.Kind.CONDENSE,
+            outcome="ok",
+            before=before,
+            after=condensed,
+            model=settings.MEMORY_MODEL,
+            latency_ms=answer.latency_ms,
+            model_tokens_in=answer.tokens_in,
+            model_tokens_out=answer.tokens_out,
+        )
+    except PassFailed as failure:
+        record_event(
+            owner_id=owner_id,
+            kind=MemoryEvent.Kind.CONDENSE,
+            outcome=failure.code,
+            before=before,
+            after=before,
+            model=settings.MEMORY_MODEL,
+        )
+        condensed = oversized
+    if not condensed:
+        condensed = oversized
+    if budget.list_tokens(condensed) <= limit:
+        return condensed, True, False, usage
+    final = budget.positional_cut(condensed, limit)
+    record_event(
+        owner_id=owner_id,
+        kind=MemoryEvent.Kind.CUT,
+        outcome="ok",
+        before=condensed,
+        after=final,
+    )
+    return final, True, True, usage

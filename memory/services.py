@@ -1,0 +1,293 @@
+"""Memory use-cases: the only writers of ``Memory``.
+
+Rules that hold everywhere in this module:
+- every write of the list is a compare-and-set on ``version`` and bumps it;
+- no model call runs inside a transaction or under a row lock;
+- nothing here logs, raises or records line or message text.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import DatabaseError, connection, transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from memory import budget, prompts
+from memory.lines import clean_line
+from memory.models import Memory, MemoryEvent
+
+log = logging.getLogger(__name__)
+
+
+class StaleVersion(Exception):
+    """The list changed since the version the caller saw (HTTP 412)."""
+
+
+class LineNotFound(Exception):
+    """No line at that index (HTTP 404)."""
+
+
+@dataclass
+class MemoryView:
+    """What a person sees of their memory: exactly what the model receives."""
+
+    lines: list[str]
+    tokens: int
+    token_limit: int
+    enabled: bool
+    version: int
+    updated_at: object = field(default=None)
+
+    @property
+    def count(self) -> int:
+        return len(self.lines)
+
+
+def get_memory(*, owner_id: int) -> Memory:
+    """The owner's memory row, created empty on first use."""
+    memory, _ = Memory.objects.get_or_create(owner_id=owner_id)
+    return memory
+
+
+def view_memory(*, owner_id: int) -> MemoryView:
+    memory = get_memory(owner_id=owner_id)
+    return MemoryView(
+        lines=list(memory.lines),
+        tokens=memory.tokens,
+        token_limit=settings.MEMORY_TOKEN_LIMIT,
+        enabled=memory.enabled,
+        version=memory.version,
+        updated_at=memory.updated_at,
+    )
+
+
+def record_event(
+    *,
+    owner_id: int,
+    kind: str,
+    outcome: str,
+    before: list[str],
+    after: list[str],
+    **numbers: int | str,
+) -> None:
+    """Append a content-free line to the operations trace (counts, never text)."""
+    MemoryEvent.objects.create(
+        owner_id=owner_id,
+        kind=kind,
+        outcome=outcome,
+        lines_before=len(before),
+        lines_after=len(after),
+        tokens_before=budget.list_tokens(before),
+        tokens_after=budget.list_tokens(after),
+        **numbers,
+    )
+
+
+def write_lines(*, memory: Memory, lines: list[str], **extra: object) -> bool:
+    """Compare-and-set the list against the version ``memory`` was read at.
+
+    Zero rows updated means someone else wrote first (a pass, a clear, a delete, a switch, or
+    the account's deletion): the caller re-reads and decides again; nothing is overwritten.
+    """
+    updated = Memory.objects.filter(pk=memory.pk, version=memory.version).update(
+        lines=lines,
+        tokens=budget.list_tokens(lines),
+        version=F("version") + 1,
+        updated_at=timezone.now(),
+        **extra,
+    )
+    return updated == 1
+
+
+# --- Reading for a chat request ---------------------------------------------------------------
+
+
+def read_block(*, owner_id: int) -> str | None:
+    """The memory system message for a chat or voice request, or None.
+
+    Bounded and fail-open (SPEC §6): a slow or failing read gives no memory block, never a
+    delayed or failed reply. Memory switched off reads nothing.
+    """
+    try:
+        with transaction.atomic():
+            if connection.vendor == "postgresql":
+                with connection.cursor() as cursor:
+                    cursor.execute(
+                        "SET LOCAL statement_timeout = %s", [settings.MEMORY_READ_TIMEOUT_MS]
+                    )
+            row = Memory.objects.filter(owner_id=owner_id, enabled=True).values("lines").first()
+    except DatabaseError:
+        log.warning("memory.read_failed owner=%s", owner_id)
+        return None
+    return prompts.memory_block(row["lines"]) if row else None
+
+
+# --- The person's controls --------------------------------------------------------------------
+
+
+def clear_memory(*, owner_id: int) -> None:
+    """Delete every line, finally: turns before now are never read again by any pass."""
+    now = timezone.now()
+    memory = get_memory(owner_id=owner_id)
+    before = list(memory.lines)
+    # Unconditional on purpose: a clear wins over anything in flight. Bumping the version makes
+    # a running pass's compare-and-set fail; moving reads_turns_after makes its retry find no
+    # turns to learn from, so nothing comes back.
+    Memory.objects.filter(pk=memory.pk).update(
+        lines=[],
+        tokens=0,
+        version=F("version") + 1,
+        reads_turns_after=now,
+        updated_at=now,
+        pass_requested=False,
+    )
+    record_event(
+        owner_id=owner_id, kind=MemoryEvent.Kind.CLEAR, outcome="ok", before=before, after=[]
+    )
+
+
+def delete_line(*, owner_id: int, index: int, expected_version: int) -> MemoryView:
+    """Delete one line, only if the list is still the version the person was looking at."""
+    memory = get_memory(owner_id=owner_id)
+    if memory.version != expected_version:
+        raise StaleVersion
+    if not 0 <= index < len(memory.lines):
+        raise LineNotFound
+    after = [line for i, line in enumerate(memory.lines) if i != index]
+    if not write_lines(memory=memory, lines=after):
+        raise StaleVersion
+    record_event(
+        owner_id=owner_id,
+        kind=MemoryEvent.Kind.DELETE_LINE,
+        outcome="ok",
+        before=memory.lines,
+        after=after,
+    )
+    return view_memory(owner_id=owner_id)
+
+
+def set_enabled(*, owner_id: int, enabled: bool) -> MemoryView:
+    """The on/off switch. Off: nothing read, no passes; the saved list stays until cleared."""
+    memory = get_memory(owner_id=owner_id)
+    if memory.enabled != enabled:
+        changes: dict[str, object] = {"enabled": enabled, "pass_requested": False}
+        if enabled:
+            # What was said while memory was off is never read.
+            changes["reads_turns_after"] = timezone.now()
+        Memory.objects.filter(pk=memory.pk).update(
+            version=F("version") + 1, updated_at=timezone.now(), **changes
+        )
+        record_event(
+            owner_id=owner_id,
+            kind=MemoryEvent.Kind.SWITCH,
+            outcome="on" if enabled else "off",
+            before=memory.lines,
+            after=memory.lines,
+        )
+    return view_memory(owner_id=owner_id)
+
+
+def stored_lines(lines: list[str]) -> list[str]:
+    """Lines as they are stored and shown: cleaned, exactly what the model will receive."""
+    return [c for c in (clean_line(line) for line in lines) if c]
+
+
+# --- Triggers ---------------------------------------------------------------------------------
+
+
+def request_pass(*, owner_id: int) -> bool:
+    """Record that the owner's memory owes a pass, and enqueue it once the caller commits.
+
+    The request lives in the database first, so a broker that is down loses nothing: the
+    sweeper enqueues owed passes later. Returns False when memory is off (nothing is kept).
+    """
+    memory = get_memory(owner_id=owner_id)
+    requested = Memory.objects.filter(pk=memory.pk, enabled=True).update(
+        pass_requested=True,
+        pass_requested_at=timezone.now(),
+    )
+    if requested:
+        transaction.on_commit(lambda: enqueue_pass(memory_id=memory.pk))
+    return bool(requested)
+
+
+def enqueue_pass(*, memory_id: int) -> bool:
+    """Send the pass task; a refusing or stalled broker costs a bounded moment, never a reply."""
+    from memory.tasks import run_memory_pass
+
+    try:
+        run_memory_pass.apply_async(args=[memory_id], retry=False)
+    except Exception:  # noqa: BLE001 - any broker failure: the pass stays owed in the database
+        log.warning("memory.enqueue_failed memory=%s (pass owed; the sweeper retries)", memory_id)
+        return False
+    return True
+
+
+def sweep_owed_passes() -> int:
+    """Enqueue passes that were requested but never ran (broker down, worker lost)."""
+    now = timezone.now()
+    owed = Memory.objects.filter(
+        Q(lease_until__isnull=True) | Q(lease_until__lt=now),
+        pass_requested=True,
+        enabled=True,
+        pass_requested_at__lt=now - timedelta(seconds=settings.MEMORY_OWED_AFTER_SECONDS),
+    ).values_list("pk", flat=True)[:500]
+    sent = 0
+    for memory_id in owed:
+        if not enqueue_pass(memory_id=memory_id):
+            break  # the broker is still away; try again at the next sweep
+        sent += 1
+    return sent
+
+
+# --- Owners coming and going ------------------------------------------------------------------
+
+
+def merge_memories(*, from_owner_id: int, into_owner_id: int) -> None:
+    """Merge a guest's lines into an account's, line by line without duplicates (account's
+    lines first), under the cap through the same condense/cut path as a pass; then empty the
+    guest's list. Safe with passes in flight on either side (compare-and-set, bounded)."""
+    from memory.lines import merge_lines
+    from memory.passes import fit_under_cap
+
+    for _ in range(settings.MEMORY_CAS_ATTEMPTS):
+        source = Memory.objects.filter(owner_id=from_owner_id).first()
+        if source is None or not source.lines:
+            return
+        target = get_memory(owner_id=into_owner_id)
+        merged = merge_lines(list(target.lines), list(source.lines))
+        # The model call (if the merge is over the cap) runs outside any transaction.
+        merged, _, _, _ = fit_under_cap(owner_id=into_owner_id, lines=merged)
+        with transaction.atomic():
+            if not write_lines(memory=target, lines=merged):
+                continue
+            if not write_lines(memory=source, lines=[]):
+                transaction.set_rollback(True)
+                continue
+        record_event(
+            owner_id=into_owner_id,
+            kind=MemoryEvent.Kind.MERGE,
+            outcome="ok",
+            before=target.lines,
+            after=merged,
+        )
+        return
+    log.warning("memory.merge_conflict into=%s", into_owner_id)
+
+
+def forget_owner(*, owner_id: int) -> None:
+    """The owner is being deleted: trace it (counts only); the row goes with the owner."""
+    memory = Memory.objects.filter(owner_id=owner_id).first()
+    before = list(memory.lines) if memory else []
+    record_event(
+        owner_id=owner_id,
+        kind=MemoryEvent.Kind.ACCOUNT_DELETED,
+        outcome="ok",
+        before=before,
+        after=[],
+    )

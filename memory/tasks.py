@@ -1,0 +1,37 @@
+"""Memory's Celery tasks: ids in, one service call, nothing returned or stored as a result."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from memory import passes, services
+
+# The task's hard limit sits above two model calls (rewrite + condense) and the writes.
+_PASS_TIME_LIMIT = 300
+
+
+@shared_task(
+    name="memory.run_pass",
+    bind=True,
+    acks_late=True,
+    reject_on_worker_lost=True,
+    ignore_result=True,
+    max_retries=4,
+    soft_time_limit=_PASS_TIME_LIMIT - 30,
+    time_limit=_PASS_TIME_LIMIT,
+)
+def run_memory_pass(self, memory_id: int) -> None:
+    """Run the owed pass of one memory; retried with backoff only when the failure may pass."""
+    result = passes.run_pass(memory_id=memory_id)
+    if not result.retry:
+        return
+    if self.request.retries >= self.max_retries:
+        passes.drop_pass(memory_id=memory_id)
+        return
+    raise self.retry(countdown=min(600, 15 * 2**self.request.retries))
+
+
+@shared_task(name="memory.sweep_owed_passes", ignore_result=True)
+def sweep_owed_passes() -> None:
+    """Celery beat: enqueue passes owed because the broker was away when they were asked for."""
+    services.sweep_owed_passes()

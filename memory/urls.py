@@ -1,0 +1,14 @@
+"""Web pages of the memory app: the Memory section of Settings and its actions."""
+
+from django.urls import path
+
+from memory import views
+
+app_name = "memory"
+
+urlpatterns = [
+    path("settings/memory", views.section, name="section"),
+    path("settings/memory/clear", views.clear, name="clear"),
+    path("settings/memory/lines/<int:index>/delete", views.delete_line, name="delete_line"),
+    path("settings/memory/switch", views.switch, name="switch"),
+]

@@ -1,0 +1,94 @@
+"""Accounts through the mobile API: guests, signup, login, logout, tokens."""
+
+import pytest
+from rest_framework.test import APIClient
+
+from accounts.models import User
+from chat.models import Conversation
+from memory.models import Memory
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_guest_gets_a_token_that_works():
+    response = APIClient().post("/api/v1/auth/guest")
+    assert response.status_code == 201
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {response.json()['token']}")
+    assert client.get("/api/v1/models").status_code == 200
+    assert User.objects.get().is_guest
+
+
+def test_signup_returns_a_token_for_the_new_account():
+    response = APIClient().post(
+        "/api/v1/auth/signup", {"email": "Bea@Example.com", "password": "correct horse 42"}, format="json"
+    )
+    assert response.status_code == 201
+    account = User.objects.get(email="bea@example.com")
+    assert not account.is_guest
+    assert account.auth_token.key == response.json()["token"]
+
+
+def test_signup_refuses_a_taken_email_and_a_weak_password(account):
+    taken = APIClient().post(
+        "/api/v1/auth/signup", {"email": account.email, "password": "correct horse 42"}, format="json"
+    )
+    assert taken.status_code == 400
+    assert taken.json()["code"] == "email_taken"
+    weak = APIClient().post("/api/v1/auth/signup", {"email": "c@example.com", "password": "123"}, format="json")
+    assert weak.status_code == 400
+    assert weak.json()["code"] == "weak_password"
+
+
+def test_login_with_the_right_password_returns_a_token(account):
+    response = APIClient().post(
+        "/api/v1/auth/login", {"email": account.email, "password": "a-long-passphrase-42"}, format="json"
+    )
+    assert response.status_code == 200
+    assert response.json()["token"]
+
+
+def test_login_with_a_wrong_password_is_refused(account):
+    response = APIClient().post("/api/v1/auth/login", {"email": account.email, "password": "nope"}, format="json")
+    assert response.status_code == 400
+    assert response.json()["code"] == "invalid_credentials"
+
+
+def test_logout_invalidates_the_token(api):
+    assert api.post("/api/v1/auth/logout").status_code == 204
+    assert api.get("/api/v1/models").status_code == 401
+
+
+@pytest.mark.parametrize("header", [None, "Token not-a-real-token", "Bearer x"])
+def test_missing_or_wrong_token_is_401(header):
+    client = APIClient()
+    if header:
+        client.credentials(HTTP_AUTHORIZATION=header)
+    response = client.get("/api/v1/conversations")
+    assert response.status_code == 401
+    assert response.json()["code"] == "not_authenticated"
+
+
+def test_malformed_json_is_400(api):
+    response = api.post("/api/v1/conversations", data="{not json", content_type="application/json")
+    assert response.status_code == 400
+    assert response.json()["code"] == "malformed_json"
+
+
+def test_signing_up_with_a_guest_token_moves_the_guest_in():
+    guest_token = APIClient().post("/api/v1/auth/guest").json()["token"]
+    guest_client = APIClient()
+    guest_client.credentials(HTTP_AUTHORIZATION=f"Token {guest_token}")
+    conversation_id = guest_client.post("/api/v1/conversations", {}, format="json").json()["id"]
+    guest = User.objects.get(is_guest=True)
+    Memory.objects.create(owner=guest, lines=["Name is Anna"], tokens=4)
+
+    response = guest_client.post(
+        "/api/v1/auth/signup", {"email": "anna@example.com", "password": "correct horse 42"}, format="json"
+    )
+
+    assert response.status_code == 201
+    account = User.objects.get(email="anna@example.com")
+    assert Conversation.objects.get(pk=conversation_id).owner == account
+    assert account.memory.lines == ["Name is Anna"]
+    assert not User.objects.filter(is_guest=True).exists()

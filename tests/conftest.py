@@ -1,0 +1,184 @@
+"""Shared fixtures.
+
+- The suite runs against real PostgreSQL and Redis and stops loudly when either is missing.
+- No network: any connection to a non-loopback address fails the test that made it.
+- Models are faked at exactly one seam: a litellm custom provider, ``scripted/<name>``, whose
+  answers each test scripts (``scripted.answer("...")``). Everything of ours runs for real.
+"""
+
+from __future__ import annotations
+
+import socket
+import time
+from collections import deque
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.conf import settings
+from rest_framework.test import APIClient
+
+from accounts.models import User
+from accounts.services import token_for
+
+# --- Real services, no network -----------------------------------------------------------------
+
+_real_connect = socket.socket.connect
+
+
+def _loopback_only(self: socket.socket, address: Any) -> Any:
+    host = address[0] if isinstance(address, tuple) else address
+    is_ip = isinstance(host, str) and self.family in (socket.AF_INET, socket.AF_INET6)
+    if is_ip and not (host.startswith("127.") or host in ("::1", "localhost")):
+        raise RuntimeError(f"tests must not reach the network ({host})")
+    return _real_connect(self, address)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    socket.socket.connect = _loopback_only  # type: ignore[method-assign]
+    db = settings.DATABASES["default"]
+    if not db["ENGINE"].endswith("postgresql"):
+        raise pytest.UsageError("the tests need PostgreSQL (DATABASE_URL)")
+    try:
+        socket.create_connection(
+            (db.get("HOST") or "127.0.0.1", int(db.get("PORT") or 5432)), 2
+        ).close()
+    except OSError as exc:
+        raise pytest.UsageError(f"PostgreSQL is unreachable: {exc}") from exc
+    import redis
+
+    try:
+        redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=2).ping()
+    except redis.RedisError as exc:
+        raise pytest.UsageError(f"Redis is unreachable at REDIS_URL: {exc}") from exc
+
+
+# --- The model seam ----------------------------------------------------------------------------
+
+
+class Scripted:
+    """Answers for ``scripted/*`` models, consumed in order. An item is a text, an exception
+    instance to raise, ``("sleep", seconds, text)``, or a callable of the messages returning one
+    of those (to act in the middle of a model call). With nothing scripted, it echoes."""
+
+    def __init__(self) -> None:
+        self.answers: deque[Any] = deque()
+        self.calls: list[dict[str, Any]] = []
+
+    def answer(self, *items: Any) -> None:
+        self.answers.extend(items)
+
+    def next_text(self, model: str, messages: list[dict[str, Any]]) -> str:
+        self.calls.append({"model": model, "messages": messages})
+        item = self.answers.popleft() if self.answers else f"echo: {messages[-1]['content']}"
+        if callable(item) and not isinstance(item, type):
+            item = item(messages)
+        if isinstance(item, BaseException):
+            raise item
+        if isinstance(item, tuple) and item[0] == "sleep":
+            time.sleep(item[1])
+            return item[2]
+        return item
+
+
+@pytest.fixture
+def scripted() -> Iterator[Scripted]:
+    from litellm import CustomLLM
+    from litellm.types.utils import Choices, GenericStreamingChunk, ModelResponse, Usage
+    from litellm.types.utils import Message as LiteMessage
+
+    from chat import llm
+
+    script = Scripted()
+
+    class ScriptedProvider(CustomLLM):
+        def completion(self, model: str, messages: list, *a: Any, **kw: Any) -> ModelResponse:
+            text = script.next_text(model, messages)
+            return ModelResponse(
+                model=model,
+                choices=[
+                    Choices(
+                        index=0,
+                        finish_reason="stop",
+                        message=LiteMessage(role="assistant", content=text),
+                    )
+                ],
+                usage=Usage(prompt_tokens=100, completion_tokens=20, total_tokens=120),
+            )
+
+        async def acompletion(
+            self, model: str, messages: list, *a: Any, **kw: Any
+        ) -> ModelResponse:
+            return self.completion(model, messages)
+
+        def streaming(
+            self, model: str, messages: list, *a: Any, **kw: Any
+        ) -> Iterator[GenericStreamingChunk]:
+            text = script.next_text(model, messages)
+            words = text.split(" ")
+            for i, word in enumerate(words):
+                last = i == len(words) - 1
+                yield GenericStreamingChunk(
+                    text=word if last else word + " ",
+                    tool_use=None,
+                    is_finished=last,
+                    finish_reason="stop" if last else "",
+                    index=0,
+                    usage=None,
+                )
+
+        async def astreaming(self, model: str, messages: list, *a: Any, **kw: Any):
+            for chunk in self.streaming(model, messages):
+                yield chunk
+
+    lib = llm.litellm()
+    saved = list(lib.custom_provider_map)
+    lib.custom_provider_map = [
+        *saved,
+        {"provider": "scripted", "custom_handler": ScriptedProvider()},
+    ]
+    yield script
+    lib.custom_provider_map = saved
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _empty_broker_queues() -> None:
+    """Tests enqueue real tasks into Redis (a database of its own); start each run empty."""
+    import redis
+
+    redis.Redis.from_url(settings.REDIS_URL).flushdb()
+
+
+@pytest.fixture
+def memory_model(scripted: Scripted, settings: Any) -> Scripted:
+    """Memory passes on the scripted model: each test says what the memory model answers."""
+    settings.MEMORY_MODEL = "scripted/memory"
+    return scripted
+
+
+# --- People and clients ------------------------------------------------------------------------
+
+
+def make_account(email: str = "anna@example.com") -> User:
+    return User.objects.create_user(username=email, email=email, password="a-long-passphrase-42")
+
+
+def client_for(user: User) -> APIClient:
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token_for(user)}")
+    return client
+
+
+@pytest.fixture
+def account(db: None) -> User:
+    return make_account()
+
+
+@pytest.fixture
+def api(account: User) -> APIClient:
+    return client_for(account)
+
+
+@pytest.fixture
+def other_api(db: None) -> APIClient:
+    return client_for(make_account("mallory@example.com"))

@@ -1,0 +1,120 @@
+"""Races with real commits: a pass against clears, deletions, other writers and other passes.
+
+The scripted memory model acts in the middle of its own call (the model call runs in a worker
+thread with its own database connection), which is exactly where a real race happens.
+"""
+
+import pytest
+from django.db import connection
+
+from accounts.services import delete_account
+from memory import passes
+from memory.models import Memory
+from memory.services import clear_memory, get_memory, request_pass, write_lines
+from tests.memory.helpers import answer, conversation_with, memory_with, payload
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def meanwhile(action, then_answer):
+    """A scripted answer that first does ``action`` (committed), as if another request did."""
+
+    def respond(messages):
+        try:
+            action()
+        finally:
+            connection.close()  # this runs in the model's worker thread
+        return then_answer(messages) if callable(then_answer) else then_answer
+
+    return respond
+
+
+def test_clear_during_pass_brings_nothing_back(account, memory_model):
+    conversation_with(account, "My name is Anna and I live in Turin", "Nice!")
+    memory = memory_with(account, "Likes jazz")
+    memory_model.answer(meanwhile(lambda: clear_memory(owner_id=account.pk), answer("Likes jazz", "Name is Anna")))
+
+    result = passes.run_pass(memory_id=memory.pk)
+
+    memory.refresh_from_db()
+    assert memory.lines == []
+    assert result.outcome == "no_work"  # the retry found no turns after the clear
+    assert len(memory_model.calls) == 1
+
+
+def test_after_a_clear_memory_holds_only_what_later_turns_teach(account, memory_model):
+    conversation_with(account, "My name is Anna", "Hi")
+    memory = memory_with(account, "Name is Anna")
+    clear_memory(owner_id=account.pk)
+    conversation_with(account, "I live in Turin", "Nice")
+    Memory.objects.filter(pk=memory.pk).update(pass_requested=True)
+    memory_model.answer(answer("Lives in Turin"))
+    passes.run_pass(memory_id=memory.pk)
+    transcript = payload(memory_model.calls[0]["messages"])["transcript"]
+    assert [t["content"] for t in transcript] == ["I live in Turin", "Nice"]
+    memory.refresh_from_db()
+    assert memory.lines == ["Lives in Turin"]
+
+
+def test_two_writers_racing_lose_no_update(account, memory_model):
+    conversation_with(account, "I live in Turin", "Nice")
+    memory = memory_with(account, "Name is Anna")
+
+    def other_pass_writes():
+        fresh = get_memory(owner_id=account.pk)
+        assert write_lines(memory=fresh, lines=[*fresh.lines, "Likes jazz"])
+
+    memory_model.answer(
+        meanwhile(other_pass_writes, answer("Name is Anna", "Lives in Turin")),
+        lambda messages: answer(*payload(messages)["memory"], "Lives in Turin"),
+    )
+    passes.run_pass(memory_id=memory.pk)
+    memory.refresh_from_db()
+    assert memory.lines == ["Name is Anna", "Likes jazz", "Lives in Turin"]
+    assert memory.version == 3
+
+
+def test_a_trigger_during_a_pass_causes_exactly_one_more_pass(account, memory_model):
+    conversation_with(account, "My name is Anna", "Hi")
+    memory = memory_with(account)
+
+    def new_turns_arrive():
+        conversation_with(account, "I live in Turin", "Nice")
+        request_pass(owner_id=account.pk)
+        request_pass(owner_id=account.pk)  # a pile of triggers still means one more pass
+
+    memory_model.answer(
+        meanwhile(new_turns_arrive, answer("Name is Anna")),
+        lambda messages: answer(*payload(messages)["memory"], "Lives in Turin"),
+    )
+    passes.run_pass(memory_id=memory.pk)
+    memory.refresh_from_db()
+    assert len(memory_model.calls) == 2
+    assert memory.lines == ["Name is Anna", "Lives in Turin"]
+    assert not memory.pass_requested
+
+
+def test_a_second_worker_cannot_run_a_pass_while_one_is_running(account, memory_model):
+    conversation_with(account, "My name is Anna", "Hi")
+    memory = memory_with(account)
+    seen = {}
+
+    def second_worker():
+        Memory.objects.filter(pk=memory.pk).update(pass_requested=True)
+        seen["result"] = passes.run_pass(memory_id=memory.pk)
+
+    memory_model.answer(meanwhile(second_worker, answer("Name is Anna")), answer("Name is Anna"))
+    passes.run_pass(memory_id=memory.pk)
+    assert seen["result"].outcome == "not_owed"
+    # The second trigger is not lost: the first worker ran one more round for it.
+    assert len(memory_model.calls) == 2
+
+
+def test_the_account_deleted_mid_pass_brings_nothing_back(account, memory_model):
+    conversation_with(account, "My name is Anna", "Hi")
+    memory = memory_with(account, "Likes jazz")
+    memory_model.answer(meanwhile(lambda: delete_account(user=account), answer("Name is Anna")))
+
+    passes.run_pass(memory_id=memory.pk)
+
+    assert not Memory.objects.exists()

@@ -1,0 +1,123 @@
+"""The memory block rides along with every chat request (SPEC §6), and voice sessions."""
+
+import pytest
+from django.db import DatabaseError, connection
+
+from chat.models import VoiceSession
+from memory.models import Memory
+from memory.prompts import MEMORY_FOOTER, MEMORY_HEADER
+from tests.memory.helpers import answer, memory_with, payload
+
+pytestmark = pytest.mark.django_db
+
+
+def system_messages(call) -> list[str]:
+    return [m["content"] for m in call["messages"] if m["role"] == "system"]
+
+
+def chat(api, scripted, text="hi", **conversation):
+    conversation.setdefault("model", "scripted/chat-a")
+    c = api.post("/api/v1/conversations", conversation, format="json").json()
+    scripted.answer("ok")
+    api.post(f"/api/v1/conversations/{c['id']}/messages", {"content": text}, format="json")
+    return c, scripted.calls[-1]
+
+
+def test_the_list_is_its_own_system_message_after_the_fixed_prompt(api, account, scripted):
+    memory_with(account, "Name is Anna", "Lives in Turin", owed=False)
+    _, call = chat(api, scripted)
+    systems = system_messages(call)
+    assert systems[0].startswith("You are Whizi")
+    assert systems[1] == f"{MEMORY_HEADER}\n- Name is Anna\n- Lives in Turin\n\n{MEMORY_FOOTER}"
+    assert call["messages"][2]["role"] == "user"
+
+
+def test_every_model_gets_the_list_even_after_a_switch(api, account, scripted):
+    memory_with(account, "Name is Anna", owed=False)
+    c, _ = chat(api, scripted)
+    api.patch(f"/api/v1/conversations/{c['id']}", {"model": "scripted/chat-b"}, format="json")
+    scripted.answer("ok")
+    api.post(f"/api/v1/conversations/{c['id']}/messages", {"content": "again"}, format="json")
+    call = scripted.calls[-1]
+    assert call["model"] == "chat-b"
+    assert any(MEMORY_HEADER in s for s in system_messages(call))
+
+
+def test_the_memory_block_sits_after_project_instructions_and_before_history(api, account, scripted):
+    memory_with(account, "Name is Anna", owed=False)
+    project = api.post("/api/v1/projects", {"name": "P", "instructions": "Be brief."}, format="json").json()
+    _, call = chat(api, scripted, project=project["id"])
+    roles = [(m["role"], m["content"][:20]) for m in call["messages"]]
+    assert [r for r, _ in roles] == ["system", "system", "system", "user"]
+    assert "Be brief." in call["messages"][1]["content"]
+    assert MEMORY_HEADER in call["messages"][2]["content"]
+
+
+def test_memory_off_reads_nothing(api, account, scripted):
+    memory_with(account, "Name is Anna", owed=False)
+    api.patch("/api/v1/memory", {"enabled": False}, format="json")
+    _, call = chat(api, scripted)
+    assert not any(MEMORY_HEADER in s for s in system_messages(call))
+
+
+def test_a_temporary_conversation_reads_no_memory(api, account, scripted):
+    memory_with(account, "Name is Anna", owed=False)
+    _, call = chat(api, scripted, temporary=True)
+    assert not any(MEMORY_HEADER in s for s in system_messages(call))
+
+
+def test_a_failed_memory_read_fails_open(api, account, scripted):
+    memory_with(account, "Name is Anna", owed=False)
+
+    def refuse_memory_reads(execute, sql, params, many, context):
+        if "memory_memory" in sql and sql.lstrip().upper().startswith("SELECT"):
+            raise DatabaseError("canceling statement due to statement timeout")
+        return execute(sql, params, many, context)
+
+    c = api.post("/api/v1/conversations", {"model": "scripted/chat-a"}, format="json").json()
+    scripted.answer("still here")
+    with connection.execute_wrapper(refuse_memory_reads):
+        response = api.post(f"/api/v1/conversations/{c['id']}/messages", {"content": "hi"}, format="json")
+    assert response.status_code == 201
+    assert response.json()["assistant_message"]["content"] == "still here"
+    assert not any(MEMORY_HEADER in s for s in system_messages(scripted.calls[-1]))
+
+
+def test_a_voice_session_starts_with_the_memory_in_its_instructions(api, account):
+    memory_with(account, "Name is Anna", owed=False)
+    response = api.post("/api/v1/voice/sessions", {}, format="json")
+    assert response.status_code == 201
+    assert "- Name is Anna" in response.json()["instructions"]
+
+
+def test_ending_a_voice_session_runs_one_voice_pass_and_a_second_end_is_409(api, account, memory_model, django_capture_on_commit_callbacks):
+    from memory import passes
+
+    memory = memory_with(account, "Name is Anna", owed=False)
+    session = api.post("/api/v1/voice/sessions", {}, format="json").json()
+    url = f"/api/v1/voice/sessions/{session['id']}/end"
+    transcript = [{"role": "user", "content": "I moved to Milan"}, {"role": "assistant", "content": "Nice"}]
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        assert api.post(url, {"transcript": transcript}, format="json").status_code == 202
+    assert len(callbacks) == 1
+    memory_model.answer(answer("Name is Anna", "Lives in Milan"))
+
+    passes.run_pass(memory_id=memory.pk)
+    passes.run_pass(memory_id=memory.pk)
+
+    assert len(memory_model.calls) == 1
+    sent = payload(memory_model.calls[0]["messages"])
+    assert sent["task"] == "voice"
+    assert sent["transcript"] == transcript
+    assert "VOICE session" in memory_model.calls[0]["messages"][0]["content"]
+    assert Memory.objects.get().lines == ["Name is Anna", "Lives in Milan"]
+    assert VoiceSession.objects.get().memory_pass_done_at is not None
+    second = api.post(url, {"transcript": transcript}, format="json")
+    assert second.status_code == 409
+    assert second.json()["code"] == "already_ended"
+
+
+def test_someone_elses_voice_session_is_404(api, other_api):
+    session = api.post("/api/v1/voice/sessions", {}, format="json").json()
+    response = other_api.post(f"/api/v1/voice/sessions/{session['id']}/end", {"transcript": []}, format="json")
+    assert response.status_code == 404

@@ -1,0 +1,44 @@
+"""End to end through a real Celery worker consuming from Redis (not eager mode)."""
+
+import time
+
+import pytest
+import redis
+from celery.contrib.testing.worker import start_worker
+from django.conf import settings
+
+from config.celery import app
+from memory.models import Memory
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def worker():
+    redis.Redis.from_url(settings.REDIS_URL).delete("memory")
+    with start_worker(app, pool="threads", concurrency=2, queues=["memory"], perform_ping_check=False, shutdown_timeout=10):
+        yield
+
+
+def wait_for(predicate, seconds=20.0):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def test_a_remember_request_reaches_memory_through_the_worker(api, account, worker):
+    c = api.post("/api/v1/conversations", {}, format="json").json()
+    response = api.post(
+        f"/api/v1/conversations/{c['id']}/messages",
+        {"content": "My name is Anna and I live in Turin. Please remember that."},
+        format="json",
+    )
+    assert response.status_code == 201
+    assert wait_for(lambda: len(Memory.objects.get(owner=account).lines) >= 2)
+    lines = Memory.objects.get(owner=account).lines
+    assert "Name is Anna" in lines
+    assert "Lives in Turin" in lines
+    assert wait_for(lambda: not Memory.objects.get(owner=account).pass_requested)
