@@ -1,3 +1,4 @@
+
 import pytest
 
 from memory.triggers import is_forget_request, is_remember_request
@@ -149,3 +150,10 @@ def test_remember_requests_are_not_forget_requests(text):
 @pytest.mark.parametrize("text", FORGET_REQUESTS)
 def test_forget_requests_are_not_remember_requests(text):
     assert not is_remember_request(text)
+
+
+def test_a_long_message_with_many_matches_is_judged():
+    # Its speed is measured in benchmarks/memory_bench.py, not asserted here.
+    message = "I remember, I forget, " * 5000
+    assert not is_remember_request(message)
+    assert not is_forget_request(message)

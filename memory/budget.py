@@ -1,0 +1,122 @@
+"""Token counting and the last-resort positional cut, with tiktoken `o200k_base` offline.
+
+Pure module (no Django). The memory cap is measured on exactly the text the model sees: lines
+rendered by `render_block`, encoded with `o200k_base`.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import os
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Final
+
+if TYPE_CHECKING:
+    import tiktoken
+
+ENCODING_NAME: Final = "o200k_base"
+
+
+def bpe_dir() -> str:
+    """Return the folder where litellm ships tiktoken's BPE files.
+
+    Found without importing litellm, which is slow to import and would itself rewrite
+    `TIKTOKEN_CACHE_DIR`.
+    """
+    spec = importlib.util.find_spec("litellm")
+    if spec is None or not spec.submodule_search_locations:
+        raise RuntimeError("litellm is not installed; its BPE files are needed offline")
+    return os.path.join(spec.submodule_search_locations[0], "litellm_core_utils", "tokenizers")
+
+
+def _point_tiktoken_at_bpe_files() -> None:
+    # tiktoken downloads the BPE file unless it finds it in TIKTOKEN_CACHE_DIR; servers and tests
+    # have no internet. litellm, when imported, overwrites TIKTOKEN_CACHE_DIR with its own folder
+    # unless CUSTOM_TIKTOKEN_CACHE_DIR is set, so both variables must agree.
+    tiktoken_dir = os.environ.get("TIKTOKEN_CACHE_DIR")
+    custom_dir = os.environ.get("CUSTOM_TIKTOKEN_CACHE_DIR")
+    if tiktoken_dir is None and custom_dir is None:
+        tiktoken_dir = custom_dir = bpe_dir()
+    os.environ.setdefault("TIKTOKEN_CACHE_DIR", tiktoken_dir or custom_dir or "")
+    os.environ.setdefault("CUSTOM_TIKTOKEN_CACHE_DIR", custom_dir or tiktoken_dir or "")
+
+
+_point_tiktoken_at_bpe_files()
+
+
+@functools.cache
+def _encoding() -> tiktoken.Encoding:
+    # Imported here so the environment above is in place first, and so importing this module
+    # stays cheap until a count is needed.
+    import tiktoken
+
+    return tiktoken.get_encoding(ENCODING_NAME)
+
+
+def _encode(text: str) -> list[int]:
+    # Ordinary encoding: text such as "<|endoftext|>" counts as plain text instead of raising
+    # (tiktoken's error would quote it).
+    return _encoding().encode_ordinary(text)
+
+
+def count_tokens(text: str) -> int:
+    """Return the number of `o200k_base` tokens in `text`."""
+    return len(_encode(text)) if text else 0
+
+
+def render_block(lines: Sequence[str]) -> str:
+    """Render lines as the model sees them: "- line", one per row."""
+    return "\n".join(f"- {line}" for line in lines)
+
+
+def list_tokens(lines: Sequence[str]) -> int:
+    """Return the token size of a memory list as rendered by `render_block`."""
+    return count_tokens(render_block(lines)) if lines else 0
+
+
+def positional_cut(lines: Sequence[str], limit: int) -> list[str]:
+    """Keep lines from the top, in order, while the rendered list stays within `limit` tokens.
+
+    The last-resort safety net under the condense pass: it judges nothing, it only guarantees
+    `list_tokens(result) <= limit`. It stops at the first line that does not fit.
+    """
+    if limit <= 0:
+        return []
+    # Encoding each line once (instead of the growing block per line) keeps this linear for
+    # 10,000 lines. Each line is costed with its joining newline, which BPE merges with a final
+    # "." into one token; the sum is then within a token or so of the real rendering, which is
+    # checked below and corrected in both directions.
+    kept: list[str] = []
+    total = 0
+    for line in lines:
+        cost = count_tokens(f"- {line}\n")
+        if total + cost > limit:
+            break
+        kept.append(line)
+        total += cost
+    while kept and list_tokens(kept) > limit:
+        kept.pop()
+    # The estimate runs at most a token or two high, so this adds at most a line or two.
+    while len(kept) < len(lines) and list_tokens([*kept, lines[len(kept)]]) <= limit:
+        kept.append(lines[len(kept)])
+    return kept
+
+
+def truncate_to_tokens(text: str, limit: int) -> str:
+    """Return the start of `text` cut to at most `limit` tokens (whole text if it fits)."""
+    if limit <= 0:
+        return ""
+    tokens = _encode(text)
+    if len(tokens) <= limit:
+        return text
+    encoding = _encoding()
+    cut = limit
+    while cut > 0:
+        # Decode bytes and drop a character split by the cut instead of emitting U+FFFD.
+        head = encoding.decode_bytes(tokens[:cut]).decode("utf-8", errors="ignore")
+        # Re-tokenizing a prefix can differ from the prefix of the tokens; check, then shrink.
+        if count_tokens(head) <= limit:
+            return head
+        cut -= 1
+    return ""
