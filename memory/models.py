@@ -19,9 +19,10 @@ class Memory(models.Model):
     tokens = models.PositiveIntegerField(default=0)
     version = models.PositiveBigIntegerField(default=1)
     enabled = models.BooleanField(default=True)
-    # Turns older than this are never read by a pass: moved forward by a clear (so a clear is
-    # final) and by switching memory back on (so what was said while it was off stays unread).
-    reads_turns_after = models.DateTimeField(default=timezone.now)
+    # Turns older than this are never read by a pass: set by a clear (so a clear is final) and
+    # by switching memory back on (so what was said while it was off stays unread). Empty: the
+    # owner's turns are all readable (the row is created lazily, after the first turns).
+    reads_turns_after = models.DateTimeField(null=True, blank=True)
     # The highest message id a pass has consumed: a late or duplicate task finds nothing newer.
     turns_seen_until = models.BigIntegerField(default=0)
     # Coalescing: a trigger sets pass_requested; a pass claims the lease with a conditional

@@ -232,16 +232,12 @@ def _consume(memory: Memory, work: Work) -> None:
 
 
 def _next_work(memory: Memory) -> Work | None:
-    voice = (
-        VoiceSession.objects.filter(
-            owner_id=memory.owner_id,
-            ended_at__isnull=False,
-            ended_at__gt=memory.reads_turns_after,
-            memory_pass_done_at__isnull=True,
-        )
-        .order_by("ended_at", "id")
-        .first()
+    voice_sessions = VoiceSession.objects.filter(
+        owner_id=memory.owner_id, ended_at__isnull=False, memory_pass_done_at__isnull=True
     )
+    if memory.reads_turns_after is not None:
+        voice_sessions = voice_sessions.filter(ended_at__gt=memory.reads_turns_after)
+    voice = voice_sessions.order_by("ended_at", "id").first()
     if voice is not None:
         turns = [
             {"role": str(t.get("role")), "content": str(t.get("content"))} for t in voice.transcript
@@ -257,10 +253,10 @@ def _next_work(memory: Memory) -> Work | None:
 
 def _chat_work(memory: Memory) -> Work | None:
     readable = Message.objects.filter(
-        conversation__owner_id=memory.owner_id,
-        conversation__temporary=False,
-        created_at__gt=memory.reads_turns_after,
+        conversation__owner_id=memory.owner_id, conversation__temporary=False
     )
+    if memory.reads_turns_after is not None:
+        readable = readable.filter(created_at__gt=memory.reads_turns_after)
     fresh = readable.filter(id__gt=memory.turns_seen_until)
     last_id = max(fresh.values_list("id", flat=True), default=0)
     if not last_id:
@@ -332,7 +328,7 @@ def _ask(task: prompts.Task, lines: list[str], work: Work) -> tuple[list[str], i
         proposed = parse_answer(answer.text)
     except MalformedAnswer as error:
         # A truncated or garbled answer is an error, never an empty list.
-        raise PassFailed(f"malformed_{error}", retryable=True) from None
+        raise PassFailed(f"malformed_{error.reason}", retryable=True) from None
     validated = validate_lines(proposed)
     return validated.lines, sum(validated.refused.values()), answer
 

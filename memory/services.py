@@ -18,7 +18,6 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from memory import budget, prompts
-from memory.lines import clean_line
 from memory.models import Memory, MemoryEvent
 
 log = logging.getLogger(__name__)
@@ -192,11 +191,6 @@ def set_enabled(*, owner_id: int, enabled: bool) -> MemoryView:
     return view_memory(owner_id=owner_id)
 
 
-def stored_lines(lines: list[str]) -> list[str]:
-    """Lines as they are stored and shown: cleaned, exactly what the model will receive."""
-    return [c for c in (clean_line(line) for line in lines) if c]
-
-
 # --- Triggers ---------------------------------------------------------------------------------
 
 
@@ -252,7 +246,7 @@ def merge_memories(*, from_owner_id: int, into_owner_id: int) -> None:
     """Merge a guest's lines into an account's, line by line without duplicates (account's
     lines first), under the cap through the same condense/cut path as a pass; then empty the
     guest's list. Safe with passes in flight on either side (compare-and-set, bounded)."""
-    from memory.lines import merge_lines
+    from memory.filters import validate_lines
     from memory.passes import fit_under_cap
 
     for _ in range(settings.MEMORY_CAS_ATTEMPTS):
@@ -260,7 +254,9 @@ def merge_memories(*, from_owner_id: int, into_owner_id: int) -> None:
         if source is None or not source.lines:
             return
         target = get_memory(owner_id=into_owner_id)
-        merged = merge_lines(list(target.lines), list(source.lines))
+        # The same code-side rules as a pass: cleaned, deduplicated by normalized text (the
+        # account's lines first), refusals dropped.
+        merged = validate_lines([*target.lines, *source.lines]).lines
         # The model call (if the merge is over the cap) runs outside any transaction.
         merged, _, _, _ = fit_under_cap(owner_id=into_owner_id, lines=merged)
         with transaction.atomic():

@@ -1,0 +1,98 @@
+"""The Memory section of Settings (SPEC §7): see the list, delete a line, clear it, switch it.
+
+Every action is a plain form post that redirects back to ``settings#memory``, so the essentials
+work without JavaScript. The page's script posts the same forms with ``X-Whizi-Fragment`` and
+swaps in the section's HTML from the response, so it feels instant. Errors name the memory
+service and never delete anything: a failed read shows an error instead of an empty list.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.db import DatabaseError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from accounts.web import page, person_required
+from memory import services
+
+MEMORY_UNAVAILABLE = _("Memory isn't available right now. Try again later.")
+CLEAR_FAILED = _("Couldn't clear memory. Try again.")
+LIST_CHANGED = _(
+    "Your memory changed in the meantime. Here is the latest list; nothing was deleted."
+)
+# Messages meant for the memory section carry this tag, so they show inside it.
+TAG = "memory"
+
+
+def section_context(request: HttpRequest, *, expanded: bool = False) -> dict[str, Any]:
+    """The section's context. A failed read is reported as such, never shown as no memories."""
+    try:
+        memory = services.view_memory(owner_id=request.user.pk)
+    except DatabaseError:
+        return {"memory": None, "memory_error": MEMORY_UNAVAILABLE}
+    return {"memory": memory, "memory_expanded": expanded}
+
+
+def _back(request: HttpRequest) -> HttpResponse:
+    """The fresh section for the page's script, or back to Settings for a plain form post."""
+    if request.headers.get("X-Whizi-Fragment"):
+        return render(request, "memory/_section.html", section_context(request, expanded=True))
+    return redirect(reverse("accounts:settings") + "?memory=open#memory")
+
+
+@person_required
+@require_GET
+def section(request: HttpRequest) -> HttpResponse:
+    expanded = request.GET.get("memory") == "open"
+    return render(request, "memory/_section.html", section_context(request, expanded=expanded))
+
+
+@person_required
+@require_http_methods(["GET", "POST"])
+def clear(request: HttpRequest) -> HttpResponse:
+    if request.method == "GET":
+        # Without JavaScript, the confirmation dialog is this page.
+        return page(request, "memory/clear_confirm.html")
+    try:
+        services.clear_memory(owner_id=request.user.pk)
+    except DatabaseError:
+        messages.error(request, CLEAR_FAILED, extra_tags=TAG)
+    else:
+        messages.success(request, _("Memory cleared."), extra_tags=TAG)
+    return _back(request)
+
+
+@person_required
+@require_POST
+def delete_line(request: HttpRequest, index: int) -> HttpResponse:
+    version = request.POST.get("version", "")
+    try:
+        services.delete_line(
+            owner_id=request.user.pk,
+            index=index,
+            expected_version=int(version) if version.isdigit() else -1,
+        )
+    except (services.StaleVersion, services.LineNotFound):
+        messages.warning(request, LIST_CHANGED, extra_tags=TAG)
+    except DatabaseError:
+        messages.error(request, MEMORY_UNAVAILABLE, extra_tags=TAG)
+    else:
+        messages.success(request, _("Deleted."), extra_tags=TAG)
+    return _back(request)
+
+
+@person_required
+@require_POST
+def switch(request: HttpRequest) -> HttpResponse:
+    enabled = request.POST.get("enabled") in ("1", "on", "true")
+    try:
+        services.set_enabled(owner_id=request.user.pk, enabled=enabled)
+    except DatabaseError:
+        messages.error(request, MEMORY_UNAVAILABLE, extra_tags=TAG)
+    return _back(request)
