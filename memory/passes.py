@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
@@ -37,6 +37,7 @@ log = logging.getLogger(__name__)
 # nobody asked to forget, is treated as a broken answer: the saved list stays as it was.
 WIPE_KEEP_SHARE = 0.5
 WIPE_MIN_LINES = 4
+EPOCH = datetime(2000, 1, 1, tzinfo=UTC)
 # Rounds one task may run back to back for triggers that keep arriving during its passes.
 MAX_ROUNDS = 5
 
@@ -81,40 +82,51 @@ class Rewrite:
 # --- Coalescing ---------------------------------------------------------------------------------
 
 
-def _claim(memory_id: int) -> bool:
+def _lease_free(now: datetime) -> Q:
+    return Q(lease_until__isnull=True) | Q(lease_until__lt=now)
+
+
+def _claim(memory_id: int) -> datetime | None:
+    """Take the owner's pass lease; returns the request it answers (its timestamp), or None.
+
+    The request stays marked until the pass finishes: a worker killed mid-pass leaves it owed,
+    and once the lease expires the sweeper enqueues it again.
+    """
     now = timezone.now()
-    claimed = Memory.objects.filter(
-        Q(lease_until__isnull=True) | Q(lease_until__lt=now),
-        pk=memory_id,
-        pass_requested=True,
-        enabled=True,
-    ).update(
-        pass_requested=False,
-        lease_until=now + timedelta(seconds=settings.MEMORY_PASS_LEASE_SECONDS),
-    )
-    return claimed == 1
+    owed = Memory.objects.filter(_lease_free(now), pk=memory_id, pass_requested=True, enabled=True)
+    row = owed.values("pass_requested_at").first()
+    if row is None:
+        return None
+    requested_at = row["pass_requested_at"] or EPOCH
+    lease = now + timedelta(seconds=settings.MEMORY_PASS_LEASE_SECONDS)
+    # Conditional on the request we read, so two workers never both win the same lease.
+    claimed = owed.filter(
+        Q(pass_requested_at=requested_at) | Q(pass_requested_at__isnull=True)
+    ).update(lease_until=lease, pass_requested_at=requested_at)
+    return requested_at if claimed == 1 else None
 
 
-def _release(memory_id: int, *, owe_again: bool) -> None:
-    changes: dict[str, object] = {"lease_until": None}
-    if owe_again:
-        changes |= {"pass_requested": True, "pass_requested_at": timezone.now()}
-    Memory.objects.filter(pk=memory_id).update(**changes)
+def _release(memory_id: int, *, answered: datetime | None) -> None:
+    """Drop the lease; mark the request done unless a newer trigger came in meanwhile."""
+    if answered is not None:
+        Memory.objects.filter(pk=memory_id, pass_requested_at=answered).update(pass_requested=False)
+    Memory.objects.filter(pk=memory_id).update(lease_until=None)
 
 
 def run_pass(*, memory_id: int) -> PassResult:
     """Run the owed pass(es) of one memory; safe to call twice or late (it then does nothing)."""
     result = PassResult("not_owed")
     for _ in range(MAX_ROUNDS):
-        if not _claim(memory_id):
+        requested_at = _claim(memory_id)
+        if requested_at is None:
             break
         result = PassResult("error", retry=True)
         try:
             result = _drain(memory_id)
         finally:
-            # Release before the next claim: a trigger that came in during this round set
-            # pass_requested again, and only the claim below may consume it.
-            _release(memory_id, owe_again=result.retry)
+            # Release before the next claim: a trigger that came in during this round moved
+            # pass_requested_at, so the request stays owed and the claim below takes it.
+            _release(memory_id, answered=None if result.retry else requested_at)
         if result.retry:
             break
     return result

@@ -21,19 +21,28 @@ def payload(messages: list[dict[str, Any]]) -> dict[str, Any]:
 
 def conversation_with(owner, *turns: str, temporary: bool = False) -> Conversation:
     """A conversation whose turns alternate user / assistant, starting with the person."""
-    conversation = Conversation.objects.create(owner=owner, model="scripted/chat-a", temporary=temporary)
+    conversation = Conversation.objects.create(
+        owner=owner, model="scripted/chat-a", temporary=temporary
+    )
     for i, text in enumerate(turns):
-        Message.objects.create(conversation=conversation, role="user" if i % 2 == 0 else "assistant", content=text)
+        Message.objects.create(
+            conversation=conversation, role="user" if i % 2 == 0 else "assistant", content=text
+        )
     return conversation
 
 
 def memory_with(owner, *lines: str, owed: bool = True) -> Memory:
     """A memory holding ``lines`` (bypassing passes) that owes a pass when ``owed``."""
+    from django.utils import timezone
+
     from memory.budget import list_tokens
 
     memory = get_memory(owner_id=owner.pk)
     Memory.objects.filter(pk=memory.pk).update(
-        lines=list(lines), tokens=list_tokens(list(lines)), pass_requested=owed
+        lines=list(lines),
+        tokens=list_tokens(list(lines)),
+        pass_requested=owed,
+        pass_requested_at=timezone.now() if owed else None,
     )
     memory.refresh_from_db()
     return memory

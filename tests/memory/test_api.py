@@ -22,7 +22,15 @@ def test_get_memory_returns_the_list_with_an_etag(api, account):
     assert body["tokens"] > 0
     assert body["enabled"] is True
     assert response["ETag"] == f'"{body["version"]}"'
-    assert set(body) == {"lines", "count", "tokens", "token_limit", "enabled", "version", "updated_at"}
+    assert set(body) == {
+        "lines",
+        "count",
+        "tokens",
+        "token_limit",
+        "enabled",
+        "version",
+        "updated_at",
+    }
 
 
 def test_a_new_person_has_an_empty_memory(api):
@@ -107,8 +115,14 @@ def test_memory_export_and_deletion_need_a_token(method, path):
 
 def test_the_export_has_profile_conversations_projects_and_memory(api, account, scripted):
     memory_with(account, "Name is Anna", owed=False)
-    project = api.post("/api/v1/projects", {"name": "P", "instructions": "Be brief."}, format="json").json()
-    c = api.post("/api/v1/conversations", {"model": "scripted/chat-a", "project": project["id"]}, format="json").json()
+    project = api.post(
+        "/api/v1/projects", {"name": "P", "instructions": "Be brief."}, format="json"
+    ).json()
+    c = api.post(
+        "/api/v1/conversations",
+        {"model": "scripted/chat-a", "project": project["id"]},
+        format="json",
+    ).json()
     scripted.answer("pong")
     api.post(f"/api/v1/conversations/{c['id']}/messages", {"content": "ping"}, format="json")
 
@@ -121,7 +135,10 @@ def test_the_export_has_profile_conversations_projects_and_memory(api, account, 
     assert export["projects"] == [{"id": project["id"], "name": "P", "instructions": "Be brief."}]
     [conversation] = export["conversations"]
     assert conversation["model"] == "scripted/chat-a"
-    assert [(m["role"], m["content"]) for m in conversation["messages"]] == [("user", "ping"), ("assistant", "pong")]
+    assert [(m["role"], m["content"]) for m in conversation["messages"]] == [
+        ("user", "ping"),
+        ("assistant", "pong"),
+    ]
 
 
 def test_deleting_the_account_deletes_everything_of_it(api, account, other_api, scripted):

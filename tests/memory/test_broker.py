@@ -66,7 +66,11 @@ def queued_passes() -> int:
 
 def remember(api):
     c = api.post("/api/v1/conversations", {"model": "scripted/chat-a"}, format="json").json()
-    return api.post(f"/api/v1/conversations/{c['id']}/messages", {"content": "Remember that I love jazz"}, format="json")
+    return api.post(
+        f"/api/v1/conversations/{c['id']}/messages",
+        {"content": "Remember that I love jazz"},
+        format="json",
+    )
 
 
 @pytest.fixture
@@ -74,7 +78,9 @@ def empty_queue():
     redis.Redis.from_url(settings.REDIS_URL).delete("memory")
 
 
-def test_a_refusing_broker_still_gives_the_reply_and_owes_the_pass(api, account, scripted, empty_queue):
+def test_a_refusing_broker_still_gives_the_reply_and_owes_the_pass(
+    api, account, scripted, empty_queue
+):
     scripted.answer("Noted!")
     with broker_at("redis://127.0.0.1:1/0"):
         response = remember(api)
@@ -84,7 +90,9 @@ def test_a_refusing_broker_still_gives_the_reply_and_owes_the_pass(api, account,
     assert queued_passes() == 0
 
 
-def test_a_stalled_broker_still_gives_the_reply_and_owes_the_pass(api, account, scripted, empty_queue):
+def test_a_stalled_broker_still_gives_the_reply_and_owes_the_pass(
+    api, account, scripted, empty_queue
+):
     scripted.answer("Noted!")
     with stalled_server() as port, broker_at(f"redis://127.0.0.1:{port}/0"):
         response = remember(api)
@@ -92,7 +100,9 @@ def test_a_stalled_broker_still_gives_the_reply_and_owes_the_pass(api, account, 
     assert Memory.objects.get(owner=account).pass_requested
 
 
-def test_the_sweeper_enqueues_owed_passes_once_the_broker_is_back(api, account, scripted, empty_queue):
+def test_the_sweeper_enqueues_owed_passes_once_the_broker_is_back(
+    api, account, scripted, empty_queue
+):
     with broker_at("redis://127.0.0.1:1/0"):
         remember(api)
         assert sweep_owed_passes() == 0  # not yet owed long enough, and the broker is away

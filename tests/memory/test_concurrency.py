@@ -32,7 +32,9 @@ def meanwhile(action, then_answer):
 def test_clear_during_pass_brings_nothing_back(account, memory_model):
     conversation_with(account, "My name is Anna and I live in Turin", "Nice!")
     memory = memory_with(account, "Likes jazz")
-    memory_model.answer(meanwhile(lambda: clear_memory(owner_id=account.pk), answer("Likes jazz", "Name is Anna")))
+    memory_model.answer(
+        meanwhile(lambda: clear_memory(owner_id=account.pk), answer("Likes jazz", "Name is Anna"))
+    )
 
     result = passes.run_pass(memory_id=memory.pk)
 

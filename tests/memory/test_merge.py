@@ -25,10 +25,18 @@ def test_login_merges_guest_lines_without_duplicates_account_lines_first():
     client, guest = guest_client()
     memory_with(guest, "lives in turin.", "Likes  jazz", "Name is Anna!", owed=False)
 
-    response = client.post("/api/v1/auth/login", {"email": account.email, "password": "a-long-passphrase-42"}, format="json")
+    response = client.post(
+        "/api/v1/auth/login",
+        {"email": account.email, "password": "a-long-passphrase-42"},
+        format="json",
+    )
 
     assert response.status_code == 200
-    assert Memory.objects.get(owner=account).lines == ["Name is Anna", "Lives in Turin", "Likes jazz"]
+    assert Memory.objects.get(owner=account).lines == [
+        "Name is Anna",
+        "Lives in Turin",
+        "Likes jazz",
+    ]
     assert not User.objects.filter(pk=guest.pk).exists()
     assert not Memory.objects.filter(owner_id=guest.pk).exists()
 
@@ -45,21 +53,40 @@ def test_the_merge_is_idempotent():
 def test_a_merge_over_the_cap_goes_through_condense(memory_model, settings):
     account = make_account()
     _, guest = guest_client()
-    memory_with(account, *[f"Account fact {i} about a long and winding life story" for i in range(150)], owed=False)
-    memory_with(guest, *[f"Guest fact {i} about a long and winding life story" for i in range(150)], owed=False)
+    memory_with(
+        account,
+        *[f"Account fact {i} about a long and winding life story" for i in range(150)],
+        owed=False,
+    )
+    memory_with(
+        guest,
+        *[f"Guest fact {i} about a long and winding life story" for i in range(150)],
+        owed=False,
+    )
     memory_model.answer(answer("Name is Anna", "Has a long and winding life story"))
 
     merge_guest(guest=guest, account=account)
 
-    assert Memory.objects.get(owner=account).lines == ["Name is Anna", "Has a long and winding life story"]
+    assert Memory.objects.get(owner=account).lines == [
+        "Name is Anna",
+        "Has a long and winding life story",
+    ]
     assert memory_model.calls[0]["messages"][0]["content"].count("CONDENSE") == 1
 
 
 def test_a_failed_condense_in_a_merge_still_ends_under_the_cap(memory_model, settings):
     account = make_account()
     _, guest = guest_client()
-    memory_with(account, *[f"Account fact {i} about a long and winding life story" for i in range(150)], owed=False)
-    memory_with(guest, *[f"Guest fact {i} about a long and winding life story" for i in range(150)], owed=False)
+    memory_with(
+        account,
+        *[f"Account fact {i} about a long and winding life story" for i in range(150)],
+        owed=False,
+    )
+    memory_with(
+        guest,
+        *[f"Guest fact {i} about a long and winding life story" for i in range(150)],
+        owed=False,
+    )
     memory_model.answer("")
     merge_guest(guest=guest, account=account)
     memory = Memory.objects.get(owner=account)
@@ -75,7 +102,9 @@ def test_idle_guests_are_deleted_with_their_memory(settings):
     _, idle = guest_client()
     _, active = guest_client()
     memory_with(idle, "Likes jazz", owed=False)
-    User.objects.filter(pk=idle.pk).update(last_seen_at=timezone.now() - timedelta(days=settings.GUEST_IDLE_DAYS + 1))
+    User.objects.filter(pk=idle.pk).update(
+        last_seen_at=timezone.now() - timedelta(days=settings.GUEST_IDLE_DAYS + 1)
+    )
     make_account().__class__.objects.filter(is_guest=False).update(
         last_seen_at=timezone.now() - timedelta(days=400)
     )

@@ -55,7 +55,7 @@ def test_the_prompt_says_facts_come_only_from_the_person(account, memory_model):
     memory_model.answer(answer())
     run(memory_with(account))
     rules = memory_model.calls[0]["messages"][0]["content"]
-    assert 'facts come only from what the PERSON said' in rules
+    assert "facts come only from what the PERSON said" in rules
     assert "never take a fact from them" in rules
 
 
@@ -169,7 +169,9 @@ def test_a_model_timeout_leaves_the_list_and_owes_the_pass(account, memory_model
 def test_a_rate_limit_leaves_the_list_and_owes_the_pass(account, memory_model):
     conversation_with(account, "hello", "hi")
     memory = memory_with(account, "Name is Anna")
-    memory_model.answer(RateLimitError(message="slow down", llm_provider="scripted", model="memory"))
+    memory_model.answer(
+        RateLimitError(message="slow down", llm_provider="scripted", model="memory")
+    )
     assert run(memory).outcome == "rate_limited"
     assert memory.lines == ["Name is Anna"]
 
@@ -240,7 +242,9 @@ def test_what_was_said_while_memory_was_off_is_never_read(account, memory_model)
 def test_nul_bytes_and_surrogates_never_reach_the_list(account, memory_model):
     conversation_with(account, "hi", "hello")
     memory = memory_with(account)
-    memory_model.answer(json.dumps({"lines": ["Name is\x00 Anna", "Lives in \u202eTurin", "Likes \ud800jazz"]}))
+    memory_model.answer(
+        json.dumps({"lines": ["Name is\x00 Anna", "Lives in \u202eTurin", "Likes \ud800jazz"]})
+    )
     run(memory)
     assert memory.lines == ["Name is Anna", "Lives in Turin", "Likes jazz"]
 
@@ -259,3 +263,29 @@ def test_events_carry_numbers_never_text(account, memory_model, caplog):
     assert "Zebedee" not in flat
     assert "Zebedee" not in caplog.text
     assert API_KEY not in caplog.text
+
+
+def test_a_pass_killed_mid_way_stays_owed_and_runs_once_its_lease_expires(account, memory_model):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from memory.services import sweep_owed_passes
+
+    conversation_with(account, "My name is Anna", "Hi")
+    memory = memory_with(account, "Likes jazz")
+    long_ago = timezone.now() - timedelta(minutes=10)
+    # What a worker killed during its model call leaves behind: the lease, the request owed.
+    Memory.objects.filter(pk=memory.pk).update(
+        lease_until=timezone.now() + timedelta(minutes=5), pass_requested_at=long_ago
+    )
+    assert run(memory).outcome == "not_owed"  # the redelivered task finds the lease held
+    assert sweep_owed_passes() == 0
+    assert memory.lines == ["Likes jazz"]
+
+    Memory.objects.filter(pk=memory.pk).update(lease_until=timezone.now() - timedelta(seconds=1))
+    assert sweep_owed_passes() == 1
+    memory_model.answer(answer("Likes jazz", "Name is Anna"))
+    assert run(memory).outcome == "ok"
+    assert memory.lines == ["Likes jazz", "Name is Anna"]
+    assert not memory.pass_requested

@@ -43,9 +43,13 @@ def test_every_model_gets_the_list_even_after_a_switch(api, account, scripted):
     assert any(MEMORY_HEADER in s for s in system_messages(call))
 
 
-def test_the_memory_block_sits_after_project_instructions_and_before_history(api, account, scripted):
+def test_the_memory_block_sits_after_project_instructions_and_before_history(
+    api, account, scripted
+):
     memory_with(account, "Name is Anna", owed=False)
-    project = api.post("/api/v1/projects", {"name": "P", "instructions": "Be brief."}, format="json").json()
+    project = api.post(
+        "/api/v1/projects", {"name": "P", "instructions": "Be brief."}, format="json"
+    ).json()
     _, call = chat(api, scripted, project=project["id"])
     roles = [(m["role"], m["content"][:20]) for m in call["messages"]]
     assert [r for r, _ in roles] == ["system", "system", "system", "user"]
@@ -77,7 +81,9 @@ def test_a_failed_memory_read_fails_open(api, account, scripted):
     c = api.post("/api/v1/conversations", {"model": "scripted/chat-a"}, format="json").json()
     scripted.answer("still here")
     with connection.execute_wrapper(refuse_memory_reads):
-        response = api.post(f"/api/v1/conversations/{c['id']}/messages", {"content": "hi"}, format="json")
+        response = api.post(
+            f"/api/v1/conversations/{c['id']}/messages", {"content": "hi"}, format="json"
+        )
     assert response.status_code == 201
     assert response.json()["assistant_message"]["content"] == "still here"
     assert not any(MEMORY_HEADER in s for s in system_messages(scripted.calls[-1]))
@@ -90,13 +96,18 @@ def test_a_voice_session_starts_with_the_memory_in_its_instructions(api, account
     assert "- Name is Anna" in response.json()["instructions"]
 
 
-def test_ending_a_voice_session_runs_one_voice_pass_and_a_second_end_is_409(api, account, memory_model, django_capture_on_commit_callbacks):
+def test_ending_a_voice_session_runs_one_voice_pass_and_a_second_end_is_409(
+    api, account, memory_model, django_capture_on_commit_callbacks
+):
     from memory import passes
 
     memory = memory_with(account, "Name is Anna", owed=False)
     session = api.post("/api/v1/voice/sessions", {}, format="json").json()
     url = f"/api/v1/voice/sessions/{session['id']}/end"
-    transcript = [{"role": "user", "content": "I moved to Milan"}, {"role": "assistant", "content": "Nice"}]
+    transcript = [
+        {"role": "user", "content": "I moved to Milan"},
+        {"role": "assistant", "content": "Nice"},
+    ]
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         assert api.post(url, {"transcript": transcript}, format="json").status_code == 202
     assert len(callbacks) == 1
@@ -119,5 +130,7 @@ def test_ending_a_voice_session_runs_one_voice_pass_and_a_second_end_is_409(api,
 
 def test_someone_elses_voice_session_is_404(api, other_api):
     session = api.post("/api/v1/voice/sessions", {}, format="json").json()
-    response = other_api.post(f"/api/v1/voice/sessions/{session['id']}/end", {"transcript": []}, format="json")
+    response = other_api.post(
+        f"/api/v1/voice/sessions/{session['id']}/end", {"transcript": []}, format="json"
+    )
     assert response.status_code == 404

@@ -1,4 +1,3 @@
-
 import pytest
 
 from memory.triggers import is_forget_request, is_remember_request

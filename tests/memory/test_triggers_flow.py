@@ -9,7 +9,9 @@ pytestmark = pytest.mark.django_db
 
 def send(api, conversation_id, text, capture):
     with capture(execute=False) as callbacks:
-        response = api.post(f"/api/v1/conversations/{conversation_id}/messages", {"content": text}, format="json")
+        response = api.post(
+            f"/api/v1/conversations/{conversation_id}/messages", {"content": text}, format="json"
+        )
     assert response.status_code == 201
     return callbacks
 
@@ -20,10 +22,14 @@ def owed(account) -> bool:
 
 @pytest.fixture
 def conversation_id(api):
-    return api.post("/api/v1/conversations", {"model": "scripted/chat-a"}, format="json").json()["id"]
+    return api.post("/api/v1/conversations", {"model": "scripted/chat-a"}, format="json").json()[
+        "id"
+    ]
 
 
-def test_a_pass_is_owed_when_the_turn_count_crosses_six(api, account, scripted, conversation_id, django_capture_on_commit_callbacks):
+def test_a_pass_is_owed_when_the_turn_count_crosses_six(
+    api, account, scripted, conversation_id, django_capture_on_commit_callbacks
+):
     for text in ["hello", "how are you"]:
         assert send(api, conversation_id, text, django_capture_on_commit_callbacks) == []
         assert not owed(account)
@@ -46,34 +52,49 @@ def test_a_pass_is_owed_when_the_turn_count_crosses_six(api, account, scripted, 
         "Oublie que j'habite à Lyon",
     ],
 )
-def test_a_remember_or_forget_request_asks_for_a_pass_at_once(api, account, scripted, conversation_id, text, django_capture_on_commit_callbacks):
+def test_a_remember_or_forget_request_asks_for_a_pass_at_once(
+    api, account, scripted, conversation_id, text, django_capture_on_commit_callbacks
+):
     send(api, conversation_id, text, django_capture_on_commit_callbacks)
     assert owed(account)
 
 
 @pytest.mark.parametrize(
-    "text", ["Do you remember what I said?", "Ti ricordi cosa ti ho detto?", "Tu te souviens de mon nom ?"]
+    "text",
+    ["Do you remember what I said?", "Ti ricordi cosa ti ho detto?", "Tu te souviens de mon nom ?"],
 )
-def test_a_question_about_remembering_is_not_a_request(api, account, scripted, conversation_id, text, django_capture_on_commit_callbacks):
+def test_a_question_about_remembering_is_not_a_request(
+    api, account, scripted, conversation_id, text, django_capture_on_commit_callbacks
+):
     send(api, conversation_id, text, django_capture_on_commit_callbacks)
     assert not owed(account)
 
 
-def test_a_temporary_conversation_never_asks_for_a_pass(api, account, scripted, django_capture_on_commit_callbacks):
-    conversation = api.post("/api/v1/conversations", {"model": "scripted/chat-a", "temporary": True}, format="json").json()
+def test_a_temporary_conversation_never_asks_for_a_pass(
+    api, account, scripted, django_capture_on_commit_callbacks
+):
+    conversation = api.post(
+        "/api/v1/conversations", {"model": "scripted/chat-a", "temporary": True}, format="json"
+    ).json()
     for text in ["remember that I love jazz", "a", "b"]:
         send(api, conversation["id"], text, django_capture_on_commit_callbacks)
     assert not owed(account)
 
 
-def test_a_remember_request_with_memory_off_is_not_kept(api, account, scripted, conversation_id, django_capture_on_commit_callbacks):
+def test_a_remember_request_with_memory_off_is_not_kept(
+    api, account, scripted, conversation_id, django_capture_on_commit_callbacks
+):
     api.patch("/api/v1/memory", {"enabled": False}, format="json")
-    callbacks = send(api, conversation_id, "Remember that I love jazz", django_capture_on_commit_callbacks)
+    callbacks = send(
+        api, conversation_id, "Remember that I love jazz", django_capture_on_commit_callbacks
+    )
     assert not owed(account)
     assert callbacks == []
 
 
-def test_a_failed_reply_asks_for_no_pass(api, account, scripted, conversation_id, django_capture_on_commit_callbacks):
+def test_a_failed_reply_asks_for_no_pass(
+    api, account, scripted, conversation_id, django_capture_on_commit_callbacks
+):
     scripted.answer(("sleep", 3, "late"))
     send(api, conversation_id, "Remember that I love jazz", django_capture_on_commit_callbacks)
     assert not owed(account)

@@ -16,7 +16,14 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @pytest.fixture
 def worker():
     redis.Redis.from_url(settings.REDIS_URL).delete("memory")
-    with start_worker(app, pool="threads", concurrency=2, queues=["memory"], perform_ping_check=False, shutdown_timeout=10):
+    with start_worker(
+        app,
+        pool="threads",
+        concurrency=2,
+        queues=["memory"],
+        perform_ping_check=False,
+        shutdown_timeout=10,
+    ):
         yield
 
 

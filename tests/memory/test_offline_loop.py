@@ -1,0 +1,68 @@
+"""Without any key, the whole loop is visible: the offline memory model extracts, the offline
+chat model answers "what do you remember about me?" from the memory message it receives."""
+
+import pytest
+
+from memory import passes
+from memory.models import Memory
+
+pytestmark = pytest.mark.django_db
+
+
+def say(api, conversation_id, text):
+    response = api.post(
+        f"/api/v1/conversations/{conversation_id}/messages", {"content": text}, format="json"
+    )
+    assert response.status_code == 201
+    return response.json()["assistant_message"]["content"]
+
+
+@pytest.mark.parametrize(
+    ("facts", "question", "intro"),
+    [
+        (
+            "My name is Anna and I live in Turin. Please remember that.",
+            "What do you remember about me?",
+            "Here is what I remember about you",
+        ),
+        (
+            "Mi chiamo Anna e vivo a Torino. Ricordalo.",
+            "Cosa ricordi di me?",
+            "Ecco cosa ricordo di te",
+        ),
+        (
+            "Je m'appelle Anna et j'habite à Lyon. Retiens-le.",
+            "Qu'est-ce que tu te souviens de moi ?",
+            "Voici ce dont je me souviens",
+        ),
+    ],
+)
+def test_the_offline_models_remember_and_tell(api, account, facts, question, intro):
+    conversation = api.post("/api/v1/conversations", {}, format="json").json()
+    say(api, conversation["id"], facts)
+    memory = Memory.objects.get(owner=account)
+    assert memory.pass_requested
+
+    passes.run_pass(memory_id=memory.pk)
+
+    memory.refresh_from_db()
+    assert "Name is Anna" in memory.lines
+    other = api.post("/api/v1/conversations", {}, format="json").json()
+    reply = say(api, other["id"], question)
+    assert reply.startswith(intro)
+    assert "- Name is Anna" in reply
+
+
+def test_the_offline_chat_model_remembers_nothing_without_memory(api):
+    conversation = api.post("/api/v1/conversations", {}, format="json").json()
+    assert (
+        say(api, conversation["id"], "What do you remember about me?")
+        == "I don't remember anything about you yet."
+    )
+
+
+def test_the_offline_responder_looks_for_the_products_memory_header():
+    from chat.offline import responder
+    from memory import prompts
+
+    assert responder.MEMORY_HEADER == prompts.MEMORY_HEADER
