@@ -231,10 +231,17 @@ def _has_high_entropy_token(line: str) -> bool:
     return any(_HEX.calculate_shannon_entropy(t) > 3.0 for t in _HEX_TOKEN_RE.findall(line))
 
 
+# Every detect-secrets detector looks for a long unbroken token or a quoted value; a line with
+# neither skips them (they are most of a pass's validation time otherwise).
+_DETECTABLE_RE: Final = re.compile(r"\S{16,}|['\"`]")
+
+
 def _is_secret(line: str, folded: str) -> bool:
     if _API_KEY_RE.search(line):
         return True
-    if any(any(True for _ in detector.analyze_string(line)) for detector in _DETECTORS):
+    if _DETECTABLE_RE.search(line) and any(
+        any(True for _ in detector.analyze_string(line)) for detector in _DETECTORS
+    ):
         return True
     # Italian and Portuguese "è"/"é" ("is") would fold into "e", which also means "and".
     spoken = fold(_ACCENTED_IS_RE.sub("is", line))

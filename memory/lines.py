@@ -76,9 +76,11 @@ def fold(text: str) -> str:
     Apostrophe variants become "'" and whitespace runs become one space, so patterns can be
     written once in plain ASCII for every language ("mémorise" and "memorise" match alike).
     """
-    decomposed = unicodedata.normalize("NFKD", clean_text(text).casefold())
-    stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-    stripped = _APOSTROPHES_RE.sub("'", unicodedata.normalize("NFC", stripped))
+    stripped = clean_text(text).casefold()
+    if not stripped.isascii():  # most lines are plain ASCII: skip the decomposition
+        decomposed = unicodedata.normalize("NFKD", stripped)
+        stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+        stripped = _APOSTROPHES_RE.sub("'", unicodedata.normalize("NFC", stripped))
     return _SPACE_RE.sub(" ", stripped).strip()
 
 

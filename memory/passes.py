@@ -16,10 +16,11 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Case, F, Q, Value, When
 from django.utils import timezone
 
 from chat import llm
@@ -38,6 +39,8 @@ log = logging.getLogger(__name__)
 WIPE_KEEP_SHARE = 0.5
 WIPE_MIN_LINES = 4
 EPOCH = datetime(2000, 1, 1, tzinfo=UTC)
+# How many unread messages a pass looks at to find the conversations that moved.
+FRESH_TURNS_SCANNED = 500
 # Rounds one task may run back to back for triggers that keep arriving during its passes.
 MAX_ROUNDS = 5
 
@@ -55,6 +58,8 @@ class PassFailed(Exception):
 class PassResult:
     outcome: str
     retry: bool = False
+    # A voice pass consumes one session; more work (sessions, chat turns) may follow it.
+    more: bool = False
 
 
 @dataclass(frozen=True)
@@ -71,6 +76,7 @@ class Work:
 @dataclass(frozen=True)
 class Rewrite:
     lines: list[str]
+    tokens: int
     refused: int
     model_tokens_in: int
     model_tokens_out: int
@@ -108,9 +114,10 @@ def _claim(memory_id: int) -> datetime | None:
 
 def _release(memory_id: int, *, answered: datetime | None) -> None:
     """Drop the lease; mark the request done unless a newer trigger came in meanwhile."""
+    still_owed: Any = F("pass_requested")
     if answered is not None:
-        Memory.objects.filter(pk=memory_id, pass_requested_at=answered).update(pass_requested=False)
-    Memory.objects.filter(pk=memory_id).update(lease_until=None)
+        still_owed = Case(When(pass_requested_at=answered, then=Value(False)), default=still_owed)
+    Memory.objects.filter(pk=memory_id).update(lease_until=None, pass_requested=still_owed)
 
 
 def run_pass(*, memory_id: int) -> PassResult:
@@ -152,9 +159,13 @@ def _drain(memory_id: int) -> PassResult:
     outcome = PassResult("no_work")
     for _ in range(MAX_ROUNDS * 2):
         step = _apply_next(memory_id)
-        if step.outcome == "no_work" or step.retry:
-            return step if step.retry else outcome
-        outcome = step
+        if step.retry:
+            return step
+        if step.outcome != "no_work":
+            outcome = step
+        # A chat pass reads every turn up to now; later turns come with their own trigger.
+        if not step.more:
+            return outcome
     return outcome
 
 
@@ -187,8 +198,8 @@ def _apply_next(memory_id: int) -> PassResult:
                 return PassResult(failure.code, retry=True)
             # A permanent failure still consumes the work, or every later pass would choke on it.
             _consume(memory, work)
-            return PassResult(failure.code)
-        if _store(memory, work, rewrite.lines):
+            return PassResult(failure.code, more=work.task == "voice")
+        if _store(memory, work, rewrite):
             outcome = "unchanged" if rewrite.lines == memory.lines else "ok"
             record_event(
                 owner_id=memory.owner_id,
@@ -196,13 +207,15 @@ def _apply_next(memory_id: int) -> PassResult:
                 outcome=outcome,
                 before=memory.lines,
                 after=rewrite.lines,
+                tokens_before=memory.tokens,
+                tokens_after=rewrite.tokens,
                 model=settings.MEMORY_MODEL,
                 refused_lines=rewrite.refused,
                 latency_ms=rewrite.latency_ms,
                 model_tokens_in=rewrite.model_tokens_in,
                 model_tokens_out=rewrite.model_tokens_out,
             )
-            return PassResult(outcome)
+            return PassResult(outcome, more=work.task == "voice")
         # Lost the compare-and-set: re-read the list (and the turns: a clear moves the floor).
     record_event(
         owner_id=memory.owner_id,
@@ -214,13 +227,21 @@ def _apply_next(memory_id: int) -> PassResult:
     return PassResult("conflict", retry=True)
 
 
-def _store(memory: Memory, work: Work, lines: list[str]) -> bool:
+def _store(memory: Memory, work: Work, rewrite: Rewrite) -> bool:
     """Write the list and mark the work consumed, all or nothing."""
     with transaction.atomic():
         extra: dict[str, object] = {}
         if work.last_message_id:
             extra["turns_seen_until"] = work.last_message_id
-        if not write_lines(memory=memory, lines=lines, **extra):
+        if rewrite.lines == memory.lines:
+            # The usual result of a pass. Still a compare-and-set, but the version stays, so a
+            # client holding it (If-Match) is not told the list changed when it did not.
+            written = Memory.objects.filter(pk=memory.pk, version=memory.version).update(**extra)
+        else:
+            written = write_lines(
+                memory=memory, lines=rewrite.lines, tokens=rewrite.tokens, **extra
+            )
+        if not written:
             return False
         if work.voice_session_id is not None:
             VoiceSession.objects.filter(pk=work.voice_session_id).update(
@@ -269,16 +290,18 @@ def _chat_work(memory: Memory) -> Work | None:
     )
     if memory.reads_turns_after is not None:
         readable = readable.filter(created_at__gt=memory.reads_turns_after)
-    fresh = readable.filter(id__gt=memory.turns_seen_until)
-    last_id = max(fresh.values_list("id", flat=True), default=0)
-    if not last_id:
-        return None
-    conversation_ids = list(
-        fresh.order_by("-id").values_list("conversation_id", flat=True).distinct()
+    fresh = list(
+        readable.filter(id__gt=memory.turns_seen_until)
+        .order_by("-id")
+        .values_list("id", "conversation_id")[:FRESH_TURNS_SCANNED]
     )
+    if not fresh:
+        return None
+    last_id = fresh[0][0]
+    conversation_ids = list(dict.fromkeys(conversation_id for _, conversation_id in fresh))
     turns: list[dict[str, str]] = []
     # The most recently active conversation goes last, so the transcript cap trims the oldest.
-    for conversation_id in reversed(_unique(conversation_ids)):
+    for conversation_id in reversed(conversation_ids):
         recent = readable.filter(conversation_id=conversation_id, id__lte=last_id).order_by("-id")
         rows = list(recent.values("role", "content")[: settings.MEMORY_TURNS_PER_PASS])
         turns.extend({"role": r["role"], "content": r["content"]} for r in reversed(rows))
@@ -290,16 +313,15 @@ def _chat_work(memory: Memory) -> Work | None:
     )
 
 
-def _unique(ids: list[int]) -> list[int]:
-    return list(dict.fromkeys(ids))
-
-
 def _asks_to_forget(turns: list[dict[str, str]]) -> bool:
     return any(t["role"] == "user" and is_forget_request(t["content"]) for t in turns)
 
 
 def _cap_transcript(turns: list[dict[str, str]]) -> list[dict[str, str]]:
     """Keep the newest turns within the transcript cap (SPEC §2: 20,000 tokens)."""
+    # A token is at least one byte: a transcript with fewer bytes than the cap fits uncounted.
+    if sum(len(t["content"].encode()) + 4 for t in turns) <= settings.MEMORY_TRANSCRIPT_TOKEN_LIMIT:
+        return turns
     kept: list[dict[str, str]] = []
     remaining = settings.MEMORY_TRANSCRIPT_TOKEN_LIMIT
     for turn in reversed(turns):
@@ -352,14 +374,16 @@ def _rewrite(memory: Memory, work: Work) -> Rewrite:
         raise PassFailed("wipe_refused", retryable=False)
     tokens_in, tokens_out, latency = answer.tokens_in, answer.tokens_out, answer.latency_ms
     condensed = cut = False
-    if budget.list_tokens(lines) > settings.MEMORY_TOKEN_LIMIT:
+    tokens = budget.list_tokens(lines)
+    if tokens > settings.MEMORY_TOKEN_LIMIT:
         lines, condensed, cut, extra = fit_under_cap(owner_id=memory.owner_id, lines=lines)
+        tokens = budget.list_tokens(lines)
         tokens_in, tokens_out, latency = (
             tokens_in + extra[0],
             tokens_out + extra[1],
             latency + extra[2],
         )
-    return Rewrite(lines, refused, tokens_in, tokens_out, latency, condensed, cut)
+    return Rewrite(lines, tokens, refused, tokens_in, tokens_out, latency, condensed, cut)
 
 
 def _looks_like_a_wipe(before: list[str], after: list[str], *, forget_requested: bool) -> bool:

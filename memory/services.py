@@ -72,6 +72,8 @@ def record_event(
     outcome: str,
     before: list[str],
     after: list[str],
+    tokens_before: int | None = None,
+    tokens_after: int | None = None,
     **numbers: int | str,
 ) -> None:
     """Append a content-free line to the operations trace (counts, never text)."""
@@ -81,13 +83,15 @@ def record_event(
         outcome=outcome,
         lines_before=len(before),
         lines_after=len(after),
-        tokens_before=budget.list_tokens(before),
-        tokens_after=budget.list_tokens(after),
+        tokens_before=budget.list_tokens(before) if tokens_before is None else tokens_before,
+        tokens_after=budget.list_tokens(after) if tokens_after is None else tokens_after,
         **numbers,
     )
 
 
-def write_lines(*, memory: Memory, lines: list[str], **extra: object) -> bool:
+def write_lines(
+    *, memory: Memory, lines: list[str], tokens: int | None = None, **extra: object
+) -> bool:
     """Compare-and-set the list against the version ``memory`` was read at.
 
     Zero rows updated means someone else wrote first (a pass, a clear, a delete, a switch, or
@@ -95,7 +99,7 @@ def write_lines(*, memory: Memory, lines: list[str], **extra: object) -> bool:
     """
     updated = Memory.objects.filter(pk=memory.pk, version=memory.version).update(
         lines=lines,
-        tokens=budget.list_tokens(lines),
+        tokens=budget.list_tokens(lines) if tokens is None else tokens,
         version=F("version") + 1,
         updated_at=timezone.now(),
         **extra,

@@ -289,3 +289,13 @@ def test_a_pass_killed_mid_way_stays_owed_and_runs_once_its_lease_expires(accoun
     assert run(memory).outcome == "ok"
     assert memory.lines == ["Likes jazz", "Name is Anna"]
     assert not memory.pass_requested
+
+
+def test_an_unchanged_list_keeps_its_version_so_clients_etags_stay_valid(account, memory_model):
+    conversation_with(account, "What's the weather like?", "Sunny")
+    memory = memory_with(account, "Name is Anna")
+    memory_model.answer(answer("Name is Anna"))
+    assert run(memory).outcome == "unchanged"
+    assert memory.version == 1
+    assert memory.turns_seen_until > 0
+    assert run(memory).outcome == "not_owed"
