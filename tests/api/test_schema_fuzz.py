@@ -1,0 +1,37 @@
+"""Property-based run of the whole mobile API from its own OpenAPI document: no input the
+schema allows (and none it does not) may make the server answer 5xx."""
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, settings
+from schemathesis.checks import not_a_server_error
+
+from config.wsgi import application
+from tests.conftest import client_for, make_account
+
+schema = schemathesis.openapi.from_wsgi("/api/v1/schema", application)
+# Logging out or deleting the account mid-run would only test the 401 path from then on.
+schema = schema.exclude(path_regex=r"auth/logout|^/api/v1/account$")
+
+
+@pytest.fixture
+def token(db, scripted):
+    # As Django's test client does: keep the test's connection (and its transaction) open
+    # across the WSGI requests schemathesis makes.
+    from django.core import signals
+    from django.db import close_old_connections
+
+    signals.request_started.disconnect(close_old_connections)
+    signals.request_finished.disconnect(close_old_connections)
+    user = make_account("fuzz@example.com")
+    client_for(user)
+    yield user.auth_token.key
+    signals.request_started.connect(close_old_connections)
+    signals.request_finished.connect(close_old_connections)
+
+
+@schema.parametrize()
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+def test_no_request_makes_the_api_answer_5xx(case, token):
+    response = case.call(headers={"Authorization": f"Token {token}"})
+    case.validate_response(response, checks=[not_a_server_error])
