@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from typing import Any, Final
 
 from chat.offline.patterns import normalise, word_set
+from memory.triggers import is_remember_request
 
 # The first line of the memory system message. It must equal ``memory.prompts.MEMORY_HEADER``
 # (the product owns the block; a test asserts the two stay equal) — it is repeated here so this
@@ -196,6 +197,9 @@ def reply(messages: list[dict[str, Any]], *, assistant_name: str = ASSISTANT_NAM
     remember_lang = _first_match(_REMEMBER_RES, text)
     if remember_lang and not text.rstrip().endswith("?"):
         return _TEXTS[remember_lang]["noted"]
+    # "My name is Anna, remember that": the product's own trigger rules, wherever the request is.
+    if is_remember_request(said):
+        return _TEXTS[lang]["noted"]
     greeting_lang = _first_match(_GREETING_RES, text)
     if greeting_lang and len(text.split()) <= _GREETING_MAX_WORDS:
         name = _remembered_name(facts)

@@ -31,7 +31,9 @@ def test_models_lists_the_configured_chat_models(api):
 def test_a_message_gets_a_reply_from_the_offline_model(api):
     conversation = new_conversation(api)
     response = api.post(
-        f"/api/v1/conversations/{conversation['id']}/messages", {"content": "Hello there"}, format="json"
+        f"/api/v1/conversations/{conversation['id']}/messages",
+        {"content": "Hello there"},
+        format="json",
     )
     assert response.status_code == 201
     body = response.json()
@@ -64,7 +66,10 @@ def test_switching_model_mid_conversation_keeps_the_history(api, scripted):
     scripted.answer("first answer")
     api.post(f"{url}/messages", {"content": "first question"}, format="json")
 
-    assert api.patch(url, {"model": "scripted/chat-b"}, format="json").json()["model"] == "scripted/chat-b"
+    assert (
+        api.patch(url, {"model": "scripted/chat-b"}, format="json").json()["model"]
+        == "scripted/chat-b"
+    )
     scripted.answer("second answer")
     api.post(f"{url}/messages", {"content": "second question"}, format="json")
 
@@ -77,7 +82,9 @@ def test_switching_model_mid_conversation_keeps_the_history(api, scripted):
 def test_a_conversation_comes_back_with_its_messages(api, scripted):
     conversation = new_conversation(api, model="scripted/chat-a")
     scripted.answer("pong")
-    api.post(f"/api/v1/conversations/{conversation['id']}/messages", {"content": "ping"}, format="json")
+    api.post(
+        f"/api/v1/conversations/{conversation['id']}/messages", {"content": "ping"}, format="json"
+    )
     detail = api.get(f"/api/v1/conversations/{conversation['id']}").json()
     assert [m["content"] for m in detail["messages"]] == ["ping", "pong"]
     assert detail["title"] == "ping"
@@ -87,7 +94,9 @@ def test_a_conversation_comes_back_with_its_messages(api, scripted):
 @pytest.mark.parametrize("content", ["", "   \n\t "])
 def test_an_empty_message_is_400_and_nothing_is_stored(api, content):
     conversation = new_conversation(api)
-    response = api.post(f"/api/v1/conversations/{conversation['id']}/messages", {"content": content}, format="json")
+    response = api.post(
+        f"/api/v1/conversations/{conversation['id']}/messages", {"content": content}, format="json"
+    )
     assert response.status_code == 400
     assert response.json()["code"] == "empty_message"
     assert not Message.objects.exists()
@@ -106,9 +115,14 @@ def test_a_message_over_the_size_limit_is_400_and_nothing_is_stored(api, setting
 
 
 def test_an_unknown_model_is_400(api):
-    assert api.post("/api/v1/conversations", {"model": "gpt-nope"}, format="json").json()["code"] == "unknown_model"
+    assert (
+        api.post("/api/v1/conversations", {"model": "gpt-nope"}, format="json").json()["code"]
+        == "unknown_model"
+    )
     conversation = new_conversation(api)
-    response = api.patch(f"/api/v1/conversations/{conversation['id']}", {"model": "gpt-nope"}, format="json")
+    response = api.patch(
+        f"/api/v1/conversations/{conversation['id']}", {"model": "gpt-nope"}, format="json"
+    )
     assert response.status_code == 400
     assert Conversation.objects.get().model == "offline/whizi-chat"
 
@@ -133,7 +147,9 @@ def test_a_model_error_while_streaming_stores_no_half_reply(api, scripted):
     from litellm.exceptions import ServiceUnavailableError
 
     conversation = new_conversation(api, model="scripted/chat-a")
-    scripted.answer(ServiceUnavailableError(message="down", llm_provider="scripted", model="chat-a"))
+    scripted.answer(
+        ServiceUnavailableError(message="down", llm_provider="scripted", model="chat-a")
+    )
     response = api.post(
         f"/api/v1/conversations/{conversation['id']}/messages",
         {"content": "hello"},
@@ -148,11 +164,15 @@ def test_a_model_error_while_streaming_stores_no_half_reply(api, scripted):
 
 def test_project_instructions_reach_the_model_as_their_own_system_message(api, scripted):
     project = api.post(
-        "/api/v1/projects", {"name": "Thesis", "instructions": "Answer in British English."}, format="json"
+        "/api/v1/projects",
+        {"name": "Thesis", "instructions": "Answer in British English."},
+        format="json",
     ).json()
     conversation = new_conversation(api, model="scripted/chat-a", project=project["id"])
     scripted.answer("ok")
-    api.post(f"/api/v1/conversations/{conversation['id']}/messages", {"content": "hi"}, format="json")
+    api.post(
+        f"/api/v1/conversations/{conversation['id']}/messages", {"content": "hi"}, format="json"
+    )
     systems = [m["content"] for m in scripted.calls[-1]["messages"] if m["role"] == "system"]
     assert any("Answer in British English." in s for s in systems)
     assert not any("Answer in British English." in s for s in systems[:1])
@@ -184,7 +204,12 @@ def test_someone_elses_project_is_404_for_every_verb(api, other_api):
     assert other_api.get(url).status_code == 404
     assert other_api.patch(url, {"name": "Theirs"}, format="json").status_code == 404
     assert other_api.delete(url).status_code == 404
-    assert other_api.post("/api/v1/conversations", {"project": project["id"]}, format="json").status_code == 404
+    assert (
+        other_api.post(
+            "/api/v1/conversations", {"project": project["id"]}, format="json"
+        ).status_code
+        == 404
+    )
     assert Project.objects.get().name == "Mine"
 
 

@@ -142,3 +142,8 @@ def test_stream_words_round_trips(text: str) -> None:
 
 def test_stream_words_yields_words_with_their_trailing_spaces() -> None:
     assert list(stream_words("Hi Anna! How are you?")) == ["Hi ", "Anna! ", "How ", "are ", "you?"]
+
+
+def test_a_remember_request_at_the_end_of_a_message_is_acknowledged():
+    said = [{"role": "user", "content": "My name is Anna and I live in Turin, remember that"}]
+    assert reply(said) == "Got it — I'll remember that."

@@ -1,0 +1,56 @@
+"""Forms of the chat pages: starting a conversation and creating a project.
+
+Forms only parse and validate input; the services create things.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.conf import settings
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import User
+from chat import services
+from chat.models import Project
+
+
+def model_choices() -> list[tuple[str, str]]:
+    return [(option.id, option.label) for option in services.available_models()]
+
+
+class NewConversationForm(forms.Form):
+    model = forms.ChoiceField(label=_("Model"))
+    # An id, not a ModelChoiceField: the view resolves it through the owner-scoped access
+    # helper, so someone else's project is a 404 like every other foreign resource.
+    project = forms.IntegerField(label=_("Project"), required=False, widget=forms.Select)
+    temporary = forms.BooleanField(
+        label=_("Temporary chat"),
+        required=False,
+        help_text=_("Not remembered: this chat neither uses nor adds to memory."),
+    )
+    content = forms.CharField(
+        label=_("Message"),
+        required=False,
+        strip=False,
+        widget=forms.Textarea(attrs={"rows": 3, "placeholder": _("Message")}),
+    )
+
+    def __init__(self, user: User, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["model"].choices = model_choices()
+        self.fields["model"].initial = settings.DEFAULT_CHAT_MODEL
+        projects = Project.objects.for_owner(user).values_list("pk", "name")
+        self.fields["project"].widget.choices = [("", _("No project")), *projects]
+
+
+class ProjectForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=120)
+    instructions = forms.CharField(
+        label=_("Instructions"),
+        required=False,
+        max_length=8_000,
+        help_text=_("Applied to every chat in this project. They are not memory."),
+        widget=forms.Textarea(attrs={"rows": 4}),
+    )

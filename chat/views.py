@@ -1,0 +1,176 @@
+"""Chat pages: the conversation with its model picker and streamed replies, new chats, projects.
+
+Views stay thin: the access helpers scope every lookup to the person (someone else's
+conversation or project is a 404), and ``chat.services`` does the work. Replies stream as
+server-sent events when the page's script asks for them (``Accept: text/event-stream``); a plain
+form post gets the whole reply and a redirect, so the chat works without JavaScript.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from django.contrib import messages
+from django.db.models import Count
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.utils import translation
+from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from accounts.web import page, person_required
+from chat import services
+from chat.forms import NewConversationForm, ProjectForm
+from chat.models import Conversation, Message, Project
+from chat.streaming import streaming_reply
+
+# The services speak English (the mobile API maps codes itself); these marks put their texts in
+# the catalogs so the pages can show them translated. An unknown text falls back to English.
+SERVICE_TEXTS = (
+    gettext_noop("The model took too long to answer. Your message is saved; try again."),
+    gettext_noop("The model is busy right now. Your message is saved; try again shortly."),
+    gettext_noop("The model couldn't answer this time. Your message is saved; try again."),
+    gettext_noop("Write a message first."),
+    gettext_noop("The message must be text."),
+    gettext_noop("Unknown model. Pick one of the models on offer."),
+)
+
+
+def _get_conversation_for_user(request: HttpRequest, pk: int) -> Conversation:
+    return get_object_or_404(Conversation.objects.for_owner(request.user), pk=pk)
+
+
+def _get_project_for_user(request: HttpRequest, pk: int) -> Project:
+    return get_object_or_404(Project.objects.for_owner(request.user), pk=pk)
+
+
+def _accepts(request: HttpRequest, media_type: str) -> bool:
+    return media_type in request.headers.get("Accept", "")
+
+
+def _invalid(exc: services.InvalidInput) -> JsonResponse:
+    return JsonResponse({"code": exc.code, "detail": gettext(exc.message)}, status=400)
+
+
+def _message_data(message: Message) -> dict[str, object]:
+    return {
+        "id": message.pk,
+        "role": message.role,
+        "content": message.content,
+        "created_at": message.created_at.isoformat(),
+    }
+
+
+def _localized(events: Iterator[services.StreamEvent]) -> Iterator[services.StreamEvent]:
+    """The reply's events with the error text in the page's language.
+
+    The stream is consumed after the view returns, so the language is captured now.
+    """
+    language = translation.get_language()
+    for event in events:
+        if event.kind == "error":
+            with translation.override(language):
+                text = gettext(str(event.data.get("message", "")))
+            event = services.StreamEvent("error", {**event.data, "message": text})
+        yield event
+
+
+def _send_and_report(request: HttpRequest, conversation: Conversation, content: str) -> None:
+    """The no-JavaScript path: the whole reply at once; a failure becomes a page message."""
+    try:
+        exchange = services.send_message(conversation=conversation, content=content)
+    except services.InvalidInput as exc:
+        messages.error(request, gettext(exc.message))
+        return
+    if exchange.error:
+        messages.error(request, gettext(services.error_text(exchange.error)))
+
+
+def _new_chat_page(
+    request: HttpRequest, form: NewConversationForm, status: int = 200
+) -> HttpResponse:
+    return page(request, "chat/new.html", {"form": form}, status=status)
+
+
+@require_GET
+@person_required
+def home(request: HttpRequest) -> HttpResponse:
+    latest = Conversation.objects.for_owner(request.user).first()
+    if latest is not None:
+        return redirect("chat:conversation", pk=latest.pk)
+    return _new_chat_page(request, NewConversationForm(request.user))
+
+
+@require_http_methods(["GET", "POST"])
+@person_required
+def new(request: HttpRequest) -> HttpResponse:
+    if request.method == "GET":
+        initial = {"project": request.GET.get("project")}
+        return _new_chat_page(request, NewConversationForm(request.user, initial=initial))
+    form = NewConversationForm(request.user, request.POST)
+    if not form.is_valid():
+        return _new_chat_page(request, form, status=400)
+    data = form.cleaned_data
+    project = _get_project_for_user(request, data["project"]) if data["project"] else None
+    conversation = services.create_conversation(
+        owner_id=request.user.pk, model=data["model"], project=project, temporary=data["temporary"]
+    )
+    if data["content"].strip():
+        _send_and_report(request, conversation, data["content"])
+    return redirect("chat:conversation", pk=conversation.pk)
+
+
+@require_GET
+@person_required
+def conversation(request: HttpRequest, pk: int) -> HttpResponse:
+    conversation = _get_conversation_for_user(request, pk)
+    context = {
+        "conversation": conversation,
+        "history": conversation.messages.all(),
+        "models": services.available_models(),
+    }
+    return page(request, "chat/conversation.html", context)
+
+
+@require_POST
+@person_required
+def send(request: HttpRequest, pk: int) -> HttpResponse:
+    conversation = _get_conversation_for_user(request, pk)
+    content = request.POST.get("content", "")
+    if not _accepts(request, "text/event-stream"):
+        _send_and_report(request, conversation, content)
+        return redirect("chat:conversation", pk=conversation.pk)
+    try:
+        message, events = services.stream_message(conversation=conversation, content=content)
+    except services.InvalidInput as exc:
+        return _invalid(exc)
+    return streaming_reply(_localized(events), user_message=_message_data(message))
+
+
+@require_POST
+@person_required
+def switch_model(request: HttpRequest, pk: int) -> HttpResponse:
+    conversation = _get_conversation_for_user(request, pk)
+    try:
+        services.switch_model(conversation=conversation, model=request.POST.get("model", ""))
+    except services.InvalidInput as exc:
+        if _accepts(request, "application/json"):
+            return _invalid(exc)
+        messages.error(request, gettext(exc.message))
+    if _accepts(request, "application/json"):
+        return JsonResponse({"model": conversation.model})
+    return redirect("chat:conversation", pk=conversation.pk)
+
+
+@require_http_methods(["GET", "POST"])
+@person_required
+def projects(request: HttpRequest) -> HttpResponse:
+    form = ProjectForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        services.create_project(owner_id=request.user.pk, **form.cleaned_data)
+        messages.success(request, _("Project created."))
+        return redirect("chat:projects")
+    owned = Project.objects.for_owner(request.user).annotate(chats=Count("conversations"))
+    status = 400 if form.errors else 200
+    return page(request, "chat/projects.html", {"form": form, "projects": owned}, status=status)
