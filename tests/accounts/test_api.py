@@ -92,3 +92,16 @@ def test_signing_up_with_a_guest_token_moves_the_guest_in():
     assert Conversation.objects.get(pk=conversation_id).owner == account
     assert account.memory.lines == ["Name is Anna"]
     assert not User.objects.filter(is_guest=True).exists()
+
+
+def test_an_api_request_keeps_a_guest_alive(settings):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    token = APIClient().post("/api/v1/auth/guest").json()["token"]
+    User.objects.update(last_seen_at=timezone.now() - timedelta(days=settings.GUEST_IDLE_DAYS - 1))
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    client.get("/api/v1/models")
+    assert User.objects.get().last_seen_at > timezone.now() - timedelta(minutes=1)
