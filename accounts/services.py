@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 from rest_framework.authtoken.models import Token
 
 from accounts.models import User
@@ -43,7 +44,7 @@ def sign_up(*, email: str, password: str, guest: User | None = None) -> User:
     try:
         validate_email(email)
     except ValidationError:
-        raise AuthError("invalid_email", "Enter a valid email address.") from None
+        raise AuthError("invalid_email", gettext("Enter a valid email address.")) from None
     candidate = User(username=email, email=email)
     try:
         password_validation.validate_password(password or "", candidate)
@@ -53,7 +54,9 @@ def sign_up(*, email: str, password: str, guest: User | None = None) -> User:
         with transaction.atomic():
             account = User.objects.create_user(username=email, email=email, password=password)
     except IntegrityError:
-        raise AuthError("email_taken", "An account with this email already exists.") from None
+        raise AuthError(
+            "email_taken", gettext("An account with this email already exists.")
+        ) from None
     if guest is not None and guest.is_guest:
         merge_guest(guest=guest, account=account)
     return account
@@ -62,7 +65,7 @@ def sign_up(*, email: str, password: str, guest: User | None = None) -> User:
 def log_in(*, email: str, password: str, guest: User | None = None) -> User:
     account = authenticate(username=(email or "").strip().lower(), password=password or "")
     if account is None or account.is_guest:
-        raise AuthError("invalid_credentials", "Wrong email or password.")
+        raise AuthError("invalid_credentials", gettext("Wrong email or password."))
     if guest is not None and guest.is_guest and guest.pk != account.pk:
         merge_guest(guest=guest, account=account)
     return account

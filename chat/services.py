@@ -13,6 +13,9 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.formats import number_format
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from chat import llm
 from chat.models import Conversation, Message, Project, VoiceSession
@@ -26,7 +29,8 @@ TITLE_CHARS = 60
 
 
 class InvalidInput(Exception):
-    """Input the person can fix; ``code`` is stable for API clients, the message is for people."""
+    """Input the person can fix; ``code`` is stable for API clients, the message is for people
+    (translated into the active language)."""
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
@@ -50,14 +54,15 @@ class Exchange:
 
 
 ERROR_TEXT = {
-    "timeout": "The model took too long to answer. Your message is saved; try again.",
-    "rate_limited": "The model is busy right now. Your message is saved; try again shortly.",
+    "timeout": _("The model took too long to answer. Your message is saved; try again."),
+    "rate_limited": _("The model is busy right now. Your message is saved; try again shortly."),
 }
-DEFAULT_ERROR_TEXT = "The model couldn't answer this time. Your message is saved; try again."
+DEFAULT_ERROR_TEXT = _("The model couldn't answer this time. Your message is saved; try again.")
 
 
 def error_text(code: str) -> str:
-    return ERROR_TEXT.get(code, DEFAULT_ERROR_TEXT)
+    """What the person reads when the model failed, in the active language."""
+    return str(ERROR_TEXT.get(code, DEFAULT_ERROR_TEXT))
 
 
 # --- Models on offer --------------------------------------------------------------------------
@@ -79,7 +84,9 @@ def _default_label(model: str) -> str:
 
 def check_model(model: str) -> str:
     if model not in settings.CHAT_MODELS:
-        raise InvalidInput("unknown_model", "Unknown model. Pick one of the models on offer.")
+        raise InvalidInput(
+            "unknown_model", gettext("Unknown model. Pick one of the models on offer.")
+        )
     return model
 
 
@@ -117,14 +124,15 @@ def switch_model(*, conversation: Conversation, model: str) -> Conversation:
 def clean_message(content: object) -> str:
     """The person's message as stored, or InvalidInput (nothing is stored then)."""
     if not isinstance(content, str):
-        raise InvalidInput("invalid_message", "The message must be text.")
+        raise InvalidInput("invalid_message", gettext("The message must be text."))
     text = clean_text(content)
     if not text.strip():
-        raise InvalidInput("empty_message", "Write a message first.")
+        raise InvalidInput("empty_message", gettext("Write a message first."))
     if len(text) > settings.MESSAGE_MAX_CHARS:
         raise InvalidInput(
             "message_too_long",
-            f"The message is too long (over {settings.MESSAGE_MAX_CHARS:,} characters).",
+            gettext("The message is too long (over %(limit)s characters).")
+            % {"limit": number_format(settings.MESSAGE_MAX_CHARS, force_grouping=True)},
         )
     return text
 

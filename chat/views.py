@@ -15,7 +15,6 @@ from django.db.models import Count
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.utils import translation
-from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -24,17 +23,6 @@ from chat import services
 from chat.forms import NewConversationForm, ProjectForm
 from chat.models import Conversation, Message, Project
 from chat.streaming import streaming_reply
-
-# The services speak English (the mobile API maps codes itself); these marks put their texts in
-# the catalogs so the pages can show them translated. An unknown text falls back to English.
-SERVICE_TEXTS = (
-    gettext_noop("The model took too long to answer. Your message is saved; try again."),
-    gettext_noop("The model is busy right now. Your message is saved; try again shortly."),
-    gettext_noop("The model couldn't answer this time. Your message is saved; try again."),
-    gettext_noop("Write a message first."),
-    gettext_noop("The message must be text."),
-    gettext_noop("Unknown model. Pick one of the models on offer."),
-)
 
 
 def _get_conversation_for_user(request: HttpRequest, pk: int) -> Conversation:
@@ -50,7 +38,7 @@ def _accepts(request: HttpRequest, media_type: str) -> bool:
 
 
 def _invalid(exc: services.InvalidInput) -> JsonResponse:
-    return JsonResponse({"code": exc.code, "detail": gettext(exc.message)}, status=400)
+    return JsonResponse({"code": exc.code, "detail": exc.message}, status=400)
 
 
 def _message_data(message: Message) -> dict[str, object]:
@@ -71,7 +59,7 @@ def _localized(events: Iterator[services.StreamEvent]) -> Iterator[services.Stre
     for event in events:
         if event.kind == "error":
             with translation.override(language):
-                text = gettext(str(event.data.get("message", "")))
+                text = services.error_text(str(event.data.get("code", "")))
             event = services.StreamEvent("error", {**event.data, "message": text})
         yield event
 
@@ -81,10 +69,10 @@ def _send_and_report(request: HttpRequest, conversation: Conversation, content: 
     try:
         exchange = services.send_message(conversation=conversation, content=content)
     except services.InvalidInput as exc:
-        messages.error(request, gettext(exc.message))
+        messages.error(request, exc.message)
         return
     if exchange.error:
-        messages.error(request, gettext(services.error_text(exchange.error)))
+        messages.error(request, services.error_text(exchange.error))
 
 
 def _new_chat_page(
@@ -157,7 +145,7 @@ def switch_model(request: HttpRequest, pk: int) -> HttpResponse:
     except services.InvalidInput as exc:
         if _accepts(request, "application/json"):
             return _invalid(exc)
-        messages.error(request, gettext(exc.message))
+        messages.error(request, exc.message)
     if _accepts(request, "application/json"):
         return JsonResponse({"model": conversation.model})
     return redirect("chat:conversation", pk=conversation.pk)

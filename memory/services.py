@@ -141,17 +141,18 @@ def clear_memory(*, owner_id: int) -> None:
     # Unconditional on purpose: a clear wins over anything in flight. Bumping the version makes
     # a running pass's compare-and-set fail; moving reads_turns_after makes its retry find no
     # turns to learn from, so nothing comes back.
-    Memory.objects.filter(pk=memory.pk).update(
-        lines=[],
-        tokens=0,
-        version=F("version") + 1,
-        reads_turns_after=now,
-        updated_at=now,
-        pass_requested=False,
-    )
-    record_event(
-        owner_id=owner_id, kind=MemoryEvent.Kind.CLEAR, outcome="ok", before=before, after=[]
-    )
+    with transaction.atomic():
+        Memory.objects.filter(pk=memory.pk).update(
+            lines=[],
+            tokens=0,
+            version=F("version") + 1,
+            reads_turns_after=now,
+            updated_at=now,
+            pass_requested=False,
+        )
+        record_event(
+            owner_id=owner_id, kind=MemoryEvent.Kind.CLEAR, outcome="ok", before=before, after=[]
+        )
 
 
 def delete_line(*, owner_id: int, index: int, expected_version: int) -> MemoryView:

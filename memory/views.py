@@ -46,15 +46,15 @@ def _back(request: HttpRequest) -> HttpResponse:
     return redirect(reverse("accounts:settings") + "?memory=open#memory")
 
 
-@person_required
 @require_GET
+@person_required
 def section(request: HttpRequest) -> HttpResponse:
     expanded = request.GET.get("memory") == "open"
     return render(request, "memory/_section.html", section_context(request, expanded=expanded))
 
 
-@person_required
 @require_http_methods(["GET", "POST"])
+@person_required
 def clear(request: HttpRequest) -> HttpResponse:
     if request.method == "GET":
         # Without JavaScript, the confirmation dialog is this page.
@@ -68,8 +68,8 @@ def clear(request: HttpRequest) -> HttpResponse:
     return _back(request)
 
 
-@person_required
 @require_POST
+@person_required
 def delete_line(request: HttpRequest, index: int) -> HttpResponse:
     version = request.POST.get("version", "")
     try:
@@ -87,8 +87,8 @@ def delete_line(request: HttpRequest, index: int) -> HttpResponse:
     return _back(request)
 
 
-@person_required
 @require_POST
+@person_required
 def switch(request: HttpRequest) -> HttpResponse:
     enabled = request.POST.get("enabled") in ("1", "on", "true")
     try:

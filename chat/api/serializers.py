@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from django.core.validators import ProhibitNullCharactersValidator
 from rest_framework import serializers
+from rest_framework.validators import ProhibitSurrogateCharactersValidator
 
 from chat.models import Conversation, Message, Project
 
@@ -53,9 +55,24 @@ class ConversationUpdateSerializer(serializers.Serializer):
     model = serializers.CharField(max_length=200)
 
 
+class TextField(serializers.CharField):
+    """Text the service cleans itself: NUL bytes and lone surrogates are stripped there (for
+    every surface alike), not refused here."""
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)
+        self.validators = [
+            v
+            for v in self.validators
+            if not isinstance(
+                v, ProhibitNullCharactersValidator | ProhibitSurrogateCharactersValidator
+            )
+        ]
+
+
 class MessageCreateSerializer(serializers.Serializer):
     # Emptiness and size are checked by the service, so web and API share one rule and message.
-    content = serializers.CharField(allow_blank=True, trim_whitespace=False)
+    content = TextField(allow_blank=True, trim_whitespace=False)
 
 
 class ExchangeSerializer(serializers.Serializer):
@@ -66,7 +83,7 @@ class ExchangeSerializer(serializers.Serializer):
 
 class TranscriptTurnSerializer(serializers.Serializer):
     role = serializers.ChoiceField(choices=["user", "assistant"])
-    content = serializers.CharField(max_length=20_000, allow_blank=True, trim_whitespace=False)
+    content = TextField(max_length=20_000, allow_blank=True, trim_whitespace=False)
 
 
 class VoiceEndSerializer(serializers.Serializer):

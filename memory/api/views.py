@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.db import DatabaseError
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -32,14 +33,27 @@ def memory_response(view: services.MemoryView, http_status: int = status.HTTP_20
     return response
 
 
-class MemoryView(APIView):
-    @extend_schema(responses=MemorySerializer)
-    def get(self, request: Request) -> Response:
-        return memory_response(services.view_memory(owner_id=request.user.pk))
+# The app maps these codes to its alerts (SPEC §7): "Memory unavailable", "Couldn't clear memory".
+# Both name the memory service, not the account, and neither deletes anything.
+UNAVAILABLE = ("memory_unavailable", "Memory isn't available right now. Try again later.")
+CLEAR_FAILED = ("clear_failed", "Couldn't clear memory. Try again.")
 
-    @extend_schema(responses={204: None})
+
+class MemoryView(APIView):
+    @extend_schema(responses={200: MemorySerializer, 503: None})
+    def get(self, request: Request) -> Response:
+        try:
+            view = services.view_memory(owner_id=request.user.pk)
+        except DatabaseError:
+            return error(*UNAVAILABLE, status.HTTP_503_SERVICE_UNAVAILABLE)
+        return memory_response(view)
+
+    @extend_schema(responses={204: None, 503: None})
     def delete(self, request: Request) -> Response:
-        services.clear_memory(owner_id=request.user.pk)
+        try:
+            services.clear_memory(owner_id=request.user.pk)
+        except DatabaseError:
+            return error(*CLEAR_FAILED, status.HTTP_503_SERVICE_UNAVAILABLE)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(request=SwitchSerializer, responses=MemorySerializer)

@@ -223,3 +223,17 @@ def test_healthz_reports_the_database_and_the_broker(client):
     response = client.get("/healthz")
     assert response.status_code == 200
     assert response.json() == {"status": "ok", "database": "ok", "broker": "ok"}
+
+
+def test_nul_bytes_surrogates_and_bidi_controls_are_stripped_before_storage(api, scripted):
+    conversation = new_conversation(api, model="scripted/chat-a")
+    scripted.answer("fine\x00 answer")
+    # JSON escapes, as a client would send them: a lone surrogate cannot travel as UTF-8.
+    response = api.post(
+        f"/api/v1/conversations/{conversation['id']}/messages",
+        data='{"content": "My name\\u0000 is \\ud800Anna\\u202e"}',
+        content_type="application/json",
+    )
+    assert response.status_code == 201
+    assert response.json()["user_message"]["content"] == "My name is Anna"
+    assert list(Message.objects.values_list("content", flat=True)) == ["My name is Anna", "fine answer"]

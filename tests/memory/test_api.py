@@ -1,6 +1,7 @@
 """The mobile memory API (SPEC §10), export and account deletion."""
 
 import pytest
+from django.db import DatabaseError, connection
 from rest_framework.test import APIClient
 
 from accounts.models import User
@@ -157,3 +158,36 @@ def test_deleting_the_account_deletes_everything_of_it(api, account, other_api, 
     assert api.get("/api/v1/memory").status_code == 401
     event = MemoryEvent.objects.get(kind="account_deleted")
     assert event.lines_before == 1
+
+
+def failing(statement: str):
+    """A database that refuses one kind of statement on the memory table (Django's own hook)."""
+
+    def wrapper(execute, sql, params, many, context):
+        if "memory_memory" in sql and sql.lstrip().upper().startswith(statement):
+            raise DatabaseError("the memory table is unavailable")
+        return execute(sql, params, many, context)
+
+    return connection.execute_wrapper(wrapper)
+
+
+def test_a_failed_read_says_memory_is_unavailable(api, account):
+    memory_with(account, "Name is Anna", owed=False)
+    with failing("SELECT"):
+        response = api.get("/api/v1/memory")
+    assert response.status_code == 503
+    assert response.json() == {
+        "code": "memory_unavailable",
+        "detail": "Memory isn't available right now. Try again later.",
+    }
+    assert Memory.objects.get().lines == ["Name is Anna"]
+
+
+def test_a_failed_clear_says_so_and_deletes_nothing(api, account):
+    memory_with(account, "Name is Anna", owed=False)
+    with failing("UPDATE"):
+        response = api.delete("/api/v1/memory")
+    assert response.status_code == 503
+    assert response.json() == {"code": "clear_failed", "detail": "Couldn't clear memory. Try again."}
+    assert Memory.objects.get().lines == ["Name is Anna"]
+    assert not MemoryEvent.objects.filter(kind="clear").exists()

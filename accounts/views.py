@@ -1,0 +1,109 @@
+"""Account pages: sign up, log in and out, and Settings (preferences, memory, data).
+
+Signing up or logging in from a guest session merges the guest (its chats, projects and memory)
+into the account; ``accounts.services`` does that, the views only pass the guest along.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login, logout
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from accounts import services
+from accounts.forms import CredentialsForm, DeleteAccountForm, SignupForm
+from accounts.models import User
+from accounts.web import MODEL_BACKEND, guest_of, page, person_required
+from memory.views import section_context
+
+EXPORT_FILENAME = "whizi-export.json"
+
+
+def _next_url(request: HttpRequest) -> str:
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    safe = url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return target if safe else "/"
+
+
+def _enter(request: HttpRequest, account: User) -> HttpResponse:
+    login(request, account, backend=MODEL_BACKEND)
+    return redirect(_next_url(request))
+
+
+def _credentials_page(request: HttpRequest, template: str, form: CredentialsForm) -> HttpResponse:
+    context = {"form": form, "next": _next_url(request), "guest": guest_of(request)}
+    return render(request, template, context, status=400 if form.errors else 200)
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            account = services.sign_up(**form.cleaned_data, guest=guest_of(request))
+        except services.AuthError as exc:
+            form.add_error(None, exc.message)
+        else:
+            messages.success(request, _("Welcome! Your chats and memory are kept in your account."))
+            return _enter(request, account)
+    return _credentials_page(request, "accounts/signup.html", form)
+
+
+@require_http_methods(["GET", "POST"])
+def login_view(request: HttpRequest) -> HttpResponse:
+    form = CredentialsForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            account = services.log_in(**form.cleaned_data, guest=guest_of(request))
+        except services.AuthError as exc:
+            form.add_error(None, exc.message)
+        else:
+            return _enter(request, account)
+    return _credentials_page(request, "accounts/login.html", form)
+
+
+@require_POST
+def logout_view(request: HttpRequest) -> HttpResponse:
+    logout(request)
+    return redirect("chat:home")
+
+
+def _settings_page(
+    request: HttpRequest, delete_form: DeleteAccountForm, status: int = 200
+) -> HttpResponse:
+    expanded = request.GET.get("memory") == "open"
+    context = {"delete_form": delete_form, **section_context(request, expanded=expanded)}
+    return page(request, "accounts/settings.html", context, status=status)
+
+
+@require_GET
+@person_required
+def settings_view(request: HttpRequest) -> HttpResponse:
+    return _settings_page(request, DeleteAccountForm(request.user))
+
+
+@require_GET
+@person_required
+def export(request: HttpRequest) -> HttpResponse:
+    data = services.export_account(user=request.user)
+    response = JsonResponse(data, json_dumps_params={"ensure_ascii": False, "indent": 2})
+    response["Content-Disposition"] = f'attachment; filename="{EXPORT_FILENAME}"'
+    return response
+
+
+@require_POST
+@person_required
+def delete(request: HttpRequest) -> HttpResponse:
+    form = DeleteAccountForm(request.user, request.POST)
+    if not form.is_valid():
+        return _settings_page(request, form, status=400)
+    services.delete_account(user=request.user)
+    logout(request)
+    messages.success(request, _("Deleted. Your chats, projects and memory are gone."))
+    return redirect("chat:home")

@@ -1,0 +1,342 @@
+// Whizi web pages: streamed chat replies and an instant Memory section. Plain JavaScript, no
+// build step, no external assets. Every form here also works without this file: the script
+// only makes the same requests without reloading the page.
+(() => {
+  "use strict";
+
+  const PENDING_KEY = "whizi:pending-message";
+  // A first message carried from the new-chat page to its conversation is used only this soon
+  // after, so a failed start never sends it into some later conversation.
+  const PENDING_MAX_AGE_MS = 30_000;
+
+  const csrfToken = (form) =>
+    form.querySelector("input[name=csrfmiddlewaretoken]")?.value || "";
+
+  // Buttons that only matter without JavaScript (the picker's "Switch", the language "Save").
+  document.querySelectorAll("[data-js-hide]").forEach((el) => {
+    el.hidden = true;
+  });
+
+  // ---- Server-sent events over fetch (EventSource can only GET) --------------------------
+
+  function parseEvent(raw) {
+    let event = "message";
+    const data = [];
+    for (const line of raw.split("\n")) {
+      if (line.startsWith("event:")) event = line.slice(6).trim();
+      else if (line.startsWith("data:")) data.push(line.slice(5).replace(/^ /, ""));
+    }
+    let payload = {};
+    try {
+      payload = data.length ? JSON.parse(data.join("\n")) : {};
+    } catch {
+      payload = {};
+    }
+    return { event, payload };
+  }
+
+  async function* readEvents(response) {
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    let buffer = "";
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += decoder.decode(value, { stream: true }).replace(/\r\n/g, "\n");
+      let cut;
+      while ((cut = buffer.indexOf("\n\n")) >= 0) {
+        const raw = buffer.slice(0, cut);
+        buffer = buffer.slice(cut + 2);
+        if (raw.trim()) yield parseEvent(raw);
+      }
+    }
+    if (buffer.trim()) yield parseEvent(buffer);
+  }
+
+  // ---- The conversation page -------------------------------------------------------------
+
+  function addBubble(list, role, label, text) {
+    const item = document.createElement("li");
+    item.className = `message ${role}`;
+    const who = document.createElement("span");
+    who.className = "message-role";
+    who.textContent = label;
+    const body = document.createElement("div");
+    body.className = "bubble";
+    body.textContent = text;
+    item.append(who, body);
+    list.append(item);
+    return item;
+  }
+
+  function autosize(textarea) {
+    textarea.style.height = "auto";
+    textarea.style.height = `${Math.min(textarea.scrollHeight, 240)}px`;
+  }
+
+  function submitOnEnter(textarea, form) {
+    textarea.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+        event.preventDefault();
+        form.requestSubmit();
+      }
+    });
+    textarea.addEventListener("input", () => autosize(textarea));
+  }
+
+  function setupChat(chat) {
+    const list = chat.querySelector("[data-messages]");
+    const form = chat.querySelector("[data-composer]");
+    const input = form.querySelector("textarea");
+    const sendButton = form.querySelector("button[type=submit]");
+    const errorBox = form.querySelector("[data-composer-error]");
+    const title = chat.querySelector(".chat-title");
+    let busy = false;
+
+    const scrollDown = () => {
+      list.scrollTop = list.scrollHeight;
+    };
+    const showError = (text) => {
+      errorBox.textContent = text || "";
+      errorBox.hidden = !text;
+    };
+
+    async function send(content) {
+      if (busy) return;
+      busy = true;
+      sendButton.disabled = true;
+      showError("");
+      list.querySelector("[data-chat-empty]")?.remove();
+      const mine = addBubble(list, "user", chat.dataset.you, content);
+      const reply = addBubble(list, "assistant", chat.dataset.assistant, "");
+      const body = reply.querySelector(".bubble");
+      reply.classList.add("streaming");
+      reply.setAttribute("aria-busy", "true");
+      input.value = "";
+      autosize(input);
+      scrollDown();
+      let finished = false;
+      try {
+        const response = await fetch(form.action, {
+          method: "POST",
+          credentials: "same-origin",
+          headers: {
+            Accept: "text/event-stream",
+            "Content-Type": "application/x-www-form-urlencoded;charset=UTF-8",
+            "X-CSRFToken": csrfToken(form),
+          },
+          body: new URLSearchParams({ content }),
+        });
+        if (!response.ok) {
+          // Nothing was stored (e.g. an empty message): put the text back, show why.
+          let detail = chat.dataset.networkError;
+          try {
+            detail = (await response.json()).detail || detail;
+          } catch {
+            /* not JSON: keep the generic text */
+          }
+          mine.remove();
+          reply.remove();
+          input.value = content;
+          showError(detail);
+          finished = true;
+          return;
+        }
+        for await (const { event, payload } of readEvents(response)) {
+          if (event === "start" && payload.user_message) {
+            mine.dataset.messageId = payload.user_message.id;
+          } else if (event === "delta") {
+            body.textContent += payload.content || "";
+            scrollDown();
+          } else if (event === "done") {
+            reply.dataset.messageId = payload.assistant_message_id;
+            finished = true;
+          } else if (event === "error") {
+            // The person's message is kept; only the reply failed.
+            reply.classList.add("error");
+            reply.setAttribute("role", "alert");
+            body.textContent = payload.message || chat.dataset.networkError;
+            finished = true;
+          }
+        }
+      } catch {
+        /* the connection broke: reported just below */
+      } finally {
+        if (!finished) {
+          reply.classList.add("error");
+          body.textContent = chat.dataset.networkError;
+        }
+        reply.classList.remove("streaming");
+        reply.removeAttribute("aria-busy");
+        if (title?.hasAttribute("data-untitled")) {
+          title.textContent = content.trim().split("\n")[0].slice(0, 60);
+          title.removeAttribute("data-untitled");
+          const current = document.querySelector(".conversation-list [aria-current=page]");
+          if (current) current.textContent = title.textContent;
+        }
+        busy = false;
+        sendButton.disabled = false;
+        input.focus();
+        scrollDown();
+      }
+    }
+
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      send(input.value);
+    });
+    submitOnEnter(input, form);
+    scrollDown();
+
+    // The first message typed on the new-chat page, carried over its redirect.
+    const pending = takePending();
+    if (pending) send(pending);
+
+    setupModelPicker(chat);
+  }
+
+  function setupModelPicker(chat) {
+    const picker = chat.querySelector("[data-model-picker]");
+    if (!picker) return;
+    const select = picker.querySelector("select");
+    const status = picker.querySelector("[data-model-status]");
+    let current = select.value;
+    select.addEventListener("change", async () => {
+      status.textContent = "";
+      try {
+        const response = await fetch(picker.action, {
+          method: "POST",
+          credentials: "same-origin",
+          headers: { Accept: "application/json", "X-CSRFToken": csrfToken(picker) },
+          body: new FormData(picker),
+        });
+        const data = await response.json();
+        if (!response.ok) throw new Error(data.detail || "");
+        current = data.model;
+        status.textContent = chat.dataset.switched;
+        setTimeout(() => {
+          status.textContent = "";
+        }, 2500);
+      } catch (error) {
+        select.value = current;
+        status.textContent = error.message || chat.dataset.networkError;
+      }
+    });
+  }
+
+  function takePending() {
+    let item = null;
+    try {
+      item = JSON.parse(sessionStorage.getItem(PENDING_KEY) || "null");
+      sessionStorage.removeItem(PENDING_KEY);
+    } catch {
+      return null;
+    }
+    if (!item || Date.now() - item.at > PENDING_MAX_AGE_MS) return null;
+    return item.content;
+  }
+
+  function setupNewChat(form) {
+    const input = form.querySelector("textarea");
+    // Back on this page (the start failed): the typed message is not lost.
+    const pending = takePending();
+    if (pending && !input.value) input.value = pending;
+    submitOnEnter(input, form);
+    form.addEventListener("submit", () => {
+      // The conversation is created by the plain form post; its page then streams the first
+      // message, so the reply appears live instead of after a full-page wait.
+      const content = input.value;
+      if (!content.trim()) return;
+      try {
+        sessionStorage.setItem(PENDING_KEY, JSON.stringify({ content, at: Date.now() }));
+        input.value = "";
+      } catch {
+        /* storage unavailable: the form posts the message itself */
+      }
+    });
+  }
+
+  // ---- The Memory section of Settings ----------------------------------------------------
+
+  function swapSection(section, html) {
+    const template = document.createElement("template");
+    template.innerHTML = html.trim();
+    const fresh = template.content.querySelector("[data-memory-section]");
+    if (!fresh) return null;
+    section.replaceWith(fresh);
+    return fresh;
+  }
+
+  function focusNotice(section) {
+    const target = section.querySelector(".notice, .memory-empty");
+    if (!target) return;
+    target.setAttribute("tabindex", "-1");
+    target.focus({ preventScroll: true });
+  }
+
+  function setupMemory() {
+    document.addEventListener("submit", async (event) => {
+      const form = event.target.closest("[data-memory-form]");
+      const section = form?.closest("[data-memory-section]");
+      if (!section) return;
+      event.preventDefault();
+      if (form.matches("[data-delete-line]")) {
+        // Feels instant: the line goes now; the server's fresh list follows.
+        form.closest("li").hidden = true;
+      }
+      try {
+        const response = await fetch(form.action, {
+          method: "POST",
+          credentials: "same-origin",
+          headers: { "X-Whizi-Fragment": "1", "X-CSRFToken": csrfToken(form) },
+          body: new FormData(form),
+        });
+        if (!response.ok) throw new Error(String(response.status));
+        const html = await response.text();
+        form.closest("dialog")?.close();
+        const fresh = swapSection(section, html);
+        if (fresh) focusNotice(fresh);
+      } catch {
+        form.submit(); // the plain post still works
+      }
+    });
+
+    document.addEventListener("click", (event) => {
+      const opener = event.target.closest("[data-open-dialog]");
+      if (opener) {
+        const dialog = document.getElementById(opener.dataset.openDialog);
+        if (dialog && typeof dialog.showModal === "function") {
+          event.preventDefault();
+          dialog.showModal();
+        }
+        return;
+      }
+      event.target.closest("[data-close-dialog]")?.closest("dialog")?.close();
+    });
+
+    // Back to this tab: a pass may have saved new facts meanwhile.
+    document.addEventListener("visibilitychange", async () => {
+      const section = document.querySelector("[data-memory-section]");
+      if (document.visibilityState !== "visible" || !section) return;
+      if (section.querySelector("dialog[open]")) return;
+      const open = section.querySelector("[data-memory-details]")?.open;
+      try {
+        const url = section.dataset.memorySection + (open ? "?memory=open" : "");
+        const response = await fetch(url, { credentials: "same-origin" });
+        if (response.ok) swapSection(section, await response.text());
+      } catch {
+        /* keep what is shown */
+      }
+    });
+  }
+
+  // ---- Settings: the language applies as soon as it is picked ----------------------------
+
+  document.querySelectorAll("[data-language-form] select").forEach((select) => {
+    select.addEventListener("change", () => select.form.submit());
+  });
+
+  document.querySelectorAll("[data-chat]").forEach(setupChat);
+  document.querySelectorAll("[data-new-chat]").forEach(setupNewChat);
+  setupMemory();
+})();

@@ -1,0 +1,245 @@
+"""The product in a real browser: streamed chat, model switching, memory filling up, being
+seen, deleted, cleared and switched off, and a guest's facts following it into an account."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.conf import settings as django_settings
+from playwright.sync_api import Browser, Page, expect
+
+from accounts.models import User
+from chat import services as chat_services
+from chat.models import Message
+from memory.models import Memory
+from tests.conftest import make_account
+from tests.e2e.conftest import open_page
+from tests.web.conftest import remember
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+SCREENSHOTS = Path(django_settings.BASE_DIR) / "docs" / "screenshots"
+REMEMBER_ANNA = "My name is Anna and I live in Turin. Please remember that."
+
+
+def send(page: Page, text: str) -> None:
+    """Type a message in whichever composer the page has and send it with Enter."""
+    box = page.locator("textarea[name=content]")
+    box.fill(text)
+    box.press("Enter")
+
+
+def wait_for_reply(page: Page, count: int) -> None:
+    """Wait until the ``count``-th assistant reply has finished streaming."""
+    replies = page.locator(".message.assistant")
+    expect(replies).to_have_count(count)
+    expect(page.locator(".message.streaming")).to_have_count(0)
+
+
+def test_a_guest_chats_sees_the_reply_stream_and_switches_model(page: Page, scripted: Any) -> None:
+    page.goto("/")
+    expect(page.get_by_role("heading", name="What can Whizi help with?")).to_be_visible()
+    send(page, "Hello there, how are you?")
+
+    page.wait_for_url(re.compile(r"/c/\d+/$"))
+    expect(page.locator(".message.user .bubble")).to_have_text(["Hello there, how are you?"])
+    wait_for_reply(page, 1)
+    first = page.locator(".message.assistant .bubble").first
+    expect(first).not_to_be_empty()
+    expect(page.locator(".chat-title")).to_have_text("Hello there, how are you?")
+
+    scripted.answer("Model A speaking, at your service.")
+    page.get_by_label("Model").select_option("scripted/chat-a")
+    expect(page.locator("[data-model-status]")).to_have_text("Model switched.")
+    send(page, "Who is answering now?")
+    wait_for_reply(page, 2)
+    expect(page.locator(".message.assistant .bubble").nth(1)).to_have_text(
+        "Model A speaking, at your service."
+    )
+
+    replies = Message.objects.filter(role="assistant").order_by("id")
+    assert [m.model for m in replies] == ["offline/whizi-chat", "scripted/chat-a"]
+    # Reloading shows the same history, rendered by the server.
+    page.reload()
+    expect(page.locator(".message")).to_have_count(4)
+    expect(page.get_by_label("Model")).to_have_value("scripted/chat-a")
+
+
+def test_an_empty_message_shows_why_and_nothing_is_sent(page: Page) -> None:
+    page.goto("/")
+    page.get_by_role("button", name="Start chat").click()
+    page.wait_for_url(re.compile(r"/c/\d+/$"))
+    page.get_by_role("button", name="Send").click()
+    expect(page.locator("[data-composer-error]")).to_have_text("Write a message first.")
+    expect(page.locator(".message")).to_have_count(0)
+
+
+def test_a_model_error_is_shown_in_the_chat_and_the_message_stays(
+    page: Page, scripted: Any
+) -> None:
+    page.goto("/")
+    page.get_by_label("Model").select_option("scripted/chat-a")
+    page.get_by_role("button", name="Start chat").click()
+    page.wait_for_url(re.compile(r"/c/\d+/$"))
+    scripted.answer(("sleep", 5, "late"))
+    send(page, "Are you there?")
+    expect(page.locator(".message.assistant.error")).to_have_text(
+        re.compile("The model took too long to answer")
+    )
+    expect(page.locator(".message.user .bubble")).to_have_text(["Are you there?"])
+    assert Message.objects.get().content == "Are you there?"
+
+
+def test_chatting_fills_memory_which_can_be_seen_deleted_cleared_and_switched_off(
+    page: Page, eager_memory: None
+) -> None:
+    page.goto("/")
+    send(page, REMEMBER_ANNA)
+    page.wait_for_url(re.compile(r"/c/\d+/$"))
+    wait_for_reply(page, 1)
+
+    page.get_by_role("link", name="Settings").click()
+    memory = page.locator("#memory")
+    row = memory.locator("summary")
+    expect(row).to_contain_text("What Whizi remembers")
+    row.click()
+    lines = memory.locator(".memory-line")
+    expect(lines.filter(has_text="Anna")).to_have_count(1)
+    expect(lines.filter(has_text="Turin")).to_have_count(1)
+    count = lines.count()
+    expect(row).to_contain_text(f"{count} facts")
+    expect(memory.locator("[data-memory-usage]")).to_have_text(re.compile(r"^\d+ / 2,000 tokens$"))
+
+    # Delete one line: it goes without a page load, the rest stays.
+    turin = memory.locator("li").filter(has_text="Turin")
+    turin.get_by_role("button").click()
+    expect(page.locator("#memory .memory-line").filter(has_text="Turin")).to_have_count(0)
+    expect(page.locator("#memory .memory-line").filter(has_text="Anna")).to_have_count(1)
+    assert not any("Turin" in line for line in Memory.objects.get().lines)
+
+    # Clear, after the confirmation dialog.
+    page.locator("#memory").get_by_role("link", name="Clear memory").click()
+    dialog = page.locator("dialog#clear-memory-dialog")
+    expect(dialog).to_be_visible()
+    expect(dialog.get_by_role("heading")).to_have_text("Clear Whizi's memory?")
+    expect(dialog).to_contain_text(
+        "This permanently deletes everything Whizi remembers about you, on web and mobile. "
+        "This can't be undone."
+    )
+    dialog.get_by_role("button", name="Clear memory").click()
+    expect(page.locator("#memory .memory-empty")).to_have_text(
+        "No memories yet. Facts you share in chats will appear here."
+    )
+    assert Memory.objects.get().lines == []
+
+    # Switch memory off.
+    switch = page.locator("#memory").get_by_role("switch", name="Use memory")
+    expect(switch).to_have_attribute("aria-checked", "true")
+    switch.click()
+    expect(page.locator("#memory").get_by_role("switch")).to_have_attribute("aria-checked", "false")
+    assert not Memory.objects.get().enabled
+
+
+def test_cancelling_the_clear_dialog_keeps_everything(page: Page) -> None:
+    page.goto("/settings/")
+    remember(User.objects.get(), "Name is Anna")
+    page.reload()
+    page.locator("#memory summary").click()
+    page.get_by_role("link", name="Clear memory").click()
+    page.locator("dialog").get_by_role("button", name="Cancel").click()
+    expect(page.locator("dialog")).to_be_hidden()
+    expect(page.locator("#memory .memory-line")).to_have_text(["Name is Anna"])
+    assert Memory.objects.get().lines == ["Name is Anna"]
+
+
+def test_a_guests_facts_follow_them_into_their_new_account(page: Page, eager_memory: None) -> None:
+    page.goto("/")
+    send(page, REMEMBER_ANNA)
+    page.wait_for_url(re.compile(r"/c/\d+/$"))
+    wait_for_reply(page, 1)
+    guest = User.objects.get()
+    assert guest.is_guest and Memory.objects.get(owner=guest).lines
+
+    page.get_by_role("link", name="Sign up").click()
+    page.get_by_label("Email").fill("anna@example.com")
+    page.get_by_label("Password").fill("a-long-passphrase-42")
+    page.get_by_role("button", name="Sign up").click()
+    page.wait_for_url(re.compile(r"/c/\d+/$"))
+    expect(page.locator(".sidebar")).to_contain_text("anna@example.com")
+
+    page.get_by_role("link", name="Settings").click()
+    expect(page.get_by_text("Sign up to keep your chats")).to_have_count(0)
+    page.locator("#memory summary").click()
+    expect(page.locator("#memory .memory-line").filter(has_text="Anna")).to_have_count(1)
+    account = User.objects.get(email="anna@example.com")
+    assert any("Anna" in line for line in Memory.objects.get(owner=account).lines)
+    assert not User.objects.filter(pk=guest.pk).exists()
+
+
+def log_in(page: Page, email: str, password: str) -> None:
+    page.goto("/login/")
+    page.get_by_label("Email").fill(email)
+    page.get_by_label("Password").fill(password)
+    page.locator("form.stack button[type=submit]").click()
+    page.wait_for_url(re.compile(r"/(c/\d+/)?$"))
+
+
+def test_the_settings_page_screenshots_in_english_and_italian(
+    browser: Browser, live_server: Any, scripted: Any
+) -> None:
+    """Screenshots of Settings with the memory open and a few lines, for docs/screenshots/."""
+    account = make_account("anna@example.com")
+    for first_message in (
+        "Help me plan a weekend in Lisbon",
+        "Outline for my thesis on urban gardens",
+        "Birthday ideas for Marco",
+    ):
+        conversation = chat_services.create_conversation(
+            owner_id=account.pk, model="scripted/chat-a"
+        )
+        chat_services.send_message(conversation=conversation, content=first_message)
+    remember(
+        account,
+        "Name is Anna",
+        "Lives in Turin",
+        "Works as a nurse",
+        "Has two kids, Marco and Giulia",
+        "Prefers short answers",
+        "Learning Portuguese for a trip to Lisbon",
+    )
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    for locale, row, name in (
+        ("en-US", "What Whizi remembers", "settings-en.png"),
+        ("it-IT", "Cosa ricorda Whizi", "settings-it.png"),
+    ):
+        page = open_page(browser, live_server.url, locale=locale)
+        log_in(page, "anna@example.com", "a-long-passphrase-42")
+        page.goto("/settings/?memory=open")
+        expect(page.locator("#memory summary")).to_contain_text(row)
+        expect(page.locator("#memory .memory-line")).to_have_count(6)
+        page.screenshot(path=str(SCREENSHOTS / name), full_page=True)
+        page.context.close()
+
+
+def test_the_memory_essentials_work_without_javascript(browser: Browser, live_server: Any) -> None:
+    context = browser.new_context(base_url=live_server.url, java_script_enabled=False)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.goto("/settings/")
+    remember(User.objects.get(), "Name is Anna", "Lives in Turin")
+    page.reload()
+
+    page.locator("#memory summary").click()
+    page.locator("#memory li").filter(has_text="Turin").get_by_role("button").click()
+    expect(page.locator("#memory .memory-line")).to_have_text(["Name is Anna"])
+    expect(page.locator("#memory details")).to_have_attribute("open", "")
+
+    page.locator("#memory").get_by_role("link", name="Clear memory").click()
+    expect(page.get_by_role("heading", name="Clear Whizi's memory?")).to_be_visible()
+    page.get_by_role("button", name="Clear memory").click()
+    expect(page.locator("#memory .memory-empty")).to_be_visible()
+    assert Memory.objects.get().lines == []
+    context.close()
