@@ -7,7 +7,7 @@ DATA_DIR ?= ./var
 
 export PORT DATA_DIR
 
-.PHONY: run test lint format bench install
+.PHONY: run test lint format bench install screenshots
 
 install: $(VENV)/.installed
 
@@ -36,3 +36,7 @@ format: install
 
 bench: install
 	$(PY) benchmarks/memory_bench.py
+
+# Refresh docs/screenshots/ (Settings → Memory in English and Italian) from a real browser.
+screenshots: install
+	UPDATE_SCREENSHOTS=1 $(PY) -m pytest tests/e2e -k screenshots
