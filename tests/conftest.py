@@ -83,53 +83,17 @@ class Scripted:
 
 @pytest.fixture
 def scripted() -> Iterator[Scripted]:
-    from litellm import CustomLLM
-    from litellm.types.utils import Choices, GenericStreamingChunk, ModelResponse, Usage
-    from litellm.types.utils import Message as LiteMessage
-
     from chat import llm
+    from chat.offline.provider import TextProvider
 
     script = Scripted()
 
-    class ScriptedProvider(CustomLLM):
-        def completion(self, model: str, messages: list, *a: Any, **kw: Any) -> ModelResponse:
-            text = script.next_text(model, messages)
-            return ModelResponse(
-                model=model,
-                choices=[
-                    Choices(
-                        index=0,
-                        finish_reason="stop",
-                        message=LiteMessage(role="assistant", content=text),
-                    )
-                ],
-                usage=Usage(prompt_tokens=100, completion_tokens=20, total_tokens=120),
-            )
+    class ScriptedProvider(TextProvider):
+        def answer(self, model: str, messages: list[dict[str, Any]]) -> str:
+            return script.next_text(model, messages)
 
-        async def acompletion(
-            self, model: str, messages: list, *a: Any, **kw: Any
-        ) -> ModelResponse:
-            return self.completion(model, messages)
-
-        def streaming(
-            self, model: str, messages: list, *a: Any, **kw: Any
-        ) -> Iterator[GenericStreamingChunk]:
-            text = script.next_text(model, messages)
-            words = text.split(" ")
-            for i, word in enumerate(words):
-                last = i == len(words) - 1
-                yield GenericStreamingChunk(
-                    text=word if last else word + " ",
-                    tool_use=None,
-                    is_finished=last,
-                    finish_reason="stop" if last else "",
-                    index=0,
-                    usage=None,
-                )
-
-        async def astreaming(self, model: str, messages: list, *a: Any, **kw: Any):
-            for chunk in self.streaming(model, messages):
-                yield chunk
+        def usage(self, messages: list[dict[str, Any]], text: str) -> tuple[int, int]:
+            return 100, 20
 
     lib = llm.litellm()
     saved = list(lib.custom_provider_map)

@@ -19,49 +19,28 @@ from chat.offline import extractor, responder
 MEMORY_MODEL_NAME = "whizi-memory"
 
 
-def _answer(model: str, messages: list[dict[str, Any]]) -> str:
-    name = model.split("/", 1)[-1]
-    if name == MEMORY_MODEL_NAME:
-        return extractor.answer(messages)
-    return responder.reply(messages)
-
-
 def _approx_tokens(text: str) -> int:
     # The offline models bill nothing; a cheap estimate keeps the usage fields meaningful.
     return max(1, len(text) // 4)
 
 
-def _prompt_tokens(messages: list[dict[str, Any]]) -> int:
-    return sum(_approx_tokens(str(m.get("content") or "")) for m in messages)
+class TextProvider(CustomLLM):
+    """A litellm custom provider over a function that answers with text.
 
+    litellm requires all four entry points (completion, acompletion, streaming, astreaming);
+    subclasses only say what the answer is. The tests' scripted model builds on this too.
+    """
 
-def _chunks(model: str, messages: list[dict[str, Any]]) -> Iterator[GenericStreamingChunk]:
-    text = _answer(model, messages)
-    words = list(responder.stream_words(text)) or [""]
-    for i, word in enumerate(words):
-        last = i == len(words) - 1
-        yield GenericStreamingChunk(
-            text=word,
-            tool_use=None,
-            is_finished=last,
-            finish_reason="stop" if last else "",
-            index=0,
-            usage={
-                "prompt_tokens": _prompt_tokens(messages),
-                "completion_tokens": _approx_tokens(text),
-                "total_tokens": _prompt_tokens(messages) + _approx_tokens(text),
-            }
-            if last
-            else None,
-        )
+    def answer(self, model: str, messages: list[dict[str, Any]]) -> str:
+        raise NotImplementedError
 
-
-class OfflineProvider(CustomLLM):
-    """litellm's custom-provider interface over the offline models."""
+    def usage(self, messages: list[dict[str, Any]], text: str) -> tuple[int, int]:
+        prompt = sum(_approx_tokens(str(m.get("content") or "")) for m in messages)
+        return prompt, _approx_tokens(text)
 
     def completion(self, model: str, messages: list, *args: Any, **kwargs: Any) -> ModelResponse:
-        text = _answer(model, messages)
-        prompt, completion = _prompt_tokens(messages), _approx_tokens(text)
+        text = self.answer(model, messages)
+        prompt, completion = self.usage(messages, text)
         return ModelResponse(
             model=model,
             choices=[
@@ -86,10 +65,37 @@ class OfflineProvider(CustomLLM):
     def streaming(
         self, model: str, messages: list, *args: Any, **kwargs: Any
     ) -> Iterator[GenericStreamingChunk]:
-        yield from _chunks(model, messages)
+        text = self.answer(model, messages)
+        words = list(responder.stream_words(text)) or [""]
+        prompt, completion = self.usage(messages, text)
+        for i, word in enumerate(words):
+            last = i == len(words) - 1
+            yield GenericStreamingChunk(
+                text=word,
+                tool_use=None,
+                is_finished=last,
+                finish_reason="stop" if last else "",
+                index=0,
+                usage={
+                    "prompt_tokens": prompt,
+                    "completion_tokens": completion,
+                    "total_tokens": prompt + completion,
+                }
+                if last
+                else None,
+            )
 
     async def astreaming(
         self, model: str, messages: list, *args: Any, **kwargs: Any
     ) -> AsyncIterator[GenericStreamingChunk]:
-        for chunk in _chunks(model, messages):
+        for chunk in self.streaming(model, messages):
             yield chunk
+
+
+class OfflineProvider(TextProvider):
+    """The built-in models: the memory extractor, or the chat responder."""
+
+    def answer(self, model: str, messages: list[dict[str, Any]]) -> str:
+        if model.split("/", 1)[-1] == MEMORY_MODEL_NAME:
+            return extractor.answer(messages)
+        return responder.reply(messages)

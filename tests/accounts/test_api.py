@@ -21,7 +21,9 @@ def test_a_guest_gets_a_token_that_works():
 
 def test_signup_returns_a_token_for_the_new_account():
     response = APIClient().post(
-        "/api/v1/auth/signup", {"email": "Bea@Example.com", "password": "correct horse 42"}, format="json"
+        "/api/v1/auth/signup",
+        {"email": "Bea@Example.com", "password": "correct horse 42"},
+        format="json",
     )
     assert response.status_code == 201
     account = User.objects.get(email="bea@example.com")
@@ -31,25 +33,33 @@ def test_signup_returns_a_token_for_the_new_account():
 
 def test_signup_refuses_a_taken_email_and_a_weak_password(account):
     taken = APIClient().post(
-        "/api/v1/auth/signup", {"email": account.email, "password": "correct horse 42"}, format="json"
+        "/api/v1/auth/signup",
+        {"email": account.email, "password": "correct horse 42"},
+        format="json",
     )
     assert taken.status_code == 400
     assert taken.json()["code"] == "email_taken"
-    weak = APIClient().post("/api/v1/auth/signup", {"email": "c@example.com", "password": "123"}, format="json")
+    weak = APIClient().post(
+        "/api/v1/auth/signup", {"email": "c@example.com", "password": "123"}, format="json"
+    )
     assert weak.status_code == 400
     assert weak.json()["code"] == "weak_password"
 
 
 def test_login_with_the_right_password_returns_a_token(account):
     response = APIClient().post(
-        "/api/v1/auth/login", {"email": account.email, "password": "a-long-passphrase-42"}, format="json"
+        "/api/v1/auth/login",
+        {"email": account.email, "password": "a-long-passphrase-42"},
+        format="json",
     )
     assert response.status_code == 200
     assert response.json()["token"]
 
 
 def test_login_with_a_wrong_password_is_refused(account):
-    response = APIClient().post("/api/v1/auth/login", {"email": account.email, "password": "nope"}, format="json")
+    response = APIClient().post(
+        "/api/v1/auth/login", {"email": account.email, "password": "nope"}, format="json"
+    )
     assert response.status_code == 400
     assert response.json()["code"] == "invalid_credentials"
 
@@ -84,7 +94,9 @@ def test_signing_up_with_a_guest_token_moves_the_guest_in():
     Memory.objects.create(owner=guest, lines=["Name is Anna"], tokens=4)
 
     response = guest_client.post(
-        "/api/v1/auth/signup", {"email": "anna@example.com", "password": "correct horse 42"}, format="json"
+        "/api/v1/auth/signup",
+        {"email": "anna@example.com", "password": "correct horse 42"},
+        format="json",
     )
 
     assert response.status_code == 201

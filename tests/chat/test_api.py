@@ -236,4 +236,7 @@ def test_nul_bytes_surrogates_and_bidi_controls_are_stripped_before_storage(api,
     )
     assert response.status_code == 201
     assert response.json()["user_message"]["content"] == "My name is Anna"
-    assert list(Message.objects.values_list("content", flat=True)) == ["My name is Anna", "fine answer"]
+    assert list(Message.objects.values_list("content", flat=True)) == [
+        "My name is Anna",
+        "fine answer",
+    ]

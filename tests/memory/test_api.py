@@ -188,6 +188,9 @@ def test_a_failed_clear_says_so_and_deletes_nothing(api, account):
     with failing("UPDATE"):
         response = api.delete("/api/v1/memory")
     assert response.status_code == 503
-    assert response.json() == {"code": "clear_failed", "detail": "Couldn't clear memory. Try again."}
+    assert response.json() == {
+        "code": "clear_failed",
+        "detail": "Couldn't clear memory. Try again.",
+    }
     assert Memory.objects.get().lines == ["Name is Anna"]
     assert not MemoryEvent.objects.filter(kind="clear").exists()

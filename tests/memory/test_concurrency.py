@@ -134,7 +134,10 @@ def test_a_guest_merge_during_the_accounts_pass_loses_neither_side(account, memo
     conversation_with(account, "I live in Turin", "Nice")
     memory = memory_with(account, "Name is Anna")
     memory_model.answer(
-        meanwhile(lambda: merge_guest(guest=guest, account=account), answer("Name is Anna", "Lives in Turin")),
+        meanwhile(
+            lambda: merge_guest(guest=guest, account=account),
+            answer("Name is Anna", "Lives in Turin"),
+        ),
         lambda messages: answer(*payload(messages)["memory"], "Lives in Turin"),
     )
     passes.run_pass(memory_id=memory.pk)
@@ -142,14 +145,20 @@ def test_a_guest_merge_during_the_accounts_pass_loses_neither_side(account, memo
     assert memory.lines == ["Name is Anna", "Likes jazz", "Lives in Turin"]
 
 
-def test_a_guest_merge_during_the_guests_pass_brings_nothing_back_to_the_guest(account, memory_model):
+def test_a_guest_merge_during_the_guests_pass_brings_nothing_back_to_the_guest(
+    account, memory_model
+):
     from accounts.models import User
     from accounts.services import merge_guest
 
     guest = User.objects.create_guest()
     conversation_with(guest, "My name is Anna", "Hi")
     guest_memory = memory_with(guest, "Likes jazz")
-    memory_model.answer(meanwhile(lambda: merge_guest(guest=guest, account=account), answer("Likes jazz", "Name is Anna")))
+    memory_model.answer(
+        meanwhile(
+            lambda: merge_guest(guest=guest, account=account), answer("Likes jazz", "Name is Anna")
+        )
+    )
     passes.run_pass(memory_id=guest_memory.pk)
     assert not Memory.objects.filter(owner_id=guest.pk).exists()
     assert Memory.objects.get(owner=account).lines == ["Likes jazz"]
