@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
@@ -51,6 +51,8 @@ from memory.lines import clean_line, fold, line_key
 
 RefusalReason = Literal["length", "secret", "markup", "instruction"]
 
+# Bump when a rule changes: stored lines checked under an older version are checked again.
+RULES_VERSION: Final = 1
 MIN_CHARS: Final = 3
 MAX_CHARS: Final = 160
 
@@ -354,18 +356,21 @@ class ValidationResult:
     refused: Counter[str] = field(default_factory=Counter)
 
 
-def validate_lines(candidates: Iterable[str]) -> ValidationResult:
+def validate_lines(
+    candidates: Iterable[str], *, known_good: Collection[str] = ()
+) -> ValidationResult:
     """Clean and check candidate lines; keep acceptable ones once each, in order.
 
     Refused lines are only counted, by reason ("length", "secret", "markup", "instruction",
-    "duplicate").
+    "duplicate"). ``known_good`` are lines these same rules (``RULES_VERSION``) already passed,
+    such as the stored list; they skip the checks but not deduplication.
     """
     kept: list[str] = []
     refused: Counter[str] = Counter()
     seen: set[str] = set()
     for candidate in candidates:
         line = clean_line(candidate)
-        reason = refusal_reason(line)
+        reason = None if line in known_good else refusal_reason(line)
         if reason is not None:
             refused[reason] += 1
             continue

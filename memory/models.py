@@ -18,6 +18,8 @@ class Memory(models.Model):
     lines = models.JSONField(default=list)
     tokens = models.PositiveIntegerField(default=0)
     version = models.PositiveBigIntegerField(default=1)
+    # The ``memory.filters.RULES_VERSION`` the stored lines were checked under.
+    rules_version = models.PositiveSmallIntegerField(default=0)
     enabled = models.BooleanField(default=True)
     # Turns older than this are never read by a pass: set by a clear (so a clear is final) and
     # by switching memory back on (so what was said while it was off stays unread). Empty: the
@@ -25,11 +27,12 @@ class Memory(models.Model):
     reads_turns_after = models.DateTimeField(null=True, blank=True)
     # The highest message id a pass has consumed: a late or duplicate task finds nothing newer.
     turns_seen_until = models.BigIntegerField(default=0)
-    # Coalescing: a trigger sets pass_requested; a pass claims the lease with a conditional
-    # UPDATE, so at most one pass per owner runs at a time across all workers.
+    # Coalescing: a trigger sets pass_requested (and the time); a pass claims the lease with a
+    # conditional UPDATE that copies that time to pass_claimed_at, so at most one pass per owner
+    # runs at a time across all workers, and it only marks done the request it answered.
     pass_requested = models.BooleanField(default=False)
     pass_requested_at = models.DateTimeField(null=True, blank=True)
-    forget_requested = models.BooleanField(default=False)
+    pass_claimed_at = models.DateTimeField(null=True, blank=True)
     lease_until = models.DateTimeField(null=True, blank=True)
     updated_at = models.DateTimeField(default=timezone.now)
 

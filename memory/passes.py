@@ -14,19 +14,21 @@ Concurrency, in short (STYLE.md "The memory core"):
 from __future__ import annotations
 
 import logging
+from collections.abc import Collection
+from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Case, F, Q, Value, When
+from django.db.models import Exists, F, OuterRef, Q, Value
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from chat import llm
 from chat.models import Message, VoiceSession
 from memory import budget, prompts
-from memory.filters import validate_lines
+from memory.filters import RULES_VERSION, validate_lines
 from memory.lines import MalformedAnswer, parse_answer
 from memory.models import Memory, MemoryEvent
 from memory.services import record_event, write_lines
@@ -38,7 +40,7 @@ log = logging.getLogger(__name__)
 # nobody asked to forget, is treated as a broken answer: the saved list stays as it was.
 WIPE_KEEP_SHARE = 0.5
 WIPE_MIN_LINES = 4
-EPOCH = datetime(2000, 1, 1, tzinfo=UTC)
+EPOCH = datetime(2000, 1, 1, tzinfo=UTC)  # "every turn is readable", for comparisons
 # How many unread messages a pass looks at to find the conversations that moved.
 FRESH_TURNS_SCANNED = 500
 # Rounds one task may run back to back for triggers that keep arriving during its passes.
@@ -92,40 +94,44 @@ def _lease_free(now: datetime) -> Q:
     return Q(lease_until__isnull=True) | Q(lease_until__lt=now)
 
 
-def _claim(memory_id: int) -> datetime | None:
-    """Take the owner's pass lease; returns the request it answers (its timestamp), or None.
+def _claim(memory_id: int) -> bool:
+    """Take the owner's pass lease with one conditional UPDATE; False if not owed or taken.
 
-    The request stays marked until the pass finishes: a worker killed mid-pass leaves it owed,
-    and once the lease expires the sweeper enqueues it again.
+    The request the pass answers is copied to ``pass_claimed_at``. It stays marked until the
+    pass finishes: a worker killed mid-pass leaves it owed, and once the lease expires the
+    sweeper enqueues it again.
     """
     now = timezone.now()
-    owed = Memory.objects.filter(_lease_free(now), pk=memory_id, pass_requested=True, enabled=True)
-    row = owed.values("pass_requested_at").first()
-    if row is None:
-        return None
-    requested_at = row["pass_requested_at"] or EPOCH
-    lease = now + timedelta(seconds=settings.MEMORY_PASS_LEASE_SECONDS)
-    # Conditional on the request we read, so two workers never both win the same lease.
-    claimed = owed.filter(
-        Q(pass_requested_at=requested_at) | Q(pass_requested_at__isnull=True)
-    ).update(lease_until=lease, pass_requested_at=requested_at)
-    return requested_at if claimed == 1 else None
+    requested_at = Coalesce(F("pass_requested_at"), Value(now))
+    claimed = Memory.objects.filter(
+        _lease_free(now), pk=memory_id, pass_requested=True, enabled=True
+    ).update(
+        lease_until=now + timedelta(seconds=settings.MEMORY_PASS_LEASE_SECONDS),
+        pass_requested_at=requested_at,
+        pass_claimed_at=requested_at,
+    )
+    return claimed == 1
 
 
-def _release(memory_id: int, *, answered: datetime | None) -> None:
-    """Drop the lease; mark the request done unless a newer trigger came in meanwhile."""
-    still_owed: Any = F("pass_requested")
-    if answered is not None:
-        still_owed = Case(When(pass_requested_at=answered, then=Value(False)), default=still_owed)
-    Memory.objects.filter(pk=memory_id).update(lease_until=None, pass_requested=still_owed)
+def _release(memory_id: int, *, answered: bool) -> bool:
+    """Drop the lease; if answered, mark the request done unless a newer trigger came in.
+
+    Returns whether a pass is still owed (a newer trigger, or an unanswered request).
+    """
+    mine = Memory.objects.filter(pk=memory_id)
+    if answered and mine.filter(pass_requested_at=F("pass_claimed_at")).update(
+        lease_until=None, pass_requested=False
+    ):
+        return False  # the usual case: one UPDATE, and nothing more to do
+    mine.update(lease_until=None)
+    return True
 
 
 def run_pass(*, memory_id: int) -> PassResult:
     """Run the owed pass(es) of one memory; safe to call twice or late (it then does nothing)."""
     result = PassResult("not_owed")
     for _ in range(MAX_ROUNDS):
-        requested_at = _claim(memory_id)
-        if requested_at is None:
+        if not _claim(memory_id):
             break
         result = PassResult("error", retry=True)
         try:
@@ -133,8 +139,8 @@ def run_pass(*, memory_id: int) -> PassResult:
         finally:
             # Release before the next claim: a trigger that came in during this round moved
             # pass_requested_at, so the request stays owed and the claim below takes it.
-            _release(memory_id, answered=None if result.retry else requested_at)
-        if result.retry:
+            owed = _release(memory_id, answered=not result.retry)
+        if result.retry or not owed:
             break
     return result
 
@@ -174,7 +180,7 @@ def _drain(memory_id: int) -> PassResult:
 
 def _apply_next(memory_id: int) -> PassResult:
     for _ in range(settings.MEMORY_CAS_ATTEMPTS):
-        memory = Memory.objects.filter(pk=memory_id).first()
+        memory = Memory.objects.filter(pk=memory_id).annotate(voice_pending=_VOICE_PENDING).first()
         if memory is None:
             return PassResult("no_work")  # the account was deleted: nothing to bring back
         if not memory.enabled:
@@ -229,7 +235,8 @@ def _apply_next(memory_id: int) -> PassResult:
 
 def _store(memory: Memory, work: Work, rewrite: Rewrite) -> bool:
     """Write the list and mark the work consumed, all or nothing."""
-    with transaction.atomic():
+    # One UPDATE needs no transaction of its own; a voice pass also marks its session.
+    with transaction.atomic() if work.voice_session_id is not None else nullcontext():
         extra: dict[str, object] = {}
         if work.last_message_id:
             extra["turns_seen_until"] = work.last_message_id
@@ -239,7 +246,11 @@ def _store(memory: Memory, work: Work, rewrite: Rewrite) -> bool:
             written = Memory.objects.filter(pk=memory.pk, version=memory.version).update(**extra)
         else:
             written = write_lines(
-                memory=memory, lines=rewrite.lines, tokens=rewrite.tokens, **extra
+                memory=memory,
+                lines=rewrite.lines,
+                tokens=rewrite.tokens,
+                rules_version=RULES_VERSION,
+                **extra,
             )
         if not written:
             return False
@@ -264,13 +275,27 @@ def _consume(memory: Memory, work: Work) -> None:
 # --- Reading the turns --------------------------------------------------------------------------
 
 
-def _next_work(memory: Memory) -> Work | None:
-    voice_sessions = VoiceSession.objects.filter(
-        owner_id=memory.owner_id, ended_at__isnull=False, memory_pass_done_at__isnull=True
+_VOICE_PENDING = Exists(
+    VoiceSession.objects.filter(
+        owner_id=OuterRef("owner_id"),
+        ended_at__gt=Coalesce(OuterRef("reads_turns_after"), Value(EPOCH)),
+        memory_pass_done_at__isnull=True,
     )
-    if memory.reads_turns_after is not None:
-        voice_sessions = voice_sessions.filter(ended_at__gt=memory.reads_turns_after)
-    voice = voice_sessions.order_by("ended_at", "id").first()
+)
+
+
+def _next_work(memory: Memory) -> Work | None:
+    voice = None
+    if getattr(memory, "voice_pending", True):
+        voice = (
+            VoiceSession.objects.filter(
+                owner_id=memory.owner_id,
+                ended_at__gt=memory.reads_turns_after or EPOCH,
+                memory_pass_done_at__isnull=True,
+            )
+            .order_by("ended_at", "id")
+            .first()
+        )
     if voice is not None:
         turns = [
             {"role": str(t.get("role")), "content": str(t.get("content"))} for t in voice.transcript
@@ -343,7 +368,10 @@ def _cap_transcript(turns: list[dict[str, str]]) -> list[dict[str, str]]:
 # --- The model calls ----------------------------------------------------------------------------
 
 
-def _ask(task: prompts.Task, lines: list[str], work: Work) -> tuple[list[str], int, llm.Completion]:
+def _ask(
+    task: prompts.Task, lines: list[str], work: Work, *, known_good: Collection[str] = ()
+) -> tuple[list[str], int, llm.Completion]:
+    """One memory model call: the rules and the data in, a validated list out."""
     messages = prompts.memory_messages(
         task=task,
         lines=lines,
@@ -363,18 +391,20 @@ def _ask(task: prompts.Task, lines: list[str], work: Work) -> tuple[list[str], i
     except MalformedAnswer as error:
         # A truncated or garbled answer is an error, never an empty list.
         raise PassFailed(f"malformed_{error.reason}", retryable=True) from None
-    validated = validate_lines(proposed)
+    validated = validate_lines(proposed, known_good=known_good)
     return validated.lines, sum(validated.refused.values()), answer
 
 
 def _rewrite(memory: Memory, work: Work) -> Rewrite:
     task: prompts.Task = "voice" if work.task == "voice" else "rewrite"
-    lines, refused, answer = _ask(task, list(memory.lines), work)
+    # Stored lines already passed these rules: only what the model adds is checked again.
+    trusted = memory.lines if memory.rules_version == RULES_VERSION else ()
+    lines, refused, answer = _ask(task, list(memory.lines), work, known_good=frozenset(trusted))
     if _looks_like_a_wipe(memory.lines, lines, forget_requested=work.forget_requested):
         raise PassFailed("wipe_refused", retryable=False)
     tokens_in, tokens_out, latency = answer.tokens_in, answer.tokens_out, answer.latency_ms
     condensed = cut = False
-    tokens = budget.list_tokens(lines)
+    tokens = memory.tokens if lines == memory.lines else budget.list_tokens(lines)
     if tokens > settings.MEMORY_TOKEN_LIMIT:
         lines, condensed, cut, extra = fit_under_cap(owner_id=memory.owner_id, lines=lines)
         tokens = budget.list_tokens(lines)
@@ -409,7 +439,7 @@ def fit_under_cap(
     oversized = budget.positional_cut(lines, call_room)
     usage = (0, 0, 0)
     try:
-        condensed, _, answer = _ask("condense", oversized, work)
+        condensed, _, answer = _ask("condense", oversized, work, known_good=frozenset(oversized))
         usage = (answer.tokens_in, answer.tokens_out, answer.latency_ms)
         record_event(
             owner_id=owner_id,

@@ -251,7 +251,7 @@ def merge_memories(*, from_owner_id: int, into_owner_id: int) -> None:
     """Merge a guest's lines into an account's, line by line without duplicates (account's
     lines first), under the cap through the same condense/cut path as a pass; then empty the
     guest's list. Safe with passes in flight on either side (compare-and-set, bounded)."""
-    from memory.filters import validate_lines
+    from memory.filters import RULES_VERSION, validate_lines
     from memory.passes import fit_under_cap
 
     for _ in range(settings.MEMORY_CAS_ATTEMPTS):
@@ -265,7 +265,7 @@ def merge_memories(*, from_owner_id: int, into_owner_id: int) -> None:
         # The model call (if the merge is over the cap) runs outside any transaction.
         merged, _, _, _ = fit_under_cap(owner_id=into_owner_id, lines=merged)
         with transaction.atomic():
-            if not write_lines(memory=target, lines=merged):
+            if not write_lines(memory=target, lines=merged, rules_version=RULES_VERSION):
                 continue
             if not write_lines(memory=source, lines=[]):
                 transaction.set_rollback(True)

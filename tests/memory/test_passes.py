@@ -7,6 +7,7 @@ from litellm.exceptions import RateLimitError
 
 from memory import passes
 from memory.budget import list_tokens
+from memory.filters import RULES_VERSION
 from memory.models import Memory, MemoryEvent
 from tests.memory.helpers import answer, conversation_with, memory_with, payload
 
@@ -299,3 +300,13 @@ def test_an_unchanged_list_keeps_its_version_so_clients_etags_stay_valid(account
     assert memory.version == 1
     assert memory.turns_seen_until > 0
     assert run(memory).outcome == "not_owed"
+
+
+def test_stored_lines_checked_under_older_rules_face_the_checks_again(account, memory_model):
+    conversation_with(account, "hello", "hi")
+    memory = memory_with(account, "Name is Anna", "Card 4111 1111 1111 1111", "Likes jazz")
+    assert memory.rules_version == 0  # stored before the current rules
+    memory_model.answer(lambda messages: answer(*payload(messages)["memory"]))
+    run(memory)
+    assert memory.lines == ["Name is Anna", "Likes jazz"]
+    assert memory.rules_version == RULES_VERSION
