@@ -9,6 +9,7 @@ as ``ModelError`` with a content-free code and whether trying again later may he
 
 from __future__ import annotations
 
+import logging
 import os
 import queue
 import threading
@@ -62,6 +63,12 @@ def litellm() -> ModuleType:
 
     _litellm.telemetry = False
     _litellm.suppress_debug_info = True
+    _litellm.set_verbose = False
+    # litellm logs whole requests (message text, memory lines) at debug level and may quote them
+    # in error records: its loggers are shut whatever LOG_LEVEL says. Our own records say what
+    # failed, with content-free codes.
+    for name in ("LiteLLM", "LiteLLM Router", "LiteLLM Proxy"):
+        logging.getLogger(name).disabled = True
     _litellm.drop_params = True
     _litellm.custom_provider_map = [
         *[p for p in _litellm.custom_provider_map if p["provider"] != OFFLINE_PROVIDER],
