@@ -116,14 +116,19 @@ def read_block(*, owner_id: int) -> str | None:
     Bounded and fail-open (SPEC §6): a slow or failing read gives no memory block, never a
     delayed or failed reply. Memory switched off reads nothing.
     """
+    rows = Memory.objects.filter(owner_id=owner_id, enabled=True).values("lines")
     try:
-        with transaction.atomic():
-            if connection.vendor == "postgresql":
-                with connection.cursor() as cursor:
-                    cursor.execute(
-                        "SET LOCAL statement_timeout = %s", [settings.MEMORY_READ_TIMEOUT_MS]
-                    )
-            row = Memory.objects.filter(owner_id=owner_id, enabled=True).values("lines").first()
+        if connection.vendor == "postgresql":
+            # SET LOCAL lasts until the end of the transaction: it bounds this one SELECT.
+            with transaction.atomic(), connection.cursor() as cursor:
+                cursor.execute(
+                    "SET LOCAL statement_timeout = %s", [settings.MEMORY_READ_TIMEOUT_MS]
+                )
+                row = rows.first()
+        else:
+            # Embedded SQLite: a plain autocommit read; under WAL it never waits for a writer
+            # (an atomic block would take the write lock: transaction_mode is IMMEDIATE).
+            row = rows.first()
     except DatabaseError:
         log.warning("memory.read_failed owner=%s", owner_id)
         return None

@@ -134,3 +134,37 @@ def test_someone_elses_voice_session_is_404(api, other_api):
         f"/api/v1/voice/sessions/{session['id']}/end", {"transcript": []}, format="json"
     )
     assert response.status_code == 404
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_memory_read_stuck_behind_a_lock_gives_up_within_its_bound(api, account, scripted):
+    """A real stuck read: another connection holds the memory table; the reply still comes, with
+    no memory block, once the read's statement timeout fires (no timing is asserted)."""
+    import threading
+
+    import psycopg
+
+    memory_with(account, "Name is Anna", owed=False)
+    conversation = api.post(
+        "/api/v1/conversations", {"model": "scripted/chat-a"}, format="json"
+    ).json()
+    db = connection.settings_dict
+    other = psycopg.connect(
+        dbname=db["NAME"], user=db["USER"], host=db["HOST"] or None, port=db["PORT"] or None
+    )
+    other.execute("LOCK TABLE memory_memory IN ACCESS EXCLUSIVE MODE")
+    # Should the bound ever break, the lock goes after 20 s and the test fails instead of hanging.
+    safety = threading.Timer(20, other.rollback)
+    safety.start()
+    try:
+        scripted.answer("hello")
+        response = api.post(
+            f"/api/v1/conversations/{conversation['id']}/messages", {"content": "hi"}, format="json"
+        )
+    finally:
+        safety.cancel()
+        other.rollback()
+        other.close()
+    assert response.status_code == 201
+    assert response.json()["assistant_message"]["content"] == "hello"
+    assert not any(MEMORY_HEADER in s for s in system_messages(scripted.calls[-1]))
