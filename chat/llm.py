@@ -22,6 +22,8 @@ from functools import cache
 from types import ModuleType
 from typing import Any
 
+from config.logs import DropAll
+
 OFFLINE_PROVIDER = "offline"
 OFFLINE_MEMORY_MODEL = "whizi-memory"
 
@@ -65,10 +67,10 @@ def litellm() -> ModuleType:
     _litellm.suppress_debug_info = True
     _litellm.set_verbose = False
     # litellm logs whole requests (message text, memory lines) at debug level and may quote them
-    # in error records: its loggers are shut whatever LOG_LEVEL says. Our own records say what
-    # failed, with content-free codes.
+    # in error records: its loggers drop everything whatever LOG_LEVEL says (a filter survives
+    # a later logging setup, such as a Celery worker's). Our own records carry content-free codes.
     for name in ("LiteLLM", "LiteLLM Router", "LiteLLM Proxy"):
-        logging.getLogger(name).disabled = True
+        logging.getLogger(name).addFilter(DropAll())
     _litellm.drop_params = True
     _litellm.custom_provider_map = [
         *[p for p in _litellm.custom_provider_map if p["provider"] != OFFLINE_PROVIDER],

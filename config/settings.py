@@ -228,8 +228,16 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
+    "filters": {"drop_all": {"()": "config.logs.DropAll"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
-    # litellm logs request bodies at debug level; message text must never reach logs.
-    "loggers": {"LiteLLM": {"level": "WARNING"}, "httpx": {"level": "WARNING"}},
+    # litellm logs request bodies (message text, memory lines): its loggers are shut whatever
+    # LOG_LEVEL says; chat.llm also shuts them when it imports litellm. httpx logs URLs only.
+    "loggers": {
+        **{
+            name: {"level": "CRITICAL", "handlers": [], "propagate": False, "filters": ["drop_all"]}
+            for name in ("LiteLLM", "LiteLLM Router", "LiteLLM Proxy")
+        },
+        "httpx": {"level": "WARNING"},
+    },
 }

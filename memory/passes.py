@@ -243,7 +243,11 @@ def _store(memory: Memory, work: Work, rewrite: Rewrite) -> bool:
         if rewrite.lines == memory.lines:
             # The usual result of a pass. Still a compare-and-set, but the version stays, so a
             # client holding it (If-Match) is not told the list changed when it did not.
-            written = Memory.objects.filter(pk=memory.pk, version=memory.version).update(**extra)
+            # ``version=F("version")`` keeps the UPDATE real when nothing else changes (a voice
+            # pass has no turns to mark), so a match is never mistaken for a lost race.
+            written = Memory.objects.filter(pk=memory.pk, version=memory.version).update(
+                version=F("version"), **extra
+            )
         else:
             written = write_lines(
                 memory=memory,

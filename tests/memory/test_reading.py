@@ -168,3 +168,25 @@ def test_a_memory_read_stuck_behind_a_lock_gives_up_within_its_bound(api, accoun
     assert response.status_code == 201
     assert response.json()["assistant_message"]["content"] == "hello"
     assert not any(MEMORY_HEADER in s for s in system_messages(scripted.calls[-1]))
+
+
+def test_a_voice_pass_that_changes_nothing_still_consumes_its_session(api, account, memory_model):
+    from memory import passes
+
+    memory = memory_with(account, "Name is Anna", owed=False)
+    conversation = api.post("/api/v1/conversations", {"model": "scripted/chat-a"}, format="json").json()
+    session = api.post("/api/v1/voice/sessions", {}, format="json").json()
+    transcript = [{"role": "user", "content": "How is the weather?"}]
+    api.post(f"/api/v1/voice/sessions/{session['id']}/end", {"transcript": transcript}, format="json")
+    memory_model.answer(answer("Name is Anna"))
+
+    assert passes.run_pass(memory_id=memory.pk).outcome == "unchanged"
+
+    assert VoiceSession.objects.get().memory_pass_done_at is not None
+    # The next chat turns are read again: nothing is stuck behind the session.
+    memory_model.answer("ok")
+    api.post(f"/api/v1/conversations/{conversation['id']}/messages", {"content": "I live in Turin"}, format="json")
+    Memory.objects.filter(pk=memory.pk).update(pass_requested=True)
+    memory_model.answer(answer("Name is Anna", "Lives in Turin"))
+    assert passes.run_pass(memory_id=memory.pk).outcome == "ok"
+    assert payload(memory_model.calls[-1]["messages"])["task"] == "rewrite"
