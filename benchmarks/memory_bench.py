@@ -112,13 +112,13 @@ def bench_chat_requests() -> dict[str, list[float]]:
 def bench_memory_read() -> list[float]:
     """The memory read of one chat request on its own (the bounded, fail-open read)."""
     from accounts.models import User
-    from memory.services import read_block
+    from memory.services import read_for_request
 
     user = User.objects.get(username="bench-on")
     timings = []
     for _ in range(REQUESTS):
         started = time.perf_counter()
-        read_block(owner_id=user.pk)
+        read_for_request(owner_id=user.pk)
         timings.append(time.perf_counter() - started)
     return timings[10:]
 

@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy as _
 
 from chat import llm
 from chat.models import Conversation, Message, Project, VoiceSession
+from memory import prompts
 from memory import services as memory_services
 from memory.lines import clean_text
 from memory.triggers import is_forget_request, is_remember_request
@@ -156,10 +157,15 @@ def build_request(conversation: Conversation) -> list[dict[str, str]]:
                 "content": f"Instructions for this project:\n{conversation.project.instructions}",
             }
         )
-    if not conversation.temporary:
-        block = memory_services.read_block(owner_id=conversation.owner_id)
-        if block:
-            messages.append({"role": "system", "content": block})
+    memory = (
+        memory_services.MemoryRead(enabled=False, block=None)
+        if conversation.temporary
+        else memory_services.read_for_request(owner_id=conversation.owner_id)
+    )
+    if memory.block:
+        messages.append({"role": "system", "content": memory.block})
+    elif not memory.enabled:
+        messages.append({"role": "system", "content": prompts.MEMORY_OFF_NOTE})
     history = conversation.messages.order_by("id").values("role", "content")
     messages.extend({"role": m["role"], "content": m["content"]} for m in history)
     return messages
@@ -252,10 +258,10 @@ def _stream_events(conversation: Conversation, user_message: Message) -> Iterato
     except llm.ModelError as error:
         # Nothing half-written is stored as a reply.
         log.warning("chat.model_failed conversation=%s code=%s", conversation.pk, error.code)
-        yield StreamEvent("error", {"code": error.code, "message": error_text(error.code)})
+        yield StreamEvent("error", {"code": error.code, "detail": error_text(error.code)})
         return
     if not "".join(parts).strip():
-        yield StreamEvent("error", {"code": "empty", "message": error_text("empty")})
+        yield StreamEvent("error", {"code": "empty", "detail": error_text("empty")})
         return
     reply = _store_reply(conversation, user_message, "".join(parts))
     yield StreamEvent("done", {"assistant_message_id": reply.pk, "model": reply.model})
@@ -274,9 +280,11 @@ def start_voice_session(*, owner_id: int, model: str | None = None) -> tuple[Voi
         owner_id=owner_id, model=check_model(model or settings.DEFAULT_CHAT_MODEL)
     )
     parts = [settings.CHAT_SYSTEM_PROMPT.format(assistant=settings.ASSISTANT_NAME)]
-    block = memory_services.read_block(owner_id=owner_id)
-    if block:
-        parts.append(block)
+    memory = memory_services.read_for_request(owner_id=owner_id)
+    if memory.block:
+        parts.append(memory.block)
+    elif not memory.enabled:
+        parts.append(prompts.MEMORY_OFF_NOTE)
     return session, "\n\n".join(parts)
 
 

@@ -60,7 +60,7 @@ def _localized(events: Iterator[services.StreamEvent]) -> Iterator[services.Stre
         if event.kind == "error":
             with translation.override(language):
                 text = services.error_text(str(event.data.get("code", "")))
-            event = services.StreamEvent("error", {**event.data, "message": text})
+            event = services.StreamEvent("error", {**event.data, "detail": text})
         yield event
 
 

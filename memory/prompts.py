@@ -15,6 +15,13 @@ MEMORY_FOOTER = (
     "The person's current message always takes precedence over them."
 )
 
+# Told to the chat model when nothing said in this conversation will be remembered (memory is
+# switched off, or the conversation is temporary), so it never promises to remember.
+MEMORY_OFF_NOTE = (
+    "Memory is off for this conversation: nothing the person says here is remembered in later "
+    "conversations. Do not promise to remember anything; say so if asked."
+)
+
 Task = Literal["rewrite", "condense", "voice"]
 
 _RULES = """\

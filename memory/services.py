@@ -110,13 +110,21 @@ def write_lines(
 # --- Reading for a chat request ---------------------------------------------------------------
 
 
-def read_block(*, owner_id: int) -> str | None:
-    """The memory system message for a chat or voice request, or None.
+@dataclass(frozen=True)
+class MemoryRead:
+    """What a chat request learns from memory: whether it is on, and the block to attach."""
 
-    Bounded and fail-open (SPEC §6): a slow or failing read gives no memory block, never a
-    delayed or failed reply. Memory switched off reads nothing.
+    enabled: bool
+    block: str | None
+
+
+def read_for_request(*, owner_id: int) -> MemoryRead:
+    """The memory for one chat or voice request (SPEC §6).
+
+    Bounded and fail-open: a slow or failing read gives no memory block, never a delayed or
+    failed reply. Memory switched off reads no lines.
     """
-    rows = Memory.objects.filter(owner_id=owner_id, enabled=True).values("lines")
+    rows = Memory.objects.filter(owner_id=owner_id).values("enabled", "lines")
     try:
         if connection.vendor == "postgresql":
             # SET LOCAL lasts until the end of the transaction: it bounds this one SELECT.
@@ -131,8 +139,12 @@ def read_block(*, owner_id: int) -> str | None:
             row = rows.first()
     except DatabaseError:
         log.warning("memory.read_failed owner=%s", owner_id)
-        return None
-    return prompts.memory_block(row["lines"]) if row else None
+        return MemoryRead(enabled=True, block=None)
+    if row is None:
+        return MemoryRead(enabled=True, block=None)
+    if not row["enabled"]:
+        return MemoryRead(enabled=False, block=None)
+    return MemoryRead(enabled=True, block=prompts.memory_block(row["lines"]))
 
 
 # --- The person's controls --------------------------------------------------------------------

@@ -155,7 +155,7 @@
             // The person's message is kept; only the reply failed.
             reply.classList.add("error");
             reply.setAttribute("role", "alert");
-            body.textContent = payload.message || chat.dataset.networkError;
+            body.textContent = payload.detail || chat.dataset.networkError;
             finished = true;
           }
         }

@@ -174,10 +174,14 @@ def test_a_voice_pass_that_changes_nothing_still_consumes_its_session(api, accou
     from memory import passes
 
     memory = memory_with(account, "Name is Anna", owed=False)
-    conversation = api.post("/api/v1/conversations", {"model": "scripted/chat-a"}, format="json").json()
+    conversation = api.post(
+        "/api/v1/conversations", {"model": "scripted/chat-a"}, format="json"
+    ).json()
     session = api.post("/api/v1/voice/sessions", {}, format="json").json()
     transcript = [{"role": "user", "content": "How is the weather?"}]
-    api.post(f"/api/v1/voice/sessions/{session['id']}/end", {"transcript": transcript}, format="json")
+    api.post(
+        f"/api/v1/voice/sessions/{session['id']}/end", {"transcript": transcript}, format="json"
+    )
     memory_model.answer(answer("Name is Anna"))
 
     assert passes.run_pass(memory_id=memory.pk).outcome == "unchanged"
@@ -185,8 +189,30 @@ def test_a_voice_pass_that_changes_nothing_still_consumes_its_session(api, accou
     assert VoiceSession.objects.get().memory_pass_done_at is not None
     # The next chat turns are read again: nothing is stuck behind the session.
     memory_model.answer("ok")
-    api.post(f"/api/v1/conversations/{conversation['id']}/messages", {"content": "I live in Turin"}, format="json")
+    api.post(
+        f"/api/v1/conversations/{conversation['id']}/messages",
+        {"content": "I live in Turin"},
+        format="json",
+    )
     Memory.objects.filter(pk=memory.pk).update(pass_requested=True)
     memory_model.answer(answer("Name is Anna", "Lives in Turin"))
     assert passes.run_pass(memory_id=memory.pk).outcome == "ok"
     assert payload(memory_model.calls[-1]["messages"])["task"] == "rewrite"
+
+
+def test_with_memory_off_the_model_is_told_nothing_will_be_remembered(api, account, scripted):
+    from memory.prompts import MEMORY_OFF_NOTE
+
+    memory_with(account, "Name is Anna", owed=False)
+    api.patch("/api/v1/memory", {"enabled": False}, format="json")
+    _, call = chat(api, scripted)
+    assert MEMORY_OFF_NOTE in system_messages(call)
+    _, temporary_call = chat(api, scripted, temporary=True)
+    assert MEMORY_OFF_NOTE in system_messages(temporary_call)
+
+
+def test_with_memory_on_no_off_note_is_sent(api, account, scripted):
+    from memory.prompts import MEMORY_OFF_NOTE
+
+    _, call = chat(api, scripted)
+    assert MEMORY_OFF_NOTE not in system_messages(call)

@@ -122,7 +122,7 @@ def test_a_model_timeout_is_an_error_event_and_the_next_message_works(
     kind, data = events[-1]
     assert kind == "error"
     assert data["code"] == "timeout"
-    assert data["message"] == chat_services.error_text("timeout")
+    assert data["detail"] == chat_services.error_text("timeout")
     assert list(conversation.messages.values_list("role", "content")) == [("user", "First")]
 
     scripted.answer("Back again.")

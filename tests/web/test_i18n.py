@@ -95,7 +95,7 @@ def test_a_streamed_model_error_is_told_in_the_pages_language(
     )
     kind, data = events_of(response)[-1]
     assert kind == "error" and data["code"] == "timeout"
-    assert data["message"] == (
+    assert data["detail"] == (
         "Il modello ha impiegato troppo tempo a rispondere. Il tuo messaggio è salvato; riprova."
     )
 

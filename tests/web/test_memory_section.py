@@ -201,7 +201,8 @@ def test_memory_switched_off_is_not_sent_to_the_model(
 ) -> None:
     remember(account, "Name is Anna")
     account_client.post(reverse("memory:switch"), {"enabled": "0"})
-    assert memory_services.read_block(owner_id=account.pk) is None
+    read = memory_services.read_for_request(owner_id=account.pk)
+    assert (read.enabled, read.block) == (False, None)
 
 
 def test_a_guest_has_a_memory_section_too(guest_client: Client) -> None:
