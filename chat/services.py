@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Count, Q, Subquery
 from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.translation import gettext
@@ -192,22 +193,32 @@ def _store_reply(conversation: Conversation, user_message: Message, text: str) -
             content=clean_text(text),
             model=conversation.model,
         )
-        if _calls_for_pass(conversation, user_message):
+        if _calls_for_pass(conversation, user_message, reply):
             memory_services.request_pass(owner_id=conversation.owner_id)
     return reply
 
 
-def _calls_for_pass(conversation: Conversation, user_message: Message) -> bool:
+def _calls_for_pass(conversation: Conversation, user_message: Message, reply: Message) -> bool:
     """A pass when the turn count crosses a multiple of six, or at once on a remember or forget
-    request (SPEC §4). Temporary conversations never feed memory."""
+    request (SPEC §4). Temporary conversations never feed memory.
+
+    "Crosses" is measured since the previous reply, not since this message: a message whose
+    reply failed still counts as a turn, and the boundary it reached is not skipped.
+    """
     if conversation.temporary:
         return False
-    turns = conversation.messages.count()
-    every = settings.MEMORY_TURNS_PER_PASS
-    if turns // every > (turns - 2) // every:
-        return True
     text = user_message.content
-    return is_remember_request(text) or is_forget_request(text)
+    if is_remember_request(text) or is_forget_request(text):
+        return True
+    previous_reply = Message.objects.filter(
+        conversation=conversation, role=Message.Role.ASSISTANT, id__lt=reply.pk
+    ).order_by("-id")
+    turns = conversation.messages.aggregate(
+        now=Count("id"),
+        before=Count("id", filter=Q(id__lte=Subquery(previous_reply.values("id")[:1]))),
+    )
+    every = settings.MEMORY_TURNS_PER_PASS
+    return turns["now"] // every > turns["before"] // every
 
 
 def send_message(*, conversation: Conversation, content: object) -> Exchange:

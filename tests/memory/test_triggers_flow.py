@@ -98,3 +98,24 @@ def test_a_failed_reply_asks_for_no_pass(
     scripted.answer(("sleep", 3, "late"))
     send(api, conversation_id, "Remember that I love jazz", django_capture_on_commit_callbacks)
     assert not owed(account)
+
+
+def test_passes_are_owed_at_every_multiple_of_six(api, account, scripted, conversation_id, django_capture_on_commit_callbacks):
+    owed_after = []
+    for i in range(6):
+        send(api, conversation_id, f"message {i}", django_capture_on_commit_callbacks)
+        owed_after.append(owed(account))
+        Memory.objects.update(pass_requested=False)
+    # Replies make the count 2, 4, 6, 8, 10, 12: a pass at 6 and at 12.
+    assert owed_after == [False, False, True, False, False, True]
+
+
+def test_a_failed_reply_does_not_make_the_next_boundary_skip(api, account, scripted, conversation_id, django_capture_on_commit_callbacks):
+    for i in range(2):
+        send(api, conversation_id, f"message {i}", django_capture_on_commit_callbacks)  # 4 turns
+    scripted.answer(RuntimeError("down"), RuntimeError("down"))
+    send(api, conversation_id, "this reply fails", django_capture_on_commit_callbacks)  # 5 turns
+    send(api, conversation_id, "this one too", django_capture_on_commit_callbacks)  # 6 turns
+    assert not owed(account)
+    send(api, conversation_id, "and this one works", django_capture_on_commit_callbacks)  # 8 turns
+    assert owed(account)  # the sixth turn came with no reply; the next reply owes its pass
