@@ -188,6 +188,11 @@ def _apply_next(memory_id: int) -> PassResult:
         work = _next_work(memory)
         if work is None:
             return PassResult("no_work")
+        if not any(turn["role"] == "user" for turn in work.transcript):
+            # Nothing the person said (say, only a reply that landed after a clear): the
+            # assistant's words are never a source of facts, so there is nothing to ask.
+            _consume(memory, work)
+            return PassResult("no_work", more=work.task == "voice")
         kind = MemoryEvent.Kind.VOICE_PASS if work.task == "voice" else MemoryEvent.Kind.PASS
         try:
             rewrite = _rewrite(memory, work)

@@ -14,7 +14,8 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import DatabaseError, connection, transaction
-from django.db.models import F, Q
+from django.db.models import F, Q, Subquery, Value
+from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 
 from memory import budget, prompts
@@ -150,20 +151,32 @@ def read_for_request(*, owner_id: int) -> MemoryRead:
 # --- The person's controls --------------------------------------------------------------------
 
 
+def _every_turn_so_far(owner_id: int) -> Greatest:
+    """``turns_seen_until`` moved past every message the owner has: nothing so far is unread."""
+    from chat.models import Message
+
+    newest = (
+        Message.objects.filter(conversation__owner_id=owner_id).order_by("-id").values("id")[:1]
+    )
+    return Greatest(F("turns_seen_until"), Coalesce(Subquery(newest), Value(0)))
+
+
 def clear_memory(*, owner_id: int) -> None:
     """Delete every line, finally: turns before now are never read again by any pass."""
     now = timezone.now()
     memory = get_memory(owner_id=owner_id)
     before = list(memory.lines)
     # Unconditional on purpose: a clear wins over anything in flight. Bumping the version makes
-    # a running pass's compare-and-set fail; moving reads_turns_after makes its retry find no
-    # turns to learn from, so nothing comes back.
+    # a running pass's compare-and-set fail, and its retry finds no turns to learn from: every
+    # message so far counts as read (by id), and none older than now is read (by time, for a
+    # message written just before the clear that commits just after it).
     with transaction.atomic():
         Memory.objects.filter(pk=memory.pk).update(
             lines=[],
             tokens=0,
             version=F("version") + 1,
             reads_turns_after=now,
+            turns_seen_until=_every_turn_so_far(owner_id),
             updated_at=now,
             pass_requested=False,
         )
@@ -200,6 +213,7 @@ def set_enabled(*, owner_id: int, enabled: bool) -> MemoryView:
         if enabled:
             # What was said while memory was off is never read.
             changes["reads_turns_after"] = timezone.now()
+            changes["turns_seen_until"] = _every_turn_so_far(owner_id)
         Memory.objects.filter(pk=memory.pk).update(
             version=F("version") + 1, updated_at=timezone.now(), **changes
         )

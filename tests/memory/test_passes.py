@@ -310,3 +310,38 @@ def test_stored_lines_checked_under_older_rules_face_the_checks_again(account, m
     run(memory)
     assert memory.lines == ["Name is Anna", "Likes jazz"]
     assert memory.rules_version == RULES_VERSION
+
+
+def test_a_reply_that_lands_after_a_clear_teaches_nothing(account, memory_model):
+    from chat.models import Message
+    from memory.services import clear_memory
+
+    conversation = conversation_with(account, "My name is Anna, remember that")
+    memory = memory_with(account, "Name is Anna", owed=False)
+    clear_memory(owner_id=account.pk)
+    Message.objects.create(conversation=conversation, role="assistant", content="Got it, Anna!")
+    Memory.objects.filter(pk=memory.pk).update(pass_requested=True)
+
+    assert run(memory).outcome == "no_work"
+
+    assert memory_model.calls == []
+    assert memory.lines == []
+
+
+def test_a_clear_holds_even_when_clocks_disagree(account, memory_model):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from chat.models import Message
+    from memory.services import clear_memory
+
+    conversation_with(account, "My name is Anna", "Hi Anna")
+    memory = memory_with(account, "Name is Anna", owed=False)
+    clear_memory(owner_id=account.pk)
+    # A web host whose clock runs ahead wrote these before the clear, stamped after it.
+    Message.objects.update(created_at=timezone.now() + timedelta(minutes=5))
+    Memory.objects.filter(pk=memory.pk).update(pass_requested=True)
+
+    assert run(memory).outcome == "no_work"
+    assert memory_model.calls == []
