@@ -6,9 +6,25 @@ Every write to ``Memory.lines`` goes through a compare-and-set on ``version`` (s
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+
+
+class MemoryQuerySet(models.QuerySet):
+    def lease_free(self, now: datetime) -> MemoryQuerySet:
+        """No pass holds the lease (or its holder died and the lease ran out)."""
+        return self.filter(models.Q(lease_until__isnull=True) | models.Q(lease_until__lt=now))
+
+    def owed(self, now: datetime) -> MemoryQuerySet:
+        """A pass is owed and may run now (memory on, lease free, not backing off)."""
+        return self.lease_free(now).filter(
+            models.Q(pass_not_before__isnull=True) | models.Q(pass_not_before__lte=now),
+            pass_requested=True,
+            enabled=True,
+        )
 
 
 class Memory(models.Model):
@@ -34,7 +50,11 @@ class Memory(models.Model):
     pass_requested_at = models.DateTimeField(null=True, blank=True)
     pass_claimed_at = models.DateTimeField(null=True, blank=True)
     lease_until = models.DateTimeField(null=True, blank=True)
+    # After a failure that may pass, the retry waits (backoff); the sweeper waits with it.
+    pass_not_before = models.DateTimeField(null=True, blank=True)
     updated_at = models.DateTimeField(default=timezone.now)
+
+    objects = MemoryQuerySet.as_manager()
 
     class Meta:
         indexes = [

@@ -21,7 +21,7 @@ from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Exists, F, OuterRef, Q, Value
+from django.db.models import Exists, F, OuterRef, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -90,48 +90,57 @@ class Rewrite:
 # --- Coalescing ---------------------------------------------------------------------------------
 
 
-def _lease_free(now: datetime) -> Q:
-    return Q(lease_until__isnull=True) | Q(lease_until__lt=now)
-
-
-def _claim(memory_id: int) -> bool:
-    """Take the owner's pass lease with one conditional UPDATE; False if not owed or taken.
+def _claim(memory_id: int) -> datetime | None:
+    """Take the owner's pass lease with one conditional UPDATE; returns the lease (the claim's
+    token), or None when no pass is owed or another worker holds it.
 
     The request the pass answers is copied to ``pass_claimed_at``. It stays marked until the
     pass finishes: a worker killed mid-pass leaves it owed, and once the lease expires the
-    sweeper enqueues it again.
+    sweeper enqueues it again. The lease outlives the task's hard time limit, so a live pass
+    never loses it.
     """
     now = timezone.now()
+    lease = now + timedelta(seconds=settings.MEMORY_PASS_LEASE_SECONDS)
     requested_at = Coalesce(F("pass_requested_at"), Value(now))
-    claimed = Memory.objects.filter(
-        _lease_free(now), pk=memory_id, pass_requested=True, enabled=True
-    ).update(
-        lease_until=now + timedelta(seconds=settings.MEMORY_PASS_LEASE_SECONDS),
-        pass_requested_at=requested_at,
-        pass_claimed_at=requested_at,
+    claimed = (
+        Memory.objects.owed(now)
+        .filter(pk=memory_id)
+        .update(
+            lease_until=lease,
+            pass_requested_at=requested_at,
+            pass_claimed_at=requested_at,
+            pass_not_before=None,
+        )
     )
-    return claimed == 1
+    return lease if claimed == 1 else None
 
 
-def _release(memory_id: int, *, answered: bool) -> bool:
-    """Drop the lease; if answered, mark the request done unless a newer trigger came in.
+def _release(memory_id: int, lease: datetime, *, answered: bool, retry_in: int = 0) -> bool:
+    """Drop our lease; if answered, mark the request done unless a newer trigger came in.
 
-    Returns whether a pass is still owed (a newer trigger, or an unanswered request).
+    Returns whether this worker should take another round (a newer trigger came in).
     """
-    mine = Memory.objects.filter(pk=memory_id)
-    if answered and mine.filter(pass_requested_at=F("pass_claimed_at")).update(
-        lease_until=None, pass_requested=False
-    ):
-        return False  # the usual case: one UPDATE, and nothing more to do
-    mine.update(lease_until=None)
-    return True
+    mine = Memory.objects.filter(pk=memory_id, lease_until=lease)
+    if answered:
+        if mine.filter(pass_requested_at=F("pass_claimed_at")).update(
+            lease_until=None, pass_requested=False
+        ):
+            return False  # the usual case: one UPDATE, and nothing more to do
+        return bool(mine.update(lease_until=None))
+    mine.update(lease_until=None, pass_not_before=timezone.now() + timedelta(seconds=retry_in))
+    return False
 
 
-def run_pass(*, memory_id: int) -> PassResult:
-    """Run the owed pass(es) of one memory; safe to call twice or late (it then does nothing)."""
+def run_pass(*, memory_id: int, retry_in: int = 0) -> PassResult:
+    """Run the owed pass(es) of one memory; safe to call twice or late (it then does nothing).
+
+    ``retry_in``: after a failure that may pass, no pass runs for that many seconds (the task
+    retries then; the sweeper waits too).
+    """
     result = PassResult("not_owed")
     for _ in range(MAX_ROUNDS):
-        if not _claim(memory_id):
+        lease = _claim(memory_id)
+        if lease is None:
             break
         result = PassResult("error", retry=True)
         try:
@@ -139,8 +148,8 @@ def run_pass(*, memory_id: int) -> PassResult:
         finally:
             # Release before the next claim: a trigger that came in during this round moved
             # pass_requested_at, so the request stays owed and the claim below takes it.
-            owed = _release(memory_id, answered=not result.retry)
-        if result.retry or not owed:
+            again = _release(memory_id, lease, answered=not result.retry, retry_in=retry_in)
+        if not again:
             break
     return result
 
@@ -150,7 +159,10 @@ def drop_pass(*, memory_id: int) -> None:
     memory = Memory.objects.filter(pk=memory_id).first()
     if memory is None:
         return
-    Memory.objects.filter(pk=memory_id).update(pass_requested=False)
+    # Only the request that failed: a trigger that came in since is still owed.
+    Memory.objects.filter(pk=memory_id, pass_requested_at=F("pass_claimed_at")).update(
+        pass_requested=False, pass_not_before=None
+    )
     record_event(
         owner_id=memory.owner_id,
         kind=MemoryEvent.Kind.PASS,

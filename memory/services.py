@@ -14,7 +14,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import DatabaseError, connection, transaction
-from django.db.models import F, Q, Subquery, Value
+from django.db.models import F, Subquery, Value
 from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 
@@ -240,6 +240,7 @@ def request_pass(*, owner_id: int) -> bool:
     requested = Memory.objects.filter(pk=memory.pk, enabled=True).update(
         pass_requested=True,
         pass_requested_at=timezone.now(),
+        pass_not_before=None,  # new turns are worth a try at once, backoff or not
     )
     if requested:
         transaction.on_commit(lambda: enqueue_pass(memory_id=memory.pk))
@@ -261,12 +262,11 @@ def enqueue_pass(*, memory_id: int) -> bool:
 def sweep_owed_passes() -> int:
     """Enqueue passes that were requested but never ran (broker down, worker lost)."""
     now = timezone.now()
-    owed = Memory.objects.filter(
-        Q(lease_until__isnull=True) | Q(lease_until__lt=now),
-        pass_requested=True,
-        enabled=True,
-        pass_requested_at__lt=now - timedelta(seconds=settings.MEMORY_OWED_AFTER_SECONDS),
-    ).values_list("pk", flat=True)[:500]
+    owed = (
+        Memory.objects.owed(now)
+        .filter(pass_requested_at__lt=now - timedelta(seconds=settings.MEMORY_OWED_AFTER_SECONDS))
+        .values_list("pk", flat=True)[:500]
+    )
     sent = 0
     for memory_id in owed:
         if not enqueue_pass(memory_id=memory_id):

@@ -22,13 +22,14 @@ _PASS_TIME_LIMIT = 300
 )
 def run_memory_pass(self, memory_id: int) -> None:
     """Run the owed pass of one memory; retried with backoff only when the failure may pass."""
-    result = passes.run_pass(memory_id=memory_id)
+    backoff = min(600, 15 * 2**self.request.retries)
+    result = passes.run_pass(memory_id=memory_id, retry_in=backoff)
     if not result.retry:
         return
     if self.request.retries >= self.max_retries:
         passes.drop_pass(memory_id=memory_id)
         return
-    raise self.retry(countdown=min(600, 15 * 2**self.request.retries))
+    raise self.retry(countdown=backoff)
 
 
 @shared_task(name="memory.sweep_owed_passes", ignore_result=True)

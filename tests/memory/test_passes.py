@@ -345,3 +345,50 @@ def test_a_clear_holds_even_when_clocks_disagree(account, memory_model):
 
     assert run(memory).outcome == "no_work"
     assert memory_model.calls == []
+
+
+def test_after_a_failure_the_sweeper_waits_out_the_backoff(account, memory_model):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from memory.services import sweep_owed_passes
+
+    conversation_with(account, "hello", "hi")
+    memory = memory_with(account, "Name is Anna")
+    memory_model.answer("{broken")
+    assert passes.run_pass(memory_id=memory.pk, retry_in=120).retry
+    Memory.objects.filter(pk=memory.pk).update(pass_requested_at=timezone.now() - timedelta(hours=1))
+
+    assert sweep_owed_passes() == 0  # the task's own retry comes in two minutes
+    assert passes.run_pass(memory_id=memory.pk).outcome == "not_owed"
+
+    Memory.objects.filter(pk=memory.pk).update(pass_not_before=timezone.now() - timedelta(seconds=1))
+    assert sweep_owed_passes() == 1
+
+
+def test_dropping_a_failed_pass_keeps_a_trigger_that_came_in_since(account, memory_model):
+    from memory.services import request_pass
+
+    conversation_with(account, "hello", "hi")
+    memory = memory_with(account, "Name is Anna")
+    memory_model.answer("{broken")
+    assert run(memory).retry
+    request_pass(owner_id=account.pk)  # a new remember request, after the failure
+
+    passes.drop_pass(memory_id=memory.pk)
+
+    memory.refresh_from_db()
+    assert memory.pass_requested
+    assert MemoryEvent.objects.filter(outcome="dropped").count() == 1
+
+
+def test_dropping_a_failed_pass_stops_owing_it(account, memory_model):
+    conversation_with(account, "hello", "hi")
+    memory = memory_with(account, "Name is Anna")
+    memory_model.answer("{broken")
+    assert run(memory).retry
+    passes.drop_pass(memory_id=memory.pk)
+    memory.refresh_from_db()
+    assert not memory.pass_requested
+    assert memory.lines == ["Name is Anna"]
