@@ -71,6 +71,7 @@ def login_view(request: HttpRequest) -> HttpResponse:
 @require_POST
 def logout_view(request: HttpRequest) -> HttpResponse:
     logout(request)
+    messages.success(request, _("You're logged out."))
     return redirect("chat:home")
 
 
@@ -97,9 +98,14 @@ def export(request: HttpRequest) -> HttpResponse:
     return response
 
 
-@require_POST
+@require_http_methods(["GET", "POST"])
 @person_required
 def delete(request: HttpRequest) -> HttpResponse:
+    if request.method == "GET":
+        # Without JavaScript, the confirmation dialog is this page (a guest has no password to
+        # confirm with; an account confirms with its password here or in Settings).
+        form = DeleteAccountForm(request.user)
+        return page(request, "accounts/delete_confirm.html", {"delete_form": form})
     form = DeleteAccountForm(request.user, request.POST)
     if not form.is_valid():
         return _settings_page(request, form, status=400)

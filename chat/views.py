@@ -50,6 +50,18 @@ def _message_data(message: Message) -> dict[str, object]:
     }
 
 
+def _unanswered_ids(history: list[Message]) -> set[int]:
+    """The person's messages that no reply follows (their model turn failed), found in the
+    history already fetched, so the page costs no query per message."""
+    following = [*history[1:], None]
+    return {
+        message.pk
+        for message, after in zip(history, following, strict=True)
+        if message.role == Message.Role.USER
+        and (after is None or after.role != Message.Role.ASSISTANT)
+    }
+
+
 def _localized(events: Iterator[services.StreamEvent]) -> Iterator[services.StreamEvent]:
     """The reply's events with the error text in the page's language.
 
@@ -113,9 +125,11 @@ def new(request: HttpRequest) -> HttpResponse:
 @person_required
 def conversation(request: HttpRequest, pk: int) -> HttpResponse:
     conversation = _get_conversation_for_user(request, pk)
+    history = list(conversation.messages.all())
     context = {
         "conversation": conversation,
-        "history": conversation.messages.all(),
+        "history": history,
+        "unanswered_ids": _unanswered_ids(history),
         "models": services.available_models(),
     }
     return page(request, "chat/conversation.html", context)

@@ -40,6 +40,9 @@ log = logging.getLogger(__name__)
 # nobody asked to forget, is treated as a broken answer: the saved list stays as it was.
 WIPE_KEEP_SHARE = 0.5
 WIPE_MIN_LINES = 4
+# A condense answer must keep at least this share of the rewrite's target size (1,500 tokens),
+# or it is refused like a wipe and the positional cut runs instead.
+CONDENSE_KEEP_SHARE = 0.25
 EPOCH = datetime(2000, 1, 1, tzinfo=UTC)  # "every turn is readable", for comparisons
 # How many unread messages a pass looks at to find the conversations that moved.
 FRESH_TURNS_SCANNED = 500
@@ -462,6 +465,9 @@ def fit_under_cap(
     try:
         condensed, _, answer = _ask("condense", oversized, work, known_good=frozenset(oversized))
         usage = (answer.tokens_in, answer.tokens_out, answer.latency_ms)
+        if budget.list_tokens(condensed) < settings.MEMORY_TARGET_TOKENS * CONDENSE_KEEP_SHARE:
+            # Shortening an over-full list to almost nothing is a broken answer, not a condense.
+            raise PassFailed("wipe_refused", retryable=False)
         record_event(
             owner_id=owner_id,
             kind=MemoryEvent.Kind.CONDENSE,
@@ -482,8 +488,6 @@ def fit_under_cap(
             after=before,
             model=settings.MEMORY_MODEL,
         )
-        condensed = oversized
-    if not condensed:
         condensed = oversized
     if budget.list_tokens(condensed) <= limit:
         return condensed, True, False, usage

@@ -1,8 +1,9 @@
 """The offline chat model: a simple, deterministic responder (English, Italian, French).
 
 It answers "what do you remember about me?" from the memory block, greets back by name,
-acknowledges remember requests, and otherwise says plainly that it is the offline model. It
-exists so the product runs end to end without any API key; it is not meant to be clever.
+acknowledges remember requests (or says it won't remember, when the product tells it memory is
+off), and otherwise says plainly that it is the offline model. It exists so the product runs end
+to end without any API key; it is not meant to be clever. French replies say "vous", like the UI.
 """
 
 from __future__ import annotations
@@ -18,6 +19,13 @@ from memory.triggers import is_remember_request
 # (the product owns the block; a test asserts the two stay equal) — it is repeated here so this
 # module stays importable without Django.
 MEMORY_HEADER: Final = "Facts about the person, saved from earlier conversations (memory):"
+# The system message sent instead of the memory when memory is switched off or the conversation
+# is temporary. It must equal ``memory.prompts.MEMORY_OFF_NOTE`` (a test asserts it), repeated
+# here for the same reason as the header.
+MEMORY_OFF_NOTE: Final = (
+    "Memory is off for this conversation: nothing the person says here is remembered in later "
+    "conversations. Do not promise to remember anything; say so if asked."
+)
 ASSISTANT_NAME: Final = "Whizi"
 EXCERPT_CHARS: Final = 200
 
@@ -32,8 +40,8 @@ _RECALL_RES: Final = {
         re.IGNORECASE,
     ),
     "fr": re.compile(
-        r"\b(?:souviens|sais|connais|retiens|retenu|mémorisé)\b.*"
-        r"\b(?:moi|mon sujet|me concernant)\b",
+        r"\b(?:souviens|souvenez|sais|savez|connais|connaissez|retiens|retenez|retenu"
+        r"|mémorisé)\b.*\b(?:moi|mon sujet|me concernant)\b",
         re.IGNORECASE,
     ),
 }
@@ -54,8 +62,10 @@ _REMEMBER_RES: Final = {
         re.IGNORECASE,
     ),
     "fr": re.compile(
-        r"^(?:(?:s'il te plaît|stp|et|peux-tu|tu peux)[\s,]+)*"
-        r"(?:retiens|souviens-toi|n'oublie pas|mémorise|rappelle-toi)\b",
+        r"^(?:(?:s'il te plaît|s'il vous plaît|stp|svp|et|peux-tu|pouvez-vous|tu peux"
+        r"|vous pouvez)[\s,]+)*"
+        r"(?:retiens|retenez|souviens-toi|souvenez-vous|n'oublie pas|n'oubliez pas|mémorise"
+        r"|mémorisez|rappelle-toi|rappelez-vous)\b",
         re.IGNORECASE,
     ),
 }
@@ -75,6 +85,8 @@ _TEXTS: Final = {
         "recall": "Here is what I remember about you:",
         "nothing": "I don't remember anything about you yet.",
         "noted": "Got it — I'll remember that.",
+        "memory_off": "Memory is off here, so I won't remember this after our conversation.",
+        "recall_off": "Memory is off here, so I can't look at what I remember about you.",
         "greet": "Hi{name}! How can I help you today?",
         "echo": "I'm {assistant}'s offline model, so my answers are simple. You said: \"{text}\"",
         "empty": "I'm {assistant}'s offline model. What would you like to talk about?",
@@ -83,19 +95,26 @@ _TEXTS: Final = {
         "recall": "Ecco cosa ricordo di te:",
         "nothing": "Non ricordo ancora nulla di te.",
         "noted": "Va bene, me lo ricorderò.",
+        "memory_off": "Qui la memoria è disattivata, quindi non me lo ricorderò dopo questa "
+        "conversazione.",
+        "recall_off": "Qui la memoria è disattivata, quindi non posso vedere cosa ricordo di te.",
         "greet": "Ciao{name}! Come posso aiutarti oggi?",
         "echo": "Sono il modello offline di {assistant}, quindi le mie risposte sono semplici. "
         'Hai scritto: "{text}"',
         "empty": "Sono il modello offline di {assistant}. Di cosa vuoi parlare?",
     },
     "fr": {
-        "recall": "Voici ce dont je me souviens à ton sujet :",
-        "nothing": "Je ne me souviens encore de rien à ton sujet.",
+        "recall": "Voici ce dont je me souviens à votre sujet :",
+        "nothing": "Je ne me souviens encore de rien à votre sujet.",
         "noted": "C'est noté, je m'en souviendrai.",
-        "greet": "Bonjour{name} ! Comment puis-je t'aider aujourd'hui ?",
+        "memory_off": "La mémoire est désactivée ici, donc je ne m'en souviendrai pas après "
+        "cette conversation.",
+        "recall_off": "La mémoire est désactivée ici, donc je ne peux pas voir ce dont je me "
+        "souviens à votre sujet.",
+        "greet": "Bonjour{name} ! Comment puis-je vous aider aujourd'hui ?",
         "echo": "Je suis le modèle hors ligne de {assistant}, donc mes réponses sont simples. "
-        "Tu as écrit : « {text} »",
-        "empty": "Je suis le modèle hors ligne de {assistant}. De quoi veux-tu parler ?",
+        "Vous avez écrit : « {text} »",
+        "empty": "Je suis le modèle hors ligne de {assistant}. De quoi voulez-vous parler ?",
     },
 }
 _LANG_WORDS: Final = {
@@ -105,7 +124,8 @@ _LANG_WORDS: Final = {
     ),
     "fr": word_set(
         "bonjour bonsoir salut je tu que qu est ce moi mon ma de souviens sais retiens merci "
-        "vous ça à sujet quoi j c suis les des pas une pour te comment faire du avec dans sur nous"
+        "vous ça à sujet quoi j c suis les des pas une pour te comment faire du avec dans sur nous "
+        "votre vos pouvez avez"
     ),
     "en": word_set(
         "the you what i my is are do hello hi hey remember know about how please that and me "
@@ -155,6 +175,16 @@ def memory_lines(messages: list[dict[str, Any]]) -> list[str]:
     return []
 
 
+def memory_is_off(messages: list[dict[str, Any]]) -> bool:
+    """Whether the product said nothing here will be remembered (the MEMORY_OFF_NOTE message)."""
+    return any(
+        isinstance(message, dict)
+        and message.get("role") == "system"
+        and _text(message.get("content")).strip() == MEMORY_OFF_NOTE
+        for message in messages
+    )
+
+
 def _last_user_text(messages: list[dict[str, Any]]) -> str:
     for message in reversed(messages):
         if isinstance(message, dict) and message.get("role") == "user":
@@ -187,19 +217,24 @@ def reply(messages: list[dict[str, Any]], *, assistant_name: str = ASSISTANT_NAM
     text = normalise(said)  # one apostrophe form and single spaces, for matching only
     facts = memory_lines(messages)
     lang = detect_language(text)
+    # With memory off, promising to remember (or saying nothing is remembered) would mislead.
+    off = memory_is_off(messages)
     if _ASKING_RE.search(text):
         recall_lang = _first_match(_RECALL_RES, text)
         if recall_lang:
             texts = _TEXTS[recall_lang]
+            if off:
+                return texts["recall_off"]
             if not facts:
                 return texts["nothing"]
             return "\n".join([texts["recall"], *(f"- {fact}" for fact in facts)])
+    noted = "memory_off" if off else "noted"
     remember_lang = _first_match(_REMEMBER_RES, text)
     if remember_lang and not text.rstrip().endswith("?"):
-        return _TEXTS[remember_lang]["noted"]
+        return _TEXTS[remember_lang][noted]
     # "My name is Anna, remember that": the product's own trigger rules, wherever the request is.
     if is_remember_request(said):
-        return _TEXTS[lang]["noted"]
+        return _TEXTS[lang][noted]
     greeting_lang = _first_match(_GREETING_RES, text)
     if greeting_lang and len(text.split()) <= _GREETING_MAX_WORDS:
         name = _remembered_name(facts)

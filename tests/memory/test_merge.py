@@ -63,14 +63,12 @@ def test_a_merge_over_the_cap_goes_through_condense(memory_model, settings):
         *[f"Guest fact {i} about a long and winding life story" for i in range(150)],
         owed=False,
     )
-    memory_model.answer(answer("Name is Anna", "Has a long and winding life story"))
+    condensed = ["Name is Anna", *(f"Fact {i} of a long and winding life story" for i in range(60))]
+    memory_model.answer(answer(*condensed))
 
     merge_guest(guest=guest, account=account)
 
-    assert Memory.objects.get(owner=account).lines == [
-        "Name is Anna",
-        "Has a long and winding life story",
-    ]
+    assert Memory.objects.get(owner=account).lines == condensed
     assert memory_model.calls[0]["messages"][0]["content"].count("CONDENSE") == 1
 
 

@@ -125,9 +125,25 @@ def test_a_condense_pass_that_fits_is_kept(account, memory_model, settings):
     conversation_with(account, "lots", "ok")
     memory = memory_with(account)
     lines = [f"Fact {i}: the person enjoys activity number {i} on weekends" for i in range(400)]
-    memory_model.answer(answer(*lines), answer("Name is Anna", "Enjoys many weekend activities"))
+    condensed = ["Name is Anna", *(f"Enjoys weekend activity {i} with friends" for i in range(60))]
+    memory_model.answer(answer(*lines), answer(*condensed))
     run(memory)
-    assert memory.lines == ["Name is Anna", "Enjoys many weekend activities"]
+    assert memory.lines == condensed
+    assert MemoryEvent.objects.get(kind="condense").outcome == "ok"
+    assert not MemoryEvent.objects.filter(kind="cut").exists()
+
+
+def test_a_condense_that_wipes_the_list_is_refused_for_the_positional_cut(
+    account, memory_model, settings
+):
+    conversation_with(account, "lots", "ok")
+    memory = memory_with(account)
+    lines = [f"Fact {i}: the person enjoys activity number {i} on weekends" for i in range(400)]
+    memory_model.answer(answer(*lines), answer("Name is Anna"))
+    run(memory)
+    assert memory.lines == lines[: len(memory.lines)]
+    assert memory.tokens <= settings.MEMORY_TOKEN_LIMIT
+    assert MemoryEvent.objects.get(kind="condense").outcome == "wipe_refused"
 
 
 @pytest.mark.parametrize(
@@ -358,12 +374,16 @@ def test_after_a_failure_the_sweeper_waits_out_the_backoff(account, memory_model
     memory = memory_with(account, "Name is Anna")
     memory_model.answer("{broken")
     assert passes.run_pass(memory_id=memory.pk, retry_in=120).retry
-    Memory.objects.filter(pk=memory.pk).update(pass_requested_at=timezone.now() - timedelta(hours=1))
+    Memory.objects.filter(pk=memory.pk).update(
+        pass_requested_at=timezone.now() - timedelta(hours=1)
+    )
 
     assert sweep_owed_passes() == 0  # the task's own retry comes in two minutes
     assert passes.run_pass(memory_id=memory.pk).outcome == "not_owed"
 
-    Memory.objects.filter(pk=memory.pk).update(pass_not_before=timezone.now() - timedelta(seconds=1))
+    Memory.objects.filter(pk=memory.pk).update(
+        pass_not_before=timezone.now() - timedelta(seconds=1)
+    )
     assert sweep_owed_passes() == 1
 
 

@@ -100,7 +100,9 @@ def test_a_failed_reply_asks_for_no_pass(
     assert not owed(account)
 
 
-def test_passes_are_owed_at_every_multiple_of_six(api, account, scripted, conversation_id, django_capture_on_commit_callbacks):
+def test_passes_are_owed_at_every_multiple_of_six(
+    api, account, scripted, conversation_id, django_capture_on_commit_callbacks
+):
     owed_after = []
     for i in range(6):
         send(api, conversation_id, f"message {i}", django_capture_on_commit_callbacks)
@@ -110,7 +112,9 @@ def test_passes_are_owed_at_every_multiple_of_six(api, account, scripted, conver
     assert owed_after == [False, False, True, False, False, True]
 
 
-def test_a_failed_reply_does_not_make_the_next_boundary_skip(api, account, scripted, conversation_id, django_capture_on_commit_callbacks):
+def test_a_failed_reply_does_not_make_the_next_boundary_skip(
+    api, account, scripted, conversation_id, django_capture_on_commit_callbacks
+):
     for i in range(2):
         send(api, conversation_id, f"message {i}", django_capture_on_commit_callbacks)  # 4 turns
     scripted.answer(RuntimeError("down"), RuntimeError("down"))
