@@ -72,18 +72,50 @@ def log_in(*, email: str, password: str, guest: User | None = None) -> User:
 
 
 def merge_guest(*, guest: User, account: User) -> None:
-    """Move a guest into an account: memory line by line, then everything else; delete the guest.
+    """Move a guest into an account (SPEC §8): memory line by line, conversations, projects and
+    voice sessions; then delete the guest.
 
-    Idempotent: a second call finds the guest gone and does nothing.
+    Never waits on a model: a memory merge that needs the condense pass (over the cap), or that
+    keeps losing races with passes, is finished by a task, and the guest (signed out: its token
+    is gone) is kept until then. Idempotent: a second call finds the guest gone.
     """
     if not User.objects.filter(pk=guest.pk, is_guest=True).exists():
         return
-    memory_services.merge_memories(from_owner_id=guest.pk, into_owner_id=account.pk)
+    outcome = memory_services.merge_memories(
+        from_owner_id=guest.pk, into_owner_id=account.pk, allow_model=False
+    )
     with transaction.atomic():
+        memory_services.adopt_unread_turns(from_owner_id=guest.pk, into_owner_id=account.pk)
         Conversation.objects.filter(owner_id=guest.pk).update(owner_id=account.pk)
         Project.objects.filter(owner_id=guest.pk).update(owner_id=account.pk)
         VoiceSession.objects.filter(owner_id=guest.pk).update(owner_id=account.pk)
-        User.objects.filter(pk=guest.pk, is_guest=True).delete()
+        Token.objects.filter(user_id=guest.pk).delete()
+        if outcome is memory_services.MergeOutcome.MERGED:
+            User.objects.filter(pk=guest.pk, is_guest=True).delete()
+        else:
+            User.objects.filter(pk=guest.pk).update(is_active=False)
+            transaction.on_commit(lambda: _finish_merge_later(guest.pk, account.pk))
+
+
+def _finish_merge_later(guest_id: int, account_id: int) -> None:
+    from accounts.tasks import finish_guest_merge
+
+    try:
+        finish_guest_merge.apply_async(args=[guest_id, account_id], retry=False)
+    except Exception:  # noqa: BLE001 - the broker is away: housekeeping retries later
+        log.warning("accounts.merge_enqueue_failed guest=%s", guest_id)
+
+
+def finish_guest_merge(*, guest_id: int, account_id: int) -> bool:
+    """The rest of a merge that needed the memory model; True when the guest is gone."""
+    guest = User.objects.filter(pk=guest_id, is_guest=True).first()
+    if guest is None or not User.objects.filter(pk=account_id).exists():
+        return True
+    outcome = memory_services.merge_memories(from_owner_id=guest_id, into_owner_id=account_id)
+    if outcome is not memory_services.MergeOutcome.MERGED:
+        return False
+    User.objects.filter(pk=guest_id, is_guest=True).delete()
+    return True
 
 
 def log_out(*, user: User) -> None:

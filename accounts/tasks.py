@@ -11,3 +11,18 @@ from accounts import services
 def delete_idle_guests() -> None:
     """Celery beat: delete guests idle longer than ``GUEST_IDLE_DAYS``, with their memory."""
     services.delete_idle_guests()
+
+
+@shared_task(
+    name="accounts.finish_guest_merge",
+    bind=True,
+    acks_late=True,
+    reject_on_worker_lost=True,
+    ignore_result=True,
+    max_retries=5,
+    time_limit=300,
+)
+def finish_guest_merge(self, guest_id: int, account_id: int) -> None:
+    """Finish a guest's merge into an account that needed the memory model (over the cap)."""
+    if not services.finish_guest_merge(guest_id=guest_id, account_id=account_id):
+        raise self.retry(countdown=min(600, 15 * 2**self.request.retries))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from datetime import timedelta
+from enum import StrEnum
 
 from django.conf import settings
 from django.db import DatabaseError, connection, transaction
@@ -278,23 +279,38 @@ def sweep_owed_passes() -> int:
 # --- Owners coming and going ------------------------------------------------------------------
 
 
-def merge_memories(*, from_owner_id: int, into_owner_id: int) -> None:
+class MergeOutcome(StrEnum):
+    MERGED = "merged"  # done (or nothing to merge)
+    NEEDS_CONDENSE = "needs_condense"  # over the cap: the condense pass must run (model call)
+    CONFLICT = "conflict"  # lost the compare-and-set every time: try again later
+
+
+def merge_memories(
+    *, from_owner_id: int, into_owner_id: int, allow_model: bool = True
+) -> MergeOutcome:
     """Merge a guest's lines into an account's, line by line without duplicates (account's
     lines first), under the cap through the same condense/cut path as a pass; then empty the
-    guest's list. Safe with passes in flight on either side (compare-and-set, bounded)."""
+    guest's list. Safe with passes in flight on either side (compare-and-set, bounded).
+
+    With ``allow_model=False`` (a signup request must not wait on a model) a merge that needs
+    the condense pass changes nothing and says so; a task finishes it.
+    """
     from memory.filters import RULES_VERSION, validate_lines
     from memory.passes import fit_under_cap
 
     for _ in range(settings.MEMORY_CAS_ATTEMPTS):
         source = Memory.objects.filter(owner_id=from_owner_id).first()
         if source is None or not source.lines:
-            return
+            return MergeOutcome.MERGED
         target = get_memory(owner_id=into_owner_id)
         # The same code-side rules as a pass: cleaned, deduplicated by normalized text (the
         # account's lines first), refusals dropped.
         merged = validate_lines([*target.lines, *source.lines]).lines
-        # The model call (if the merge is over the cap) runs outside any transaction.
-        merged, _, _, _ = fit_under_cap(owner_id=into_owner_id, lines=merged)
+        if budget.list_tokens(merged) > settings.MEMORY_TOKEN_LIMIT:
+            if not allow_model:
+                return MergeOutcome.NEEDS_CONDENSE
+            # The model call runs outside any transaction.
+            merged, _, _, _ = fit_under_cap(owner_id=into_owner_id, lines=merged)
         with transaction.atomic():
             if not write_lines(memory=target, lines=merged, rules_version=RULES_VERSION):
                 continue
@@ -308,8 +324,36 @@ def merge_memories(*, from_owner_id: int, into_owner_id: int) -> None:
             before=target.lines,
             after=merged,
         )
-        return
+        return MergeOutcome.MERGED
     log.warning("memory.merge_conflict into=%s", into_owner_id)
+    return MergeOutcome.CONFLICT
+
+
+def adopt_unread_turns(*, from_owner_id: int, into_owner_id: int) -> None:
+    """Before a guest's conversations move to an account: turns the guest's memory had not read
+    yet (a pass was owed, or was running) get read by the account's memory instead."""
+    from chat.models import Message
+
+    source = Memory.objects.filter(owner_id=from_owner_id, enabled=True).first()
+    if source is None:
+        return
+    unread = Message.objects.filter(
+        conversation__owner_id=from_owner_id,
+        conversation__temporary=False,
+        id__gt=source.turns_seen_until,
+    )
+    if source.reads_turns_after is not None:
+        unread = unread.filter(created_at__gt=source.reads_turns_after)
+    first_unread = unread.order_by("id").values_list("id", flat=True).first()
+    if first_unread is None:
+        return
+    target = get_memory(owner_id=into_owner_id)
+    # Lowering the account's mark re-reads some of its own recent turns too: harmless, a pass
+    # rewrites the whole list and keeps what it already holds.
+    Memory.objects.filter(pk=target.pk, turns_seen_until__gte=first_unread).update(
+        turns_seen_until=first_unread - 1
+    )
+    request_pass(owner_id=into_owner_id)
 
 
 def forget_owner(*, owner_id: int) -> None:

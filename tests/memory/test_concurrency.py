@@ -145,7 +145,7 @@ def test_a_guest_merge_during_the_accounts_pass_loses_neither_side(account, memo
     assert memory.lines == ["Name is Anna", "Likes jazz", "Lives in Turin"]
 
 
-def test_a_guest_merge_during_the_guests_pass_brings_nothing_back_to_the_guest(
+def test_a_guest_merge_during_the_guests_pass_hands_its_unread_turns_to_the_account(
     account, memory_model
 ):
     from accounts.models import User
@@ -160,5 +160,16 @@ def test_a_guest_merge_during_the_guests_pass_brings_nothing_back_to_the_guest(
         )
     )
     passes.run_pass(memory_id=guest_memory.pk)
+
+    # The guest's pass brings nothing back to the guest (it is gone)...
     assert not Memory.objects.filter(owner_id=guest.pk).exists()
-    assert Memory.objects.get(owner=account).lines == ["Likes jazz"]
+    account_memory = Memory.objects.get(owner=account)
+    assert account_memory.lines == ["Likes jazz"]
+    # ...and what it was reading is now the account's to learn from.
+    assert account_memory.pass_requested
+    memory_model.answer(lambda messages: answer(*payload(messages)["memory"], "Name is Anna"))
+    passes.run_pass(memory_id=account_memory.pk)
+    assert Memory.objects.get(owner=account).lines == ["Likes jazz", "Name is Anna"]
+    assert (
+        payload(memory_model.calls[-1]["messages"])["transcript"][0]["content"] == "My name is Anna"
+    )

@@ -1,11 +1,12 @@
 """Guests: their memory merges into the account at signup or login (SPEC §8)."""
 
 import pytest
+from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from accounts.models import User
-from accounts.services import delete_idle_guests, merge_guest
-from memory.models import Memory
+from accounts.services import delete_idle_guests, finish_guest_merge, merge_guest
+from memory.models import Memory, MemoryEvent
 from tests.conftest import make_account
 from tests.memory.helpers import answer, memory_with
 
@@ -50,7 +51,9 @@ def test_the_merge_is_idempotent():
     assert Memory.objects.get(owner=account).lines == ["Likes jazz"]
 
 
-def test_a_merge_over_the_cap_goes_through_condense(memory_model, settings):
+def test_a_merge_over_the_cap_goes_through_condense(
+    memory_model, settings, django_capture_on_commit_callbacks
+):
     account = make_account()
     _, guest = guest_client()
     memory_with(
@@ -66,10 +69,23 @@ def test_a_merge_over_the_cap_goes_through_condense(memory_model, settings):
     condensed = ["Name is Anna", *(f"Fact {i} of a long and winding life story" for i in range(60))]
     memory_model.answer(answer(*condensed))
 
-    merge_guest(guest=guest, account=account)
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        merge_guest(guest=guest, account=account)
+
+    # The signup does not wait on the model: the guest is signed out and kept for the task.
+    assert memory_model.calls == []
+    assert len(callbacks) == 1
+    guest.refresh_from_db()
+    assert not guest.is_active
+    assert not Token.objects.filter(user=guest).exists()
+    assert Memory.objects.get(owner=account).lines[0].startswith("Account fact 0")
+
+    assert finish_guest_merge(guest_id=guest.pk, account_id=account.pk)
 
     assert Memory.objects.get(owner=account).lines == condensed
     assert memory_model.calls[0]["messages"][0]["content"].count("CONDENSE") == 1
+    assert not User.objects.filter(pk=guest.pk).exists()
+    assert MemoryEvent.objects.filter(kind="merge", owner_id=account.pk).count() == 1
 
 
 def test_a_failed_condense_in_a_merge_still_ends_under_the_cap(memory_model, settings):
@@ -87,6 +103,7 @@ def test_a_failed_condense_in_a_merge_still_ends_under_the_cap(memory_model, set
     )
     memory_model.answer("")
     merge_guest(guest=guest, account=account)
+    assert finish_guest_merge(guest_id=guest.pk, account_id=account.pk)
     memory = Memory.objects.get(owner=account)
     assert 0 < memory.tokens <= settings.MEMORY_TOKEN_LIMIT
     assert memory.lines[0] == "Account fact 0 about a long and winding life story"
