@@ -162,8 +162,8 @@ if REDIS_URL:
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         # Enqueuing happens after a reply: a refusing or stalled Redis must cost a bounded
         # moment, never hang the request (the pass is then owed and swept later).
-        "socket_connect_timeout": 1,
-        "socket_timeout": 2,
+        "socket_connect_timeout": 0.5,
+        "socket_timeout": 0.5,
         "max_retries": 0,
         "retry_on_timeout": False,
         "visibility_timeout": 600,
@@ -178,7 +178,7 @@ else:
         "control_folder": str(_broker_dir / "control"),
         "store_processed": False,
     }
-CELERY_BROKER_CONNECTION_TIMEOUT = 1
+CELERY_BROKER_CONNECTION_TIMEOUT = 0.5
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_PUBLISH_RETRY = False
 CELERY_TASK_IGNORE_RESULT = True

@@ -9,6 +9,7 @@ Rules that hold everywhere in this module:
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import dataclass, field
 from datetime import timedelta
 from enum import StrEnum
@@ -248,13 +249,39 @@ def request_pass(*, owner_id: int) -> bool:
     return bool(requested)
 
 
+class BrokerBreaker:
+    """After the broker failed once, skip it for a while instead of paying its timeout on every
+    reply. Per process on purpose: owed passes are in the database, so a skipped send is only
+    late (the sweeper sends it), never lost."""
+
+    def __init__(self, pause_seconds: float) -> None:
+        self.pause_seconds = pause_seconds
+        self.closed_until = 0.0
+
+    def allows(self) -> bool:
+        return time.monotonic() >= self.closed_until
+
+    def trip(self) -> None:
+        self.closed_until = time.monotonic() + self.pause_seconds
+
+    def reset(self) -> None:
+        self.closed_until = 0.0
+
+
+broker_breaker = BrokerBreaker(pause_seconds=30)
+
+
 def enqueue_pass(*, memory_id: int) -> bool:
-    """Send the pass task; a refusing or stalled broker costs a bounded moment, never a reply."""
+    """Send the pass task; a refusing or stalled broker costs a bounded moment (its short
+    timeouts, then nothing while the breaker is open), never a reply."""
     from memory.tasks import run_memory_pass
 
+    if not broker_breaker.allows():
+        return False
     try:
         run_memory_pass.apply_async(args=[memory_id], retry=False)
     except Exception:  # noqa: BLE001 - any broker failure: the pass stays owed in the database
+        broker_breaker.trip()
         log.warning("memory.enqueue_failed memory=%s (pass owed; the sweeper retries)", memory_id)
         return False
     return True

@@ -107,10 +107,21 @@ def scripted() -> Iterator[Scripted]:
 
 @pytest.fixture(scope="session", autouse=True)
 def _empty_broker_queues() -> None:
-    """Tests enqueue real tasks into Redis (a database of its own); start each run empty."""
+    """Tests enqueue real tasks into Redis; start each run with the project's queues empty
+    (only those keys: REDIS_URL may point at a database shared with other things)."""
     import redis
 
-    redis.Redis.from_url(settings.REDIS_URL).flushdb()
+    redis.Redis.from_url(settings.REDIS_URL).delete("memory", "default")
+
+
+@pytest.fixture(autouse=True)
+def _broker_breaker_closed() -> Iterator[None]:
+    """Each test starts with the broker trusted again (a test may have made it fail)."""
+    from memory.services import broker_breaker
+
+    broker_breaker.reset()
+    yield
+    broker_breaker.reset()
 
 
 @pytest.fixture

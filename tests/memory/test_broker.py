@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from config.celery import app
 from memory.models import Memory
-from memory.services import sweep_owed_passes
+from memory.services import broker_breaker, sweep_owed_passes
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -51,7 +51,7 @@ def stalled_server():
     thread = threading.Thread(target=accept, daemon=True)
     thread.start()
     try:
-        yield server.getsockname()[1]
+        yield server.getsockname()[1], held
     finally:
         stop.set()
         thread.join()
@@ -94,10 +94,22 @@ def test_a_stalled_broker_still_gives_the_reply_and_owes_the_pass(
     api, account, scripted, empty_queue
 ):
     scripted.answer("Noted!")
-    with stalled_server() as port, broker_at(f"redis://127.0.0.1:{port}/0"):
+    with stalled_server() as (port, _), broker_at(f"redis://127.0.0.1:{port}/0"):
         response = remember(api)
     assert response.status_code == 201
     assert Memory.objects.get(owner=account).pass_requested
+
+
+def test_after_one_broker_failure_replies_stop_waiting_on_it(api, account, scripted, empty_queue):
+    with stalled_server() as (port, connections), broker_at(f"redis://127.0.0.1:{port}/0"):
+        remember(api)
+        tried = len(connections)
+        Memory.objects.update(pass_requested=False)
+        second = remember(api)
+        assert len(connections) == tried  # the breaker is open: no new wait on the broker
+    assert tried >= 1
+    assert second.status_code == 201
+    assert Memory.objects.get(owner=account).pass_requested  # owed all the same
 
 
 def test_the_sweeper_enqueues_owed_passes_once_the_broker_is_back(
@@ -108,6 +120,7 @@ def test_the_sweeper_enqueues_owed_passes_once_the_broker_is_back(
         assert sweep_owed_passes() == 0  # not yet owed long enough, and the broker is away
         Memory.objects.update(pass_requested_at=timezone.now() - timedelta(minutes=5))
         assert sweep_owed_passes() == 0
+    broker_breaker.reset()  # the breaker's pause is over (30 s later)
     assert sweep_owed_passes() == 1
     assert queued_passes() == 1
 
