@@ -8,7 +8,8 @@ Prints one table:
 - passes per second through one real Celery worker (solo pool, Redis broker);
 - the cost of counting the tokens of a full list.
 
-It creates and drops its own test database (DATABASE_URL's name with a "test_" prefix).
+It creates and drops its own test database (default ``test_whizi_bench``) and uses Redis
+database 14, so it can run beside ``make test``.
 """
 
 from __future__ import annotations
@@ -23,6 +24,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings_test")
+# Its own database (created as test_whizi_bench) and Redis database, apart from `make test`'s.
+os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/whizi_bench")
+os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/14")
 
 import django
 

@@ -51,7 +51,8 @@ class Completion:
 @cache
 def _pool() -> ThreadPoolExecutor:
     # Created on first use, so a forked Celery worker builds its own after the fork.
-    return ThreadPoolExecutor(max_workers=16, thread_name_prefix="llm")
+    # Roomy: a call abandoned at its deadline keeps its thread until the provider gives up.
+    return ThreadPoolExecutor(max_workers=32, thread_name_prefix="llm")
 
 
 @cache
@@ -130,11 +131,15 @@ def complete(*, model: str, messages: Messages, timeout: float, **params: Any) -
 _DONE = object()
 
 
-def stream(*, model: str, messages: Messages, timeout: float) -> Iterator[str]:
-    """Yield the answer's text chunks; each chunk must arrive within ``timeout`` seconds.
+def stream(
+    *, model: str, messages: Messages, timeout: float, total_timeout: float | None = None
+) -> Iterator[str]:
+    """Yield the answer's text chunks; each chunk must arrive within ``timeout`` seconds and the
+    whole answer within ``total_timeout`` (default: ten times ``timeout``).
 
     A sync generator on purpose: under WSGI an async generator is buffered to the end.
     """
+    deadline = time.monotonic() + (total_timeout or timeout * 10)
     lib = litellm()
     chunks: queue.Queue[object] = queue.Queue()
     abandoned = threading.Event()
@@ -156,8 +161,9 @@ def stream(*, model: str, messages: Messages, timeout: float) -> Iterator[str]:
     _pool().submit(pump)
     try:
         while True:
+            wait = min(timeout, deadline - time.monotonic())
             try:
-                item = chunks.get(timeout=timeout)
+                item = chunks.get(timeout=max(wait, 0))
             except queue.Empty:
                 raise ModelError("timeout", retryable=True) from None
             if item is _DONE:

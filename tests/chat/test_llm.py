@@ -1,0 +1,62 @@
+"""The litellm seam: timeouts we enforce ourselves (litellm enforces none on custom providers)."""
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from chat import llm
+from chat.offline.provider import TextProvider
+
+
+class Drip(TextProvider):
+    """Streams one word every 0.3 s, forever: each chunk is on time, the whole never ends."""
+
+    def answer(self, model: str, messages: list[dict[str, Any]]) -> str:
+        return "word"
+
+    def streaming(self, model: str, messages: list, *args: Any, **kwargs: Any) -> Iterator[Any]:
+        while True:
+            time.sleep(0.3)
+            yield {
+                "text": "word ",
+                "tool_use": None,
+                "is_finished": False,
+                "finish_reason": "",
+                "index": 0,
+                "usage": None,
+            }
+
+
+@pytest.fixture
+def drip() -> Iterator[None]:
+    lib = llm.litellm()
+    saved = list(lib.custom_provider_map)
+    lib.custom_provider_map = [*saved, {"provider": "drip", "custom_handler": Drip()}]
+    yield
+    lib.custom_provider_map = saved
+
+
+def test_a_stream_whose_chunks_are_on_time_still_ends_at_its_total_deadline(drip):
+    received = []
+    with pytest.raises(llm.ModelError) as failure:
+        for chunk in llm.stream(
+            model="drip/x", messages=[{"role": "user", "content": "hi"}], timeout=2, total_timeout=1
+        ):
+            received.append(chunk)
+    assert failure.value.code == "timeout"
+    assert failure.value.retryable
+    assert 0 < len(received) < 10
+
+
+def test_a_model_error_says_nothing_of_the_prompt(scripted):
+    scripted.answer(RuntimeError("secret prompt text"))
+    with pytest.raises(llm.ModelError) as failure:
+        llm.complete(
+            model="scripted/x",
+            messages=[{"role": "user", "content": "secret prompt text"}],
+            timeout=2,
+        )
+    assert "secret" not in str(failure.value)
+    assert failure.value.__cause__ is None
