@@ -1,11 +1,22 @@
 """The Celery app: configured from Django settings (``CELERY_*``), tasks found in each app."""
 
 import os
+from typing import Any
 
 from celery import Celery
+from celery.signals import worker_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 app = Celery("whizi")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@worker_init.connect
+def _import_litellm_before_forking(**kwargs: Any) -> None:
+    """litellm takes seconds to import: do it once in the worker's main process, before the
+    pool forks, so no pass pays for it."""
+    from chat import llm
+
+    llm.litellm()
