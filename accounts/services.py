@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -146,6 +146,11 @@ def delete_idle_guests() -> int:
     return deleted
 
 
+def _iso(moment: datetime | None) -> str | None:
+    """UTC timestamps as the API writes them (``…Z``)."""
+    return moment.isoformat().replace("+00:00", "Z") if moment else None
+
+
 def export_account(*, user: User) -> dict[str, Any]:
     """Everything of the person as one JSON document (SPEC §9: memory under ``memory``)."""
     memory = memory_services.view_memory(owner_id=user.pk)
@@ -155,7 +160,7 @@ def export_account(*, user: User) -> dict[str, Any]:
             "id": user.pk,
             "email": user.email,
             "guest": user.is_guest,
-            "date_joined": user.date_joined.isoformat(),
+            "date_joined": _iso(user.date_joined),
         },
         "conversations": [
             {
@@ -164,13 +169,13 @@ def export_account(*, user: User) -> dict[str, Any]:
                 "model": c.model,
                 "project": c.project_id,
                 "temporary": c.temporary,
-                "created_at": c.created_at.isoformat(),
+                "created_at": _iso(c.created_at),
                 "messages": [
                     {
                         "role": m.role,
                         "content": m.content,
                         "model": m.model,
-                        "created_at": m.created_at.isoformat(),
+                        "created_at": _iso(m.created_at),
                     }
                     for m in c.messages.all()
                 ],
@@ -185,6 +190,6 @@ def export_account(*, user: User) -> dict[str, Any]:
             "lines": memory.lines,
             "tokens": memory.tokens,
             "enabled": memory.enabled,
-            "updated_at": memory.updated_at.isoformat() if memory.updated_at else None,
+            "updated_at": _iso(memory.updated_at),
         },
     }

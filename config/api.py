@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.views.defaults import page_not_found
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -32,6 +34,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if isinstance(exc, exceptions.ValidationError):
         response.data = {"code": "invalid", "detail": "Check the fields.", "fields": exc.detail}
         return response
+    if isinstance(exc, Http404):  # get_object_or_404 raises Django's own
+        exc = exceptions.NotFound()
     code = next((c for cls, c in _CODES.items() if isinstance(exc, cls)), "error")
     detail = exc.detail if isinstance(exc, exceptions.APIException) else "Error."
     if code == "malformed_json":
@@ -42,3 +46,10 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if response.status_code == status.HTTP_403_FORBIDDEN and code == "not_authenticated":
         response.status_code = status.HTTP_401_UNAUTHORIZED
     return response
+
+
+def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """404 everywhere: JSON with the stable code under /api/, the app's page elsewhere."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"code": "not_found", "detail": "Not found."}, status=404)
+    return page_not_found(request, exception)

@@ -28,7 +28,8 @@ DATA_DIR = Path(env.str("DATA_DIR", default=str(BASE_DIR / "var"))).resolve()
 PRODUCTION = env.bool("PRODUCTION", default="DATABASE_URL" in os.environ)
 TESTING = env.bool("TESTING", default=False)
 
-DEBUG = env.bool("DEBUG", default=not PRODUCTION)
+# Off unless asked for, embedded too: `make run` is the product, with its own error pages.
+DEBUG = env.bool("DEBUG", default=False)
 SECRET_KEY = env.str("SECRET_KEY", default="" if PRODUCTION else "embedded-insecure-dev-key")
 if not SECRET_KEY:
     raise environ.ImproperlyConfigured("SECRET_KEY must be set in production.")
@@ -118,6 +119,9 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = DATA_DIR / "static"
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# Embedded (no collectstatic step), WhiteNoise serves static files straight from the apps.
+WHITENOISE_USE_FINDERS = not PRODUCTION
+WHITENOISE_AUTOREFRESH = not PRODUCTION
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

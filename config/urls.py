@@ -11,3 +11,5 @@ urlpatterns = [
     path("", include("memory.urls")),
     path("", include("chat.urls")),
 ]
+
+handler404 = "config.api.not_found"

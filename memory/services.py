@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 from enum import StrEnum
 
 from django.conf import settings
@@ -43,7 +43,7 @@ class MemoryView:
     token_limit: int
     enabled: bool
     version: int
-    updated_at: object = field(default=None)
+    updated_at: datetime | None = field(default=None)
 
     @property
     def count(self) -> int:
@@ -187,10 +187,11 @@ def clear_memory(*, owner_id: int) -> None:
         )
 
 
-def delete_line(*, owner_id: int, index: int, expected_version: int) -> MemoryView:
-    """Delete one line, only if the list is still the version the person was looking at."""
+def delete_line(*, owner_id: int, index: int, expected_version: int | None) -> MemoryView:
+    """Delete one line, only if the list is still the version the person was looking at
+    (``None``: whatever the version, as with ``If-Match: *``)."""
     memory = get_memory(owner_id=owner_id)
-    if memory.version != expected_version:
+    if expected_version is not None and memory.version != expected_version:
         raise StaleVersion
     if not 0 <= index < len(memory.lines):
         raise LineNotFound

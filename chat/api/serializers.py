@@ -59,6 +59,11 @@ class TextField(serializers.CharField):
     """Text the service cleans itself: NUL bytes and lone surrogates are stripped there (for
     every surface alike), not refused here."""
 
+    def to_internal_value(self, data: object) -> str:
+        if not isinstance(data, str):  # a number or a list is not a message
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
         self.validators = [

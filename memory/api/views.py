@@ -66,9 +66,15 @@ class MemoryView(APIView):
         return memory_response(view)
 
 
+ANY_VERSION = -1
+
+
 def parse_if_match(header: str | None) -> int | None:
-    """``If-Match: "7"`` or ``7`` → 7; anything else → None."""
-    value = (header or "").strip().removeprefix("W/").strip('"')
+    """``If-Match: "7"`` or ``7`` → 7; ``*`` → any version (RFC 9110); anything else → None."""
+    value = (header or "").strip()
+    if value == "*":
+        return ANY_VERSION
+    value = value.removeprefix("W/").strip('"')
     return int(value) if value.isdigit() else None
 
 
@@ -90,7 +96,9 @@ class MemoryLineView(APIView):
             if version is None:
                 raise services.StaleVersion
             view = services.delete_line(
-                owner_id=request.user.pk, index=index, expected_version=version
+                owner_id=request.user.pk,
+                index=index,
+                expected_version=None if version == ANY_VERSION else version,
             )
         except services.StaleVersion:
             return error(

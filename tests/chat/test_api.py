@@ -240,3 +240,27 @@ def test_nul_bytes_surrogates_and_bidi_controls_are_stripped_before_storage(api,
         "My name is Anna",
         "fine answer",
     ]
+
+
+def test_not_found_has_its_stable_code_everywhere_in_the_api(api):
+    for response in (
+        api.get("/api/v1/conversations/999"),
+        api.post("/api/v1/conversations/999/messages", {"content": "hi"}, format="json"),
+        api.post("/api/v1/conversations", {"project": 999}, format="json"),
+        api.get("/api/v1/no-such-endpoint"),
+        api.get("/api/v1/conversations/abc"),
+    ):
+        assert response.status_code == 404
+        assert response.json() == {"code": "not_found", "detail": "Not found."}
+
+
+def test_a_message_that_is_not_text_is_400(api):
+    conversation = new_conversation(api)
+    for content in (5, ["hi"], None):
+        response = api.post(
+            f"/api/v1/conversations/{conversation['id']}/messages",
+            {"content": content},
+            format="json",
+        )
+        assert response.status_code == 400
+    assert not Message.objects.exists()

@@ -194,3 +194,10 @@ def test_a_failed_clear_says_so_and_deletes_nothing(api, account):
     }
     assert Memory.objects.get().lines == ["Name is Anna"]
     assert not MemoryEvent.objects.filter(kind="clear").exists()
+
+
+def test_if_match_star_deletes_whatever_the_version(api, account):
+    memory_with(account, "Name is Anna", "Likes jazz", owed=False)
+    response = api.delete("/api/v1/memory/lines/0", HTTP_IF_MATCH="*")
+    assert response.status_code == 200
+    assert response.json()["lines"] == ["Likes jazz"]
