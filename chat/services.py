@@ -71,6 +71,7 @@ def error_text(code: str) -> str:
 
 
 def available_models() -> list[ModelOption]:
+    """The chat models on offer (``CHAT_MODELS``), with their labels."""
     labels = settings.CHAT_MODEL_LABELS
     return [
         ModelOption(id=m, label=labels.get(m) or _default_label(m)) for m in settings.CHAT_MODELS
@@ -85,6 +86,7 @@ def _default_label(model: str) -> str:
 
 
 def check_model(model: str) -> str:
+    """``model`` if it is on offer, else InvalidInput."""
     if model not in settings.CHAT_MODELS:
         raise InvalidInput(
             "unknown_model", gettext("Unknown model. Pick one of the models on offer.")
@@ -96,9 +98,33 @@ def check_model(model: str) -> str:
 
 
 def create_project(*, owner_id: int, name: str, instructions: str = "") -> Project:
+    """A project; its instructions reach the model in its conversations (they are not memory)."""
     return Project.objects.create(
         owner_id=owner_id, name=clean_text(name).strip(), instructions=clean_text(instructions)
     )
+
+
+def update_project(
+    *, project: Project, name: str | None = None, instructions: str | None = None
+) -> Project:
+    """Rename a project or change its instructions (cleaned like every stored text)."""
+    if name is not None:
+        project.name = clean_text(name).strip()
+    if instructions is not None:
+        project.instructions = clean_text(instructions)
+    project.save(update_fields=["name", "instructions", "updated_at"])
+    return project
+
+
+def delete_project(*, project: Project) -> None:
+    """Delete a project with its conversations (they belong to it)."""
+    project.delete()
+
+
+def delete_conversation(*, conversation: Conversation) -> None:
+    """Delete a conversation and its messages. Memory keeps what it already learned from it;
+    the person can delete lines or clear memory for that."""
+    conversation.delete()
 
 
 def create_conversation(
@@ -108,6 +134,8 @@ def create_conversation(
     project: Project | None = None,
     temporary: bool = False,
 ) -> Conversation:
+    """A new conversation on ``model`` (default: the first on offer); a temporary one neither
+    reads nor feeds memory."""
     return Conversation.objects.create(
         owner_id=owner_id,
         model=check_model(model or settings.DEFAULT_CHAT_MODEL),

@@ -24,7 +24,8 @@ _CODES = {
 
 
 def error(code: str, detail: str, http_status: int, **extra: Any) -> Response:
-    return Response({"code": code, "detail": detail, **extra}, status=http_status)
+    """An API error: a stable ``code`` for the app, a ``detail`` for people."""
+    return Response({"code": code, "detail": str(detail), **extra}, status=http_status)
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:

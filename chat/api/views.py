@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 from django.http import StreamingHttpResponse
-from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.renderers import BaseRenderer, JSONRenderer
@@ -14,18 +13,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from chat import services
+from chat.access import conversation_for, project_for, voice_session_for
 from chat.api import serializers as s
-from chat.models import Conversation, Project, VoiceSession
+from chat.models import Conversation, Project
 from chat.streaming import streaming_reply
 from config.api import error
-
-
-def _get_conversation_for_user(request: Request, pk: int) -> Conversation:
-    return get_object_or_404(Conversation.objects.for_owner(request.user), pk=pk)
-
-
-def _get_project_for_user(request: Request, pk: int) -> Project:
-    return get_object_or_404(Project.objects.for_owner(request.user), pk=pk)
 
 
 def _invalid(exc: services.InvalidInput) -> Response:
@@ -51,7 +43,7 @@ class ConversationListView(APIView):
         data = s.ConversationCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         project_id = data.validated_data.get("project")
-        project = _get_project_for_user(request, project_id) if project_id else None
+        project = project_for(request.user, project_id) if project_id else None
         try:
             conversation = services.create_conversation(
                 owner_id=request.user.pk,
@@ -67,13 +59,11 @@ class ConversationListView(APIView):
 class ConversationDetailView(APIView):
     @extend_schema(responses=s.ConversationDetailSerializer)
     def get(self, request: Request, pk: int) -> Response:
-        return Response(
-            s.ConversationDetailSerializer(_get_conversation_for_user(request, pk)).data
-        )
+        return Response(s.ConversationDetailSerializer(conversation_for(request.user, pk)).data)
 
     @extend_schema(request=s.ConversationUpdateSerializer, responses=s.ConversationSerializer)
     def patch(self, request: Request, pk: int) -> Response:
-        conversation = _get_conversation_for_user(request, pk)
+        conversation = conversation_for(request.user, pk)
         data = s.ConversationUpdateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         try:
@@ -84,7 +74,7 @@ class ConversationDetailView(APIView):
 
     @extend_schema(responses={204: None})
     def delete(self, request: Request, pk: int) -> Response:
-        _get_conversation_for_user(request, pk).delete()
+        services.delete_conversation(conversation=conversation_for(request.user, pk))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -108,7 +98,7 @@ class MessageCreateView(APIView):
 
     @extend_schema(request=s.MessageCreateSerializer, responses={201: s.ExchangeSerializer})
     def post(self, request: Request, pk: int) -> Response | StreamingHttpResponse:
-        conversation = _get_conversation_for_user(request, pk)
+        conversation = conversation_for(request.user, pk)
         data = s.MessageCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         content = data.validated_data["content"]
@@ -151,20 +141,19 @@ class ProjectListView(APIView):
 class ProjectDetailView(APIView):
     @extend_schema(responses=s.ProjectSerializer)
     def get(self, request: Request, pk: int) -> Response:
-        return Response(s.ProjectSerializer(_get_project_for_user(request, pk)).data)
+        return Response(s.ProjectSerializer(project_for(request.user, pk)).data)
 
     @extend_schema(request=s.ProjectSerializer, responses=s.ProjectSerializer)
     def patch(self, request: Request, pk: int) -> Response:
-        data = s.ProjectSerializer(
-            _get_project_for_user(request, pk), data=request.data, partial=True
-        )
+        project = project_for(request.user, pk)
+        data = s.ProjectSerializer(project, data=request.data, partial=True)
         data.is_valid(raise_exception=True)
-        data.save()
-        return Response(data.data)
+        services.update_project(project=project, **data.validated_data)
+        return Response(s.ProjectSerializer(project).data)
 
     @extend_schema(responses={204: None})
     def delete(self, request: Request, pk: int) -> Response:
-        _get_project_for_user(request, pk).delete()
+        services.delete_project(project=project_for(request.user, pk))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -187,7 +176,7 @@ class VoiceSessionCreateView(APIView):
 class VoiceSessionEndView(APIView):
     @extend_schema(request=s.VoiceEndSerializer, responses={202: None, 409: None})
     def post(self, request: Request, pk: int) -> Response:
-        session = get_object_or_404(VoiceSession.objects.for_owner(request.user), pk=pk)
+        session = voice_session_for(request.user, pk)
         data = s.VoiceEndSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         try:

@@ -10,7 +10,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api import error
-from memory import services
+from memory import services, texts
 
 
 class MemorySerializer(serializers.Serializer):
@@ -35,8 +35,8 @@ def memory_response(view: services.MemoryView, http_status: int = status.HTTP_20
 
 # The app maps these codes to its alerts (SPEC §7): "Memory unavailable", "Couldn't clear memory".
 # Both name the memory service, not the account, and neither deletes anything.
-UNAVAILABLE = ("memory_unavailable", "Memory isn't available right now. Try again later.")
-CLEAR_FAILED = ("clear_failed", "Couldn't clear memory. Try again.")
+UNAVAILABLE = ("memory_unavailable", texts.MEMORY_UNAVAILABLE)
+CLEAR_FAILED = ("clear_failed", texts.CLEAR_FAILED)
 
 
 class MemoryView(APIView):

@@ -264,3 +264,13 @@ def test_a_message_that_is_not_text_is_400(api):
         )
         assert response.status_code == 400
     assert not Message.objects.exists()
+
+
+def test_project_instructions_are_cleaned_on_update_too(api):
+    project = api.post("/api/v1/projects", {"name": "P"}, format="json").json()
+    api.patch(
+        f"/api/v1/projects/{project['id']}",
+        {"instructions": "Be \u202ebrief\u200b."},
+        format="json",
+    )
+    assert Project.objects.get().instructions == "Be brief."

@@ -1,0 +1,21 @@
+"""One access helper per resource: someone else's conversation or project is a 404, the same
+way on the web pages and in the API."""
+
+from __future__ import annotations
+
+from django.shortcuts import get_object_or_404
+
+from accounts.models import User
+from chat.models import Conversation, Project, VoiceSession
+
+
+def conversation_for(user: User, pk: int) -> Conversation:
+    return get_object_or_404(Conversation.objects.for_owner(user), pk=pk)
+
+
+def project_for(user: User, pk: int) -> Project:
+    return get_object_or_404(Project.objects.for_owner(user), pk=pk)
+
+
+def voice_session_for(user: User, pk: int) -> VoiceSession:
+    return get_object_or_404(VoiceSession.objects.for_owner(user), pk=pk)
