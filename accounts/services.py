@@ -30,10 +30,12 @@ class AuthError(Exception):
 
 
 def create_guest() -> User:
+    """A new guest: no email, no password; the owner of its own memory (SPEC §8)."""
     return User.objects.create_guest()
 
 
 def token_for(user: User) -> str:
+    """The API token of ``user`` (one per person; logging out deletes it)."""
     token, _ = Token.objects.get_or_create(user=user)
     return token.key
 
@@ -63,6 +65,7 @@ def sign_up(*, email: str, password: str, guest: User | None = None) -> User:
 
 
 def log_in(*, email: str, password: str, guest: User | None = None) -> User:
+    """Check the credentials; a guest coming along is merged into the account."""
     account = authenticate(username=(email or "").strip().lower(), password=password or "")
     if account is None or account.is_guest:
         raise AuthError("invalid_credentials", gettext("Wrong email or password."))
@@ -119,6 +122,7 @@ def finish_guest_merge(*, guest_id: int, account_id: int) -> bool:
 
 
 def log_out(*, user: User) -> None:
+    """Invalidate the API token."""
     Token.objects.filter(user=user).delete()
 
 

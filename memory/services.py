@@ -57,6 +57,7 @@ def get_memory(*, owner_id: int) -> Memory:
 
 
 def view_memory(*, owner_id: int) -> MemoryView:
+    """The memory as the person sees it (settings page, API, export)."""
     memory = get_memory(owner_id=owner_id)
     return MemoryView(
         lines=list(memory.lines),
