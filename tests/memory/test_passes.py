@@ -412,3 +412,21 @@ def test_dropping_a_failed_pass_stops_owing_it(account, memory_model):
     memory.refresh_from_db()
     assert not memory.pass_requested
     assert memory.lines == ["Name is Anna"]
+
+
+def test_the_transcript_sent_to_the_model_stays_under_its_cap(account, memory_model, settings):
+    from memory.budget import count_tokens
+
+    words = " ".join(f"word{i}" for i in range(3000))  # several thousand tokens per turn
+    conversation_with(account, *(f"turn {i}: {words}" for i in range(6)))
+    memory = memory_with(account)
+    memory_model.answer(answer())
+    run(memory)
+    transcript = payload(memory_model.calls[0]["messages"])["transcript"]
+    sent = sum(count_tokens(turn["content"]) for turn in transcript)
+    assert sent <= settings.MEMORY_TRANSCRIPT_TOKEN_LIMIT
+    assert transcript[-1]["content"].startswith("turn 5:")  # the newest turns are the ones kept
+    assert (
+        sum(count_tokens(f"turn {i}: {words}") for i in range(6))
+        > settings.MEMORY_TRANSCRIPT_TOKEN_LIMIT
+    )

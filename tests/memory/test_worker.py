@@ -49,3 +49,20 @@ def test_a_remember_request_reaches_memory_through_the_worker(api, account, work
     assert "Name is Anna" in lines
     assert "Lives in Turin" in lines
     assert wait_for(lambda: not Memory.objects.get(owner=account).pass_requested)
+
+
+def test_a_pass_task_delivered_twice_asks_the_model_once(account, memory_model, worker):
+    from memory.tasks import run_memory_pass
+    from tests.memory.helpers import answer, conversation_with, memory_with
+
+    conversation_with(account, "My name is Anna", "Hi Anna")
+    memory = memory_with(account)
+    memory_model.answer(answer("Name is Anna"))
+    run_memory_pass.apply_async(args=[memory.pk])
+    run_memory_pass.apply_async(args=[memory.pk])  # the same work, redelivered
+
+    assert wait_for(lambda: Memory.objects.get(pk=memory.pk).lines == ["Name is Anna"])
+    assert wait_for(lambda: not Memory.objects.get(pk=memory.pk).pass_requested)
+    time.sleep(1)  # give a duplicate the time to run (and do nothing)
+    assert len(memory_model.calls) == 1
+    assert Memory.objects.get(pk=memory.pk).version == 2
