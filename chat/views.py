@@ -56,7 +56,7 @@ def _unanswered_ids(history: list[Message]) -> set[int]:
     following = [*history[1:], None]
     return {
         message.pk
-        for message, after in zip(history, following, strict=True)
+        for message, after in zip(history, following, strict=False)
         if message.role == Message.Role.USER
         and (after is None or after.role != Message.Role.ASSISTANT)
     }

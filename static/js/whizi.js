@@ -1,6 +1,6 @@
-// Whizi web pages: streamed chat replies and an instant Memory section. Plain JavaScript, no
-// build step, no external assets. Every form here also works without this file: the script
-// only makes the same requests without reloading the page.
+// Whizi web pages: streamed chat replies, an instant Memory section, confirmation dialogs.
+// Plain JavaScript, no build step, no external assets. Every form here also works without this
+// file: the script only makes the same requests without reloading the page.
 (() => {
   "use strict";
 
@@ -203,6 +203,8 @@
     let current = select.value;
     select.addEventListener("change", async () => {
       status.textContent = "";
+      // Picking the model already in use switches nothing, so nothing is sent or claimed.
+      if (select.value === current) return;
       try {
         const response = await fetch(picker.action, {
           method: "POST",
@@ -301,19 +303,6 @@
       }
     });
 
-    document.addEventListener("click", (event) => {
-      const opener = event.target.closest("[data-open-dialog]");
-      if (opener) {
-        const dialog = document.getElementById(opener.dataset.openDialog);
-        if (dialog && typeof dialog.showModal === "function") {
-          event.preventDefault();
-          dialog.showModal();
-        }
-        return;
-      }
-      event.target.closest("[data-close-dialog]")?.closest("dialog")?.close();
-    });
-
     // Back to this tab: a pass may have saved new facts meanwhile.
     document.addEventListener("visibilitychange", async () => {
       const section = document.querySelector("[data-memory-section]");
@@ -330,6 +319,42 @@
     });
   }
 
+  // ---- Confirmation dialogs (clear memory, delete a guest's data) -------------------------
+  // The opener is a link to the confirmation page, which is what a page without JavaScript (or
+  // a browser without <dialog>) gets instead.
+
+  function setupDialogs() {
+    document.addEventListener("click", (event) => {
+      const opener = event.target.closest("[data-open-dialog]");
+      if (opener) {
+        const dialog = document.getElementById(opener.dataset.openDialog);
+        if (dialog && typeof dialog.showModal === "function") {
+          event.preventDefault();
+          dialog.showModal();
+        }
+        return;
+      }
+      event.target.closest("[data-close-dialog]")?.closest("dialog")?.close();
+    });
+  }
+
+  // ---- The phone's "Chats" menu: closes on a click elsewhere or Escape --------------------
+
+  function setupChatsMenu(menu) {
+    document.addEventListener("click", (event) => {
+      if (menu.open && !menu.contains(event.target)) {
+        const list = menu.parentElement.querySelector(".conversation-list");
+        if (!list?.contains(event.target)) menu.open = false;
+      }
+    });
+    document.addEventListener("keydown", (event) => {
+      if (event.key === "Escape" && menu.open) {
+        menu.open = false;
+        menu.querySelector("summary").focus();
+      }
+    });
+  }
+
   // ---- Settings: the language applies as soon as it is picked ----------------------------
 
   document.querySelectorAll("[data-language-form] select").forEach((select) => {
@@ -338,5 +363,7 @@
 
   document.querySelectorAll("[data-chat]").forEach(setupChat);
   document.querySelectorAll("[data-new-chat]").forEach(setupNewChat);
+  document.querySelectorAll("[data-chats-menu]").forEach(setupChatsMenu);
   setupMemory();
+  setupDialogs();
 })();

@@ -93,6 +93,30 @@ def test_a_model_error_is_shown_in_the_chat_and_the_message_stays(
     )
     expect(page.locator(".message.user .bubble")).to_have_text(["Are you there?"])
     assert Message.objects.get().content == "Are you there?"
+    # After a reload the failed turn is still told apart, under the person's message.
+    page.reload()
+    expect(page.locator(".message.user [data-unanswered]")).to_have_text(
+        "No reply — the model couldn't answer. Send your message again to retry."
+    )
+
+
+def test_picking_the_model_already_in_use_claims_no_switch(page: Page) -> None:
+    page.goto("/")
+    page.get_by_role("button", name="Start chat").click()
+    page.wait_for_url(re.compile(r"/c/\d+/$"))
+    switches: list[str] = []
+    page.on(
+        "request", lambda request: switches.append(request.url) if "/model" in request.url else None
+    )
+    picker = page.get_by_label("Model")
+    picker.select_option("offline/whizi-chat")  # Playwright fires "change" even so
+    page.wait_for_timeout(300)
+    expect(page.locator("[data-model-status]")).to_have_text("")
+    assert switches == []
+
+    picker.select_option("scripted/chat-b")
+    expect(page.locator("[data-model-status]")).to_have_text("Model switched.")
+    assert len(switches) == 1
 
 
 def test_chatting_fills_memory_which_can_be_seen_deleted_cleared_and_switched_off(
@@ -151,10 +175,61 @@ def test_cancelling_the_clear_dialog_keeps_everything(page: Page) -> None:
     page.reload()
     page.locator("#memory summary").click()
     page.get_by_role("link", name="Clear memory").click()
-    page.locator("dialog").get_by_role("button", name="Cancel").click()
-    expect(page.locator("dialog")).to_be_hidden()
+    dialog = page.locator("dialog#clear-memory-dialog")
+    dialog.get_by_role("button", name="Cancel").click()
+    expect(dialog).to_be_hidden()
     expect(page.locator("#memory .memory-line")).to_have_text(["Name is Anna"])
     assert Memory.objects.get().lines == ["Name is Anna"]
+
+
+def test_a_guest_confirms_deleting_their_data_in_a_dialog(page: Page) -> None:
+    page.goto("/settings/")
+    guest = User.objects.get()
+    remember(guest, "Name is Anna")
+    page.reload()
+    data = page.locator("#data")
+    expect(data.get_by_label("Password")).to_have_count(0)
+
+    data.get_by_role("link", name="Delete my data").click()
+    dialog = page.locator("dialog#delete-data-dialog")
+    expect(dialog).to_be_visible()
+    expect(dialog.get_by_role("heading")).to_have_text("Delete your data?")
+    dialog.get_by_role("button", name="Cancel").click()
+    expect(dialog).to_be_hidden()
+    assert User.objects.filter(pk=guest.pk).exists()
+
+    data.get_by_role("link", name="Delete my data").click()
+    dialog.get_by_role("button", name="Delete my data").click()
+    expect(page.locator(".notice.success")).to_have_text(
+        "Deleted. Your chats, projects and memory are gone."
+    )
+    assert not User.objects.filter(pk=guest.pk).exists()
+    assert not Memory.objects.filter(owner_id=guest.pk).exists()
+
+
+def test_a_guest_confirms_deleting_their_data_on_a_page_without_javascript(
+    browser: Browser, live_server: Any
+) -> None:
+    context = browser.new_context(base_url=live_server.url, java_script_enabled=False)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.goto("/settings/")
+    guest = User.objects.get()
+    page.locator("#data").get_by_role("link", name="Delete my data").click()
+    expect(page.get_by_role("heading", name="Delete your data?")).to_be_visible()
+    assert User.objects.filter(pk=guest.pk).exists()
+    page.get_by_role("button", name="Delete my data").click()
+    expect(page.locator(".notice.success")).to_contain_text("Deleted.")
+    assert not User.objects.filter(pk=guest.pk).exists()
+    context.close()
+
+
+def test_logging_out_says_so(page: Page) -> None:
+    make_account("anna@example.com")
+    log_in(page, "anna@example.com", "a-long-passphrase-42")
+    page.get_by_role("button", name="Log out").click()
+    expect(page.locator(".notice.success")).to_have_text("You're logged out.")
+    expect(page.get_by_role("link", name="Log in")).to_be_visible()
 
 
 def test_a_guests_facts_follow_them_into_their_new_account(page: Page, eager_memory: None) -> None:

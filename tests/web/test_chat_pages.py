@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from accounts.models import User
@@ -150,6 +152,81 @@ def test_an_empty_message_without_javascript_is_shown_as_a_page_message(
     response = account_client.post(send_url(conversation), {"content": ""}, follow=True)
     assert "Write a message first." in text_of(response)
     assert not Message.objects.exists()
+
+
+NO_REPLY = "No reply — the model couldn't answer. Send your message again to retry."
+
+
+def test_a_message_whose_reply_failed_says_so_after_a_reload(
+    account_client: Client, conversation: Conversation, scripted: Any
+) -> None:
+    scripted.answer(RuntimeError("the provider fell over"), "Here I am.")
+    chat_services.send_message(conversation=conversation, content="Are you there?")
+    page = text_of(account_client.get(reverse("chat:conversation", args=[conversation.pk])))
+    assert "Are you there?" in page
+    assert page.count(NO_REPLY) == 1
+
+    chat_services.send_message(conversation=conversation, content="Hello?")
+    page = text_of(account_client.get(reverse("chat:conversation", args=[conversation.pk])))
+    # Only the first message went unanswered; it stays marked, after it the turn worked.
+    assert page.count(NO_REPLY) == 1
+    assert page.index("Are you there?") < page.index(NO_REPLY) < page.index("Hello?")
+
+
+def test_answered_messages_carry_no_failure_note(
+    account_client: Client, conversation: Conversation, scripted: Any
+) -> None:
+    chat_services.send_message(conversation=conversation, content="Hi")
+    page = text_of(account_client.get(reverse("chat:conversation", args=[conversation.pk])))
+    assert "echo: Hi" in page
+    assert NO_REPLY not in page
+
+
+def test_the_failure_notes_cost_no_query_per_message(
+    account_client: Client, conversation: Conversation, scripted: Any
+) -> None:
+    url = reverse("chat:conversation", args=[conversation.pk])
+
+    def queries_for_page() -> int:
+        with CaptureQueriesContext(connection) as queries:
+            assert account_client.get(url).status_code == 200
+        return len(queries)
+
+    scripted.answer(RuntimeError("down"))
+    chat_services.send_message(conversation=conversation, content="One")
+    few = queries_for_page()
+    scripted.answer(RuntimeError("down"), "fine", RuntimeError("down"))
+    for text in ("Two", "Three", "Four"):
+        chat_services.send_message(conversation=conversation, content=text)
+    assert queries_for_page() == few
+    assert text_of(account_client.get(url)).count(NO_REPLY) == 3
+
+
+def test_the_failure_note_is_translated(
+    account_client: Client, conversation: Conversation, scripted: Any
+) -> None:
+    scripted.answer(RuntimeError("down"), RuntimeError("down"))
+    chat_services.send_message(conversation=conversation, content="Ciao")
+    url = reverse("chat:conversation", args=[conversation.pk])
+    italian = text_of(account_client.get(url, HTTP_ACCEPT_LANGUAGE="it"))
+    assert "Nessuna risposta: il modello non è riuscito a rispondere." in italian
+    french = text_of(account_client.get(url, HTTP_ACCEPT_LANGUAGE="fr"))
+    assert "Pas de réponse : le modèle n'a pas pu répondre." in french.replace("\u00a0", " ")
+
+
+def test_in_a_temporary_chat_the_offline_model_says_it_wont_remember(
+    account_client: Client, account: User
+) -> None:
+    conversation = chat_services.create_conversation(
+        owner_id=account.pk, model="offline/whizi-chat", temporary=True
+    )
+    exchange = chat_services.send_message(
+        conversation=conversation, content="Please remember I prefer short answers."
+    )
+    assert exchange.assistant_message is not None
+    assert exchange.assistant_message.content == (
+        "Memory is off here, so I won't remember this after our conversation."
+    )
 
 
 def test_switching_the_model_mid_conversation_keeps_the_history(

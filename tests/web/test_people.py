@@ -129,6 +129,22 @@ def test_logging_out_ends_the_session(account_client: Client, account: User) -> 
     assert person_of(account_client).is_guest
 
 
+def test_logging_out_says_so_after_the_redirect(account_client: Client) -> None:
+    response = account_client.post(reverse("accounts:logout"), follow=True)
+    page = text_of(response)
+    assert response.redirect_chain == [(reverse("chat:home"), 302)]
+    assert "You're logged out." in page
+    # Shown once: the next page no longer carries it.
+    assert "You're logged out." not in text_of(account_client.get(reverse("chat:home")))
+
+
+def test_the_log_out_message_is_translated(account_client: Client) -> None:
+    response = account_client.post(
+        reverse("accounts:logout"), follow=True, HTTP_ACCEPT_LANGUAGE="it"
+    )
+    assert "Logout effettuato." in text_of(response)
+
+
 @pytest.mark.parametrize("method", ["get", "put"])
 def test_logging_out_needs_a_post(account_client: Client, method: str) -> None:
     response = getattr(account_client, method)(reverse("accounts:logout"))

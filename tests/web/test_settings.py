@@ -87,6 +87,48 @@ def test_a_guest_can_delete_their_data_without_a_password(
     assert not Memory.objects.exists()
 
 
+def test_a_guest_is_asked_to_confirm_in_a_dialog_not_for_a_password(guest_client: Client) -> None:
+    page = text_of(guest_client.get(reverse("accounts:settings")))
+    data = page[page.index('id="data"') :]
+    assert 'name="password"' not in data
+    # The button opens the dialog; without JavaScript its link leads to the confirmation page.
+    assert f'href="{reverse("accounts:delete")}" data-open-dialog="delete-data-dialog"' in data
+    dialog = data[data.index('<dialog class="dialog" id="delete-data-dialog"') :]
+    assert "Delete your data?" in dialog
+    assert (
+        "This permanently deletes your chats, projects and everything Whizi remembers about you. "
+        "This can't be undone."
+    ) in dialog
+    assert f'<form method="post" action="{reverse("accounts:delete")}"' in dialog
+
+
+def test_without_javascript_a_guest_confirms_on_a_page_and_nothing_goes_before(
+    guest_client: Client, guest: User
+) -> None:
+    remember(guest, "Lives in Turin")
+    response = guest_client.get(reverse("accounts:delete"))
+    page = text_of(response)
+    assert response.status_code == 200
+    assert "Delete your data?" in page
+    assert 'name="password"' not in page
+    assert f'<form method="post" action="{reverse("accounts:delete")}"' in page
+    assert f'href="{reverse("accounts:settings")}#data"' in page  # Cancel
+    assert User.objects.filter(pk=guest.pk).exists()
+    assert Memory.objects.get(owner=guest).lines == ["Lives in Turin"]
+
+
+def test_an_account_still_confirms_with_its_password(account_client: Client, account: User) -> None:
+    settings_page = text_of(account_client.get(reverse("accounts:settings")))
+    assert 'name="password"' in settings_page[settings_page.index('id="data"') :]
+    assert "delete-data-dialog" not in settings_page
+    response = account_client.get(reverse("accounts:delete"))
+    assert response.status_code == 200
+    page = text_of(response)
+    assert "Delete your account?" in page and 'name="password"' in page
+    assert User.objects.filter(pk=account.pk).exists()
+
+
 def test_deleting_needs_a_post(account_client: Client, account: User) -> None:
-    assert account_client.get(reverse("accounts:delete")).status_code == 405
+    assert account_client.put(reverse("accounts:delete")).status_code == 405
+    assert account_client.get(reverse("accounts:delete")).status_code == 200
     assert User.objects.filter(pk=account.pk).exists()
