@@ -150,6 +150,9 @@ def delete_idle_guests() -> int:
     return deleted
 
 
+EXPORT_FILENAME = "whizi-export.json"
+
+
 def _iso(moment: datetime | None) -> str | None:
     """UTC timestamps as the API writes them (``…Z``)."""
     return moment.isoformat().replace("+00:00", "Z") if moment else None

@@ -20,8 +20,6 @@ from accounts.models import User
 from accounts.web import MODEL_BACKEND, guest_of, page, person_required
 from memory.views import section_context
 
-EXPORT_FILENAME = "whizi-export.json"
-
 
 def _next_url(request: HttpRequest) -> str:
     target = request.POST.get("next") or request.GET.get("next") or ""
@@ -94,7 +92,7 @@ def settings_view(request: HttpRequest) -> HttpResponse:
 def export(request: HttpRequest) -> HttpResponse:
     data = services.export_account(user=request.user)
     response = JsonResponse(data, json_dumps_params={"ensure_ascii": False, "indent": 2})
-    response["Content-Disposition"] = f'attachment; filename="{EXPORT_FILENAME}"'
+    response["Content-Disposition"] = f'attachment; filename="{services.EXPORT_FILENAME}"'
     return response
 
 

@@ -13,24 +13,17 @@ from collections.abc import Iterator
 from django.contrib import messages
 from django.db.models import Count
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import redirect
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.web import page, person_required
 from chat import services
+from chat.access import conversation_for, project_for
 from chat.forms import NewConversationForm, ProjectForm
 from chat.models import Conversation, Message, Project
 from chat.streaming import streaming_reply
-
-
-def _get_conversation_for_user(request: HttpRequest, pk: int) -> Conversation:
-    return get_object_or_404(Conversation.objects.for_owner(request.user), pk=pk)
-
-
-def _get_project_for_user(request: HttpRequest, pk: int) -> Project:
-    return get_object_or_404(Project.objects.for_owner(request.user), pk=pk)
 
 
 def _accepts(request: HttpRequest, media_type: str) -> bool:
@@ -112,7 +105,7 @@ def new(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _new_chat_page(request, form, status=400)
     data = form.cleaned_data
-    project = _get_project_for_user(request, data["project"]) if data["project"] else None
+    project = project_for(request.user, data["project"]) if data["project"] else None
     conversation = services.create_conversation(
         owner_id=request.user.pk, model=data["model"], project=project, temporary=data["temporary"]
     )
@@ -124,7 +117,7 @@ def new(request: HttpRequest) -> HttpResponse:
 @require_GET
 @person_required
 def conversation(request: HttpRequest, pk: int) -> HttpResponse:
-    conversation = _get_conversation_for_user(request, pk)
+    conversation = conversation_for(request.user, pk)
     history = list(conversation.messages.all())
     context = {
         "conversation": conversation,
@@ -138,7 +131,7 @@ def conversation(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 @person_required
 def send(request: HttpRequest, pk: int) -> HttpResponse:
-    conversation = _get_conversation_for_user(request, pk)
+    conversation = conversation_for(request.user, pk)
     content = request.POST.get("content", "")
     if not _accepts(request, "text/event-stream"):
         _send_and_report(request, conversation, content)
@@ -153,7 +146,7 @@ def send(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 @person_required
 def switch_model(request: HttpRequest, pk: int) -> HttpResponse:
-    conversation = _get_conversation_for_user(request, pk)
+    conversation = conversation_for(request.user, pk)
     try:
         services.switch_model(conversation=conversation, model=request.POST.get("model", ""))
     except services.InvalidInput as exc:

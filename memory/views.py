@@ -19,10 +19,10 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.web import page, person_required
-from memory import services
+from memory import services, texts
 
-MEMORY_UNAVAILABLE = _("Memory isn't available right now. Try again later.")
-CLEAR_FAILED = _("Couldn't clear memory. Try again.")
+MEMORY_UNAVAILABLE = texts.MEMORY_UNAVAILABLE
+CLEAR_FAILED = texts.CLEAR_FAILED
 LIST_CHANGED = _(
     "Your memory changed in the meantime. Here is the latest list; nothing was deleted."
 )

@@ -88,5 +88,5 @@ class ExportView(APIView):
     @extend_schema(responses={200: dict})
     def get(self, request: Request) -> Response:
         response = Response(services.export_account(user=request.user))
-        response["Content-Disposition"] = 'attachment; filename="whizi-export.json"'
+        response["Content-Disposition"] = f'attachment; filename="{services.EXPORT_FILENAME}"'
         return response
