@@ -51,21 +51,20 @@ def test_the_merge_is_idempotent():
     assert Memory.objects.get(owner=account).lines == ["Likes jazz"]
 
 
+def account_and_guest_over_the_cap_together():
+    """An account and a guest whose lists fit alone but not merged (about 2,000 tokens each)."""
+    account = make_account()
+    _, guest = guest_client()
+    for owner, who in ((account, "Account"), (guest, "Guest")):
+        lines = [f"{who} fact {i} about a long and winding life story" for i in range(150)]
+        memory_with(owner, *lines, owed=False)
+    return account, guest
+
+
 def test_a_merge_over_the_cap_goes_through_condense(
     memory_model, settings, django_capture_on_commit_callbacks
 ):
-    account = make_account()
-    _, guest = guest_client()
-    memory_with(
-        account,
-        *[f"Account fact {i} about a long and winding life story" for i in range(150)],
-        owed=False,
-    )
-    memory_with(
-        guest,
-        *[f"Guest fact {i} about a long and winding life story" for i in range(150)],
-        owed=False,
-    )
+    account, guest = account_and_guest_over_the_cap_together()
     condensed = ["Name is Anna", *(f"Fact {i} of a long and winding life story" for i in range(60))]
     memory_model.answer(answer(*condensed))
 
@@ -89,18 +88,7 @@ def test_a_merge_over_the_cap_goes_through_condense(
 
 
 def test_a_failed_condense_in_a_merge_still_ends_under_the_cap(memory_model, settings):
-    account = make_account()
-    _, guest = guest_client()
-    memory_with(
-        account,
-        *[f"Account fact {i} about a long and winding life story" for i in range(150)],
-        owed=False,
-    )
-    memory_with(
-        guest,
-        *[f"Guest fact {i} about a long and winding life story" for i in range(150)],
-        owed=False,
-    )
+    account, guest = account_and_guest_over_the_cap_together()
     memory_model.answer("")
     merge_guest(guest=guest, account=account)
     assert finish_guest_merge(guest_id=guest.pk, account_id=account.pk)
