@@ -25,6 +25,11 @@ class User(AbstractUser):
     email = models.EmailField(unique=True, null=True, blank=True)
     is_guest = models.BooleanField(default=False)
     last_seen_at = models.DateTimeField(default=timezone.now, db_index=True)
+    # A guest whose merge into this account waits for the memory model (its list is over the
+    # cap together with the account's). Deleting the account deletes such guests with it.
+    merging_into = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.CASCADE, related_name="merging_guests"
+    )
 
     objects = PersonManager()
 

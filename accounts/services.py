@@ -84,10 +84,13 @@ def merge_guest(*, guest: User, account: User) -> None:
     """
     if not User.objects.filter(pk=guest.pk, is_guest=True).exists():
         return
-    outcome = memory_services.merge_memories(
-        from_owner_id=guest.pk, into_owner_id=account.pk, allow_model=False
-    )
     with transaction.atomic():
+        # The guest's memory row stays locked to the end: a guest pass finishing meanwhile
+        # waits, then finds its compare-and-set lost (or the row gone) and brings nothing back.
+        memory_services.lock_memory(owner_id=guest.pk)
+        outcome = memory_services.merge_memories(
+            from_owner_id=guest.pk, into_owner_id=account.pk, allow_model=False
+        )
         memory_services.adopt_unread_turns(from_owner_id=guest.pk, into_owner_id=account.pk)
         Conversation.objects.filter(owner_id=guest.pk).update(owner_id=account.pk)
         Project.objects.filter(owner_id=guest.pk).update(owner_id=account.pk)
@@ -96,7 +99,9 @@ def merge_guest(*, guest: User, account: User) -> None:
         if outcome is memory_services.MergeOutcome.MERGED:
             User.objects.filter(pk=guest.pk, is_guest=True).delete()
         else:
-            User.objects.filter(pk=guest.pk).update(is_active=False)
+            # Marked as merging into the account: deleting the account deletes it, clearing the
+            # account's memory deletes it, and housekeeping re-sends the task until it is done.
+            User.objects.filter(pk=guest.pk).update(is_active=False, merging_into=account)
             transaction.on_commit(lambda: _finish_merge_later(guest.pk, account.pk))
 
 
@@ -105,14 +110,15 @@ def _finish_merge_later(guest_id: int, account_id: int) -> None:
 
     try:
         finish_guest_merge.apply_async(args=[guest_id, account_id], retry=False)
-    except Exception:  # noqa: BLE001 - the broker is away: housekeeping retries later
+    except Exception:  # noqa: BLE001 - the broker is away: housekeeping re-sends it
         log.warning("accounts.merge_enqueue_failed guest=%s", guest_id)
 
 
 def finish_guest_merge(*, guest_id: int, account_id: int) -> bool:
-    """The rest of a merge that needed the memory model; True when the guest is gone."""
-    guest = User.objects.filter(pk=guest_id, is_guest=True).first()
-    if guest is None or not User.objects.filter(pk=account_id).exists():
+    """The rest of a merge that needed the memory model; True when nothing is left to do (the
+    guest is gone: merged, or deleted with the account or by a clear of its memory)."""
+    guest = User.objects.filter(pk=guest_id, is_guest=True, merging_into_id=account_id).first()
+    if guest is None:
         return True
     outcome = memory_services.merge_memories(from_owner_id=guest_id, into_owner_id=account_id)
     if outcome is not memory_services.MergeOutcome.MERGED:
@@ -141,13 +147,25 @@ def delete_account(*, user: User) -> None:
 
 
 def delete_idle_guests() -> int:
-    """Guests idle longer than ``GUEST_IDLE_DAYS`` go, with their memory."""
+    """Guests idle longer than ``GUEST_IDLE_DAYS`` go, with their memory (not those waiting to
+    merge into an account: their lines are the account's now)."""
     cutoff = timezone.now() - timedelta(days=settings.GUEST_IDLE_DAYS)
+    idle = User.objects.filter(is_guest=True, merging_into__isnull=True, last_seen_at__lt=cutoff)
     deleted = 0
-    for guest in User.objects.filter(is_guest=True, last_seen_at__lt=cutoff).iterator():
+    for guest in idle.iterator():
         delete_account(user=guest)
         deleted += 1
     return deleted
+
+
+def resume_guest_merges() -> int:
+    """Re-send the merges still waiting (the broker was away, or the task gave up)."""
+    pending = User.objects.filter(is_guest=True, merging_into__isnull=False)
+    sent = 0
+    for guest_id, account_id in pending.values_list("pk", "merging_into_id")[:500]:
+        _finish_merge_later(guest_id, account_id)
+        sent += 1
+    return sent
 
 
 EXPORT_FILENAME = "whizi-export.json"

@@ -7,10 +7,11 @@ from celery import shared_task
 from accounts import services
 
 
-@shared_task(name="accounts.delete_idle_guests", ignore_result=True)
-def delete_idle_guests() -> None:
-    """Celery beat: delete guests idle longer than ``GUEST_IDLE_DAYS``, with their memory."""
+@shared_task(name="accounts.housekeeping", ignore_result=True)
+def housekeeping() -> None:
+    """Celery beat, hourly: delete idle guests with their memory; re-send unfinished merges."""
     services.delete_idle_guests()
+    services.resume_guest_merges()
 
 
 @shared_task(

@@ -129,6 +129,7 @@ def complete(*, model: str, messages: Messages, timeout: float, **params: Any) -
 
 
 _DONE = object()
+STREAM_BUFFER_CHUNKS = 256
 
 
 def stream(
@@ -141,29 +142,39 @@ def stream(
     """
     deadline = time.monotonic() + (total_timeout or timeout * 10)
     lib = litellm()
-    chunks: queue.Queue[object] = queue.Queue()
+    # Bounded: a model that outruns a slow reader waits instead of piling text up in memory.
+    chunks: queue.Queue[object] = queue.Queue(maxsize=STREAM_BUFFER_CHUNKS)
     abandoned = threading.Event()
+
+    def hand_over(item: object) -> bool:
+        while not abandoned.is_set():
+            try:
+                chunks.put(item, timeout=0.5)
+                return True
+            except queue.Full:
+                continue
+        return False
 
     def pump() -> None:
         try:
             for part in lib.completion(
                 model=model, messages=messages, timeout=timeout, stream=True
             ):
-                if abandoned.is_set():
-                    return
                 delta = part.choices[0].delta.content if part.choices else None
-                if delta:
-                    chunks.put(delta)
-            chunks.put(_DONE)
+                if delta and not hand_over(delta):
+                    return  # the reader is gone
+            hand_over(_DONE)
         except Exception as exc:  # noqa: BLE001 - handed to the consumer, mapped there
-            chunks.put(exc)
+            hand_over(exc)
 
     _pool().submit(pump)
     try:
         while True:
-            wait = min(timeout, deadline - time.monotonic())
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:  # checked before each chunk: a steady stream ends on time too
+                raise ModelError("timeout", retryable=True)
             try:
-                item = chunks.get(timeout=max(wait, 0))
+                item = chunks.get(timeout=min(timeout, remaining))
             except queue.Empty:
                 raise ModelError("timeout", retryable=True) from None
             if item is _DONE:

@@ -108,11 +108,14 @@ def update_project(
     *, project: Project, name: str | None = None, instructions: str | None = None
 ) -> Project:
     """Rename a project or change its instructions (cleaned like every stored text)."""
+    changed = ["updated_at"]  # only what was sent: a concurrent edit of the other field stays
     if name is not None:
         project.name = clean_text(name).strip()
+        changed.append("name")
     if instructions is not None:
         project.instructions = clean_text(instructions)
-    project.save(update_fields=["name", "instructions", "updated_at"])
+        changed.append("instructions")
+    project.save(update_fields=changed)
     return project
 
 

@@ -197,7 +197,7 @@ CELERY_TASK_ROUTES = {"memory.*": {"queue": "memory"}}
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_BEAT_SCHEDULE = {
     "memory-sweep-owed-passes": {"task": "memory.sweep_owed_passes", "schedule": 60.0},
-    "accounts-delete-idle-guests": {"task": "accounts.delete_idle_guests", "schedule": 3600.0},
+    "accounts-housekeeping": {"task": "accounts.housekeeping", "schedule": 3600.0},
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
 

@@ -41,6 +41,8 @@ class Memory(models.Model):
     # by switching memory back on (so what was said while it was off stays unread). Empty: the
     # owner's turns are all readable (the row is created lazily, after the first turns).
     reads_turns_after = models.DateTimeField(null=True, blank=True)
+    # The same floor by message id (clocks of different hosts may disagree): set with it.
+    reads_turns_from_id = models.BigIntegerField(default=0)
     # The highest message id a pass has consumed: a late or duplicate task finds nothing newer.
     turns_seen_until = models.BigIntegerField(default=0)
     # Coalescing: a trigger sets pass_requested (and the time); a pass claims the lease with a

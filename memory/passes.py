@@ -158,10 +158,15 @@ def run_pass(*, memory_id: int, retry_in: int = 0) -> PassResult:
 
 
 def drop_pass(*, memory_id: int) -> None:
-    """Give up on a pass after its last retry: stop owing it, and say so in the trace."""
+    """Give up on a pass after its last retry: the work it choked on counts as read (a voice
+    session that always fails must not block every later pass), the request is no longer owed,
+    and the trace says so. The list stays as it was."""
     memory = Memory.objects.filter(pk=memory_id).first()
     if memory is None:
         return
+    work = _next_work(memory)
+    if work is not None:
+        _consume(memory, work)
     # Only the request that failed: a trigger that came in since is still owed.
     Memory.objects.filter(pk=memory_id, pass_requested_at=F("pass_claimed_at")).update(
         pass_requested=False, pass_not_before=None
@@ -266,7 +271,7 @@ def _store(memory: Memory, work: Work, rewrite: Rewrite) -> bool:
             # ``version=F("version")`` keeps the UPDATE real when nothing else changes (a voice
             # pass has no turns to mark), so a match is never mistaken for a lost race.
             written = Memory.objects.filter(pk=memory.pk, version=memory.version).update(
-                version=F("version"), **extra
+                version=F("version"), rules_version=RULES_VERSION, **extra
             )
         else:
             written = write_lines(
@@ -299,10 +304,13 @@ def _consume(memory: Memory, work: Work) -> None:
 # --- Reading the turns --------------------------------------------------------------------------
 
 
+# A session counts only if it started after the floor: speech from before a clear (or from
+# while memory was off) is never read, even when the session ends later.
 _VOICE_PENDING = Exists(
     VoiceSession.objects.filter(
         owner_id=OuterRef("owner_id"),
-        ended_at__gt=Coalesce(OuterRef("reads_turns_after"), Value(EPOCH)),
+        created_at__gt=Coalesce(OuterRef("reads_turns_after"), Value(EPOCH)),
+        ended_at__isnull=False,
         memory_pass_done_at__isnull=True,
     )
 )
@@ -314,7 +322,8 @@ def _next_work(memory: Memory) -> Work | None:
         voice = (
             VoiceSession.objects.filter(
                 owner_id=memory.owner_id,
-                ended_at__gt=memory.reads_turns_after or EPOCH,
+                created_at__gt=memory.reads_turns_after or EPOCH,
+                ended_at__isnull=False,
                 memory_pass_done_at__isnull=True,
             )
             .order_by("ended_at", "id")
@@ -335,7 +344,9 @@ def _next_work(memory: Memory) -> Work | None:
 
 def _chat_work(memory: Memory) -> Work | None:
     readable = Message.objects.filter(
-        conversation__owner_id=memory.owner_id, conversation__temporary=False
+        conversation__owner_id=memory.owner_id,
+        conversation__temporary=False,
+        id__gt=memory.reads_turns_from_id,
     )
     if memory.reads_turns_after is not None:
         readable = readable.filter(created_at__gt=memory.reads_turns_after)
@@ -424,7 +435,9 @@ def _rewrite(memory: Memory, work: Work) -> Rewrite:
     # Stored lines already passed these rules: only what the model adds is checked again.
     trusted = memory.lines if memory.rules_version == RULES_VERSION else ()
     lines, refused, answer = _ask(task, list(memory.lines), work, known_good=frozenset(trusted))
-    if _looks_like_a_wipe(memory.lines, lines, forget_requested=work.forget_requested):
+    # Judged on what the model proposed: lines that newer code rules refuse are not its doing.
+    proposed = len(lines) + refused
+    if _looks_like_a_wipe(memory.lines, proposed, forget_requested=work.forget_requested):
         raise PassFailed("wipe_refused", retryable=False)
     tokens_in, tokens_out, latency = answer.tokens_in, answer.tokens_out, answer.latency_ms
     condensed = cut = False
@@ -440,10 +453,10 @@ def _rewrite(memory: Memory, work: Work) -> Rewrite:
     return Rewrite(lines, tokens, refused, tokens_in, tokens_out, latency, condensed, cut)
 
 
-def _looks_like_a_wipe(before: list[str], after: list[str], *, forget_requested: bool) -> bool:
+def _looks_like_a_wipe(before: list[str], proposed: int, *, forget_requested: bool) -> bool:
     if forget_requested or len(before) < WIPE_MIN_LINES:
         return False
-    return len(after) < len(before) * WIPE_KEEP_SHARE
+    return proposed < len(before) * WIPE_KEEP_SHARE
 
 
 def fit_under_cap(

@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import StrEnum
+from typing import Any
 
 from django.conf import settings
 from django.db import DatabaseError, connection, transaction
@@ -20,6 +21,7 @@ from django.db.models import F, Subquery, Value
 from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 
+from accounts.models import User
 from memory import budget, prompts
 from memory.models import Memory, MemoryEvent
 
@@ -48,6 +50,11 @@ class MemoryView:
     @property
     def count(self) -> int:
         return len(self.lines)
+
+
+def lock_memory(*, owner_id: int) -> None:
+    """Hold the owner's memory row until the caller's transaction ends (writers wait)."""
+    Memory.objects.select_for_update().filter(owner_id=owner_id).values_list("pk").first()
 
 
 def get_memory(*, owner_id: int) -> Memory:
@@ -154,14 +161,22 @@ def read_for_request(*, owner_id: int) -> MemoryRead:
 # --- The person's controls --------------------------------------------------------------------
 
 
-def _every_turn_so_far(owner_id: int) -> Greatest:
-    """``turns_seen_until`` moved past every message the owner has: nothing so far is unread."""
+def _turn_floor(owner_id: int) -> dict[str, Any]:
+    """The changes that put every turn the owner has so far out of any pass's reach: by time
+    and by id (clocks of different hosts may disagree), and marked as read."""
     from chat.models import Message
 
-    newest = (
-        Message.objects.filter(conversation__owner_id=owner_id).order_by("-id").values("id")[:1]
+    newest = Coalesce(
+        Subquery(
+            Message.objects.filter(conversation__owner_id=owner_id).order_by("-id").values("id")[:1]
+        ),
+        Value(0),
     )
-    return Greatest(F("turns_seen_until"), Coalesce(Subquery(newest), Value(0)))
+    return {
+        "reads_turns_after": timezone.now(),
+        "reads_turns_from_id": newest,
+        "turns_seen_until": Greatest(F("turns_seen_until"), newest),
+    }
 
 
 def clear_memory(*, owner_id: int) -> None:
@@ -170,19 +185,19 @@ def clear_memory(*, owner_id: int) -> None:
     memory = get_memory(owner_id=owner_id)
     before = list(memory.lines)
     # Unconditional on purpose: a clear wins over anything in flight. Bumping the version makes
-    # a running pass's compare-and-set fail, and its retry finds no turns to learn from: every
-    # message so far counts as read (by id), and none older than now is read (by time, for a
-    # message written just before the clear that commits just after it).
+    # a running pass's compare-and-set fail, and its retry finds no turns to learn from (the
+    # floor moves past every turn so far). Guests still waiting to merge into this owner would
+    # bring their lines in later: they go too.
     with transaction.atomic():
         Memory.objects.filter(pk=memory.pk).update(
             lines=[],
             tokens=0,
             version=F("version") + 1,
-            reads_turns_after=now,
-            turns_seen_until=_every_turn_so_far(owner_id),
             updated_at=now,
             pass_requested=False,
+            **_turn_floor(owner_id),
         )
+        User.objects.filter(merging_into_id=owner_id, is_guest=True).delete()
         record_event(
             owner_id=owner_id, kind=MemoryEvent.Kind.CLEAR, outcome="ok", before=before, after=[]
         )
@@ -215,9 +230,7 @@ def set_enabled(*, owner_id: int, enabled: bool) -> MemoryView:
     if memory.enabled != enabled:
         changes: dict[str, object] = {"enabled": enabled, "pass_requested": False}
         if enabled:
-            # What was said while memory was off is never read.
-            changes["reads_turns_after"] = timezone.now()
-            changes["turns_seen_until"] = _every_turn_so_far(owner_id)
+            changes |= _turn_floor(owner_id)  # what was said while memory was off is never read
         Memory.objects.filter(pk=memory.pk).update(
             version=F("version") + 1, updated_at=timezone.now(), **changes
         )
@@ -295,6 +308,7 @@ def sweep_owed_passes() -> int:
     owed = (
         Memory.objects.owed(now)
         .filter(pass_requested_at__lt=now - timedelta(seconds=settings.MEMORY_OWED_AFTER_SECONDS))
+        .order_by("pass_requested_at")  # the longest owed first: a backlog starves no one
         .values_list("pk", flat=True)[:500]
     )
     sent = 0
@@ -369,7 +383,7 @@ def adopt_unread_turns(*, from_owner_id: int, into_owner_id: int) -> None:
     unread = Message.objects.filter(
         conversation__owner_id=from_owner_id,
         conversation__temporary=False,
-        id__gt=source.turns_seen_until,
+        id__gt=max(source.turns_seen_until, source.reads_turns_from_id),
     )
     if source.reads_turns_after is not None:
         unread = unread.filter(created_at__gt=source.reads_turns_after)
@@ -378,9 +392,10 @@ def adopt_unread_turns(*, from_owner_id: int, into_owner_id: int) -> None:
         return
     target = get_memory(owner_id=into_owner_id)
     # Lowering the account's mark re-reads some of its own recent turns too: harmless, a pass
-    # rewrites the whole list and keeps what it already holds.
+    # rewrites the whole list and keeps what it already holds. The version moves so that a pass
+    # running on the account cannot write its older mark back over this one.
     Memory.objects.filter(pk=target.pk, turns_seen_until__gte=first_unread).update(
-        turns_seen_until=first_unread - 1
+        turns_seen_until=first_unread - 1, version=F("version") + 1
     )
     request_pass(owner_id=into_owner_id)
 

@@ -100,7 +100,9 @@ def test_make_run_serves_remembers_and_stops_cleanly(tmp_path):
         os.killpg(run.pid, signal.SIGTERM)
         run.wait(timeout=60)
         log.close()
-    assert run.returncode == 0, (tmp_path / "run.log").read_text()[-2000:]
+    output = (tmp_path / "run.log").read_text()
+    assert run.returncode == 0, output[-2000:]
+    assert "Warm shutdown" in output  # the worker was stopped, not killed
     assert eventually(lambda: not leftovers(str(data_dir)), seconds=30) is not None, leftovers(
         str(data_dir)
     )

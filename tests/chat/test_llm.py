@@ -1,5 +1,6 @@
 """The litellm seam: timeouts we enforce ourselves (litellm enforces none on custom providers)."""
 
+import itertools
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -11,16 +12,31 @@ from chat.offline.provider import TextProvider
 
 
 class Drip(TextProvider):
-    """Streams one word every 0.3 s, forever: each chunk is on time, the whole never ends."""
+    """Streams a word every 0.3 s, forever: each chunk is on time, the whole never ends."""
 
     def answer(self, model: str, messages: list[dict[str, Any]]) -> str:
         return "word"
 
     def streaming(self, model: str, messages: list, *args: Any, **kwargs: Any) -> Iterator[Any]:
-        while True:
+        for i in itertools.count():
             time.sleep(0.3)
             yield {
-                "text": "word ",
+                "text": f"word{i} ",
+                "tool_use": None,
+                "is_finished": False,
+                "finish_reason": "",
+                "index": 0,
+                "usage": None,
+            }
+
+
+class Gush(Drip):
+    """Streams words as fast as it can, forever (all different: litellm stops repeated ones)."""
+
+    def streaming(self, model: str, messages: list, *args: Any, **kwargs: Any) -> Iterator[Any]:
+        for i in itertools.count():
+            yield {
+                "text": f"word{i} ",
                 "tool_use": None,
                 "is_finished": False,
                 "finish_reason": "",
@@ -33,7 +49,11 @@ class Drip(TextProvider):
 def drip() -> Iterator[None]:
     lib = llm.litellm()
     saved = list(lib.custom_provider_map)
-    lib.custom_provider_map = [*saved, {"provider": "drip", "custom_handler": Drip()}]
+    lib.custom_provider_map = [
+        *saved,
+        {"provider": "drip", "custom_handler": Drip()},
+        {"provider": "gush", "custom_handler": Gush()},
+    ]
     yield
     lib.custom_provider_map = saved
 
@@ -60,3 +80,18 @@ def test_a_model_error_says_nothing_of_the_prompt(scripted):
         )
     assert "secret" not in str(failure.value)
     assert failure.value.__cause__ is None
+
+
+def test_a_stream_that_never_stops_ends_at_its_total_deadline_even_when_chunks_keep_coming(drip):
+    received = 0
+    with pytest.raises(llm.ModelError) as failure:
+        for _ in llm.stream(
+            model="gush/x",
+            messages=[{"role": "user", "content": "hi"}],
+            timeout=2,
+            total_timeout=0.5,
+        ):
+            received += 1
+            time.sleep(0.001)  # a reader slower than the model
+    assert failure.value.code == "timeout"
+    assert received > 0
