@@ -18,7 +18,7 @@ from typing import Any
 from django.conf import settings
 from django.db import DatabaseError, connection, transaction
 from django.db.models import F, Subquery, Value
-from django.db.models.functions import Coalesce, Greatest
+from django.db.models.functions import Coalesce, Greatest, Least
 from django.utils import timezone
 
 from accounts.models import User
@@ -394,8 +394,9 @@ def adopt_unread_turns(*, from_owner_id: int, into_owner_id: int) -> None:
     # Lowering the account's mark re-reads some of its own recent turns too: harmless, a pass
     # rewrites the whole list and keeps what it already holds. The version moves so that a pass
     # running on the account cannot write its older mark back over this one.
-    Memory.objects.filter(pk=target.pk, turns_seen_until__gte=first_unread).update(
-        turns_seen_until=first_unread - 1, version=F("version") + 1
+    Memory.objects.filter(pk=target.pk).update(
+        turns_seen_until=Least(F("turns_seen_until"), Value(first_unread - 1)),
+        version=F("version") + 1,
     )
     request_pass(owner_id=into_owner_id)
 

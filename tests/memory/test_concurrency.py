@@ -173,3 +173,31 @@ def test_a_guest_merge_during_the_guests_pass_hands_its_unread_turns_to_the_acco
     assert (
         payload(memory_model.calls[-1]["messages"])["transcript"][0]["content"] == "My name is Anna"
     )
+
+
+def test_guest_turns_handed_over_during_the_accounts_pass_are_still_read(account, memory_model):
+    from accounts.models import User
+    from accounts.services import merge_guest
+
+    guest = User.objects.create_guest()
+    conversation_with(guest, "My name is Anna", "Hi")
+    memory_with(guest, owed=True)  # the guest's pass is still owed
+    conversation_with(account, "I live in Turin", "Nice")
+    memory = memory_with(account, "Likes jazz")
+
+    def learn(messages):
+        said = [t["content"] for t in payload(messages)["transcript"]]
+        extra = ["Name is Anna"] if "My name is Anna" in said else []
+        return answer(*payload(messages)["memory"], *extra)
+
+    memory_model.answer(
+        meanwhile(
+            lambda: merge_guest(guest=guest, account=account),
+            answer("Likes jazz", "Lives in Turin"),
+        ),
+        learn,
+        learn,
+    )
+    passes.run_pass(memory_id=memory.pk)
+    memory.refresh_from_db()
+    assert "Name is Anna" in memory.lines

@@ -118,3 +118,52 @@ def test_idle_guests_are_deleted_with_their_memory(settings):
     assert not Memory.objects.filter(owner_id=idle.pk).exists()
     assert User.objects.filter(pk=active.pk).exists()
     assert User.objects.filter(is_guest=False).exists()
+
+
+def merge_waiting_for_the_model(account, settings):
+    """A guest whose merge into ``account`` is over the cap, so it waits for the task."""
+    settings.MEMORY_TOKEN_LIMIT = 12
+    _, guest = guest_client()
+    memory_with(guest, "Likes jazz music a lot", "Lives in Turin near the river", owed=False)
+    memory_with(account, "Name is Anna and she works as an engineer", owed=False)
+    merge_guest(guest=guest, account=account)
+    assert User.objects.filter(pk=guest.pk, merging_into=account).exists()
+    return guest
+
+
+def test_a_clear_before_a_waiting_merge_finishes_brings_nothing_back(settings, memory_model):
+    from memory.services import clear_memory
+
+    account = make_account()
+    guest = merge_waiting_for_the_model(account, settings)
+    clear_memory(owner_id=account.pk)
+    assert finish_guest_merge(guest_id=guest.pk, account_id=account.pk)
+    assert Memory.objects.get(owner=account).lines == []
+    assert not User.objects.filter(pk=guest.pk).exists()
+
+
+def test_deleting_the_account_deletes_a_guest_waiting_to_merge_into_it(settings, memory_model):
+    from accounts.services import delete_account
+
+    account = make_account()
+    guest = merge_waiting_for_the_model(account, settings)
+    delete_account(user=account)
+    assert finish_guest_merge(guest_id=guest.pk, account_id=account.pk)
+    assert not User.objects.filter(pk=guest.pk).exists()
+    assert not Memory.objects.exists()
+
+
+def test_housekeeping_resends_waiting_merges_instead_of_deleting_them(
+    settings, memory_model, django_capture_on_commit_callbacks
+):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from accounts.services import resume_guest_merges
+
+    account = make_account()
+    guest = merge_waiting_for_the_model(account, settings)
+    User.objects.filter(pk=guest.pk).update(last_seen_at=timezone.now() - timedelta(days=365))
+    assert delete_idle_guests() == 0
+    assert resume_guest_merges() == 1

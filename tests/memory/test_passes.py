@@ -430,3 +430,85 @@ def test_the_transcript_sent_to_the_model_stays_under_its_cap(account, memory_mo
         sum(count_tokens(f"turn {i}: {words}") for i in range(6))
         > settings.MEMORY_TRANSCRIPT_TOKEN_LIMIT
     )
+
+
+def test_turns_from_before_a_clear_never_come_back_as_context(account, memory_model):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from chat.models import Message
+    from memory.services import clear_memory, request_pass
+
+    conversation = conversation_with(account, "My name is Anna", "Hi Anna")
+    memory = memory_with(account, "Name is Anna", owed=False)
+    clear_memory(owner_id=account.pk)
+    Message.objects.update(created_at=timezone.now() + timedelta(minutes=5))  # a fast clock
+    Message.objects.create(conversation=conversation, role="user", content="What's the weather?")
+    Message.objects.create(conversation=conversation, role="assistant", content="Sunny")
+    request_pass(owner_id=account.pk)
+    memory_model.answer(answer())
+    run(memory)
+    sent = [t["content"] for t in payload(memory_model.calls[0]["messages"])["transcript"]]
+    assert sent == ["What's the weather?", "Sunny"]
+
+
+def test_a_voice_pass_that_always_fails_is_dropped_without_blocking_later_passes(
+    account, memory_model
+):
+    from django.utils import timezone
+
+    from chat.models import VoiceSession
+    from memory.services import request_pass
+
+    memory = memory_with(account, "Likes jazz")
+    VoiceSession.objects.create(
+        owner=account,
+        model="scripted/chat-a",
+        ended_at=timezone.now(),
+        transcript=[{"role": "user", "content": "poison"}],
+    )
+    memory_model.answer("{broken")
+    assert run(memory).retry
+    passes.drop_pass(memory_id=memory.pk)
+    conversation_with(account, "I live in Turin", "Nice")
+    request_pass(owner_id=account.pk)
+    memory_model.answer(answer("Likes jazz", "Lives in Turin"))
+    assert run(memory).outcome == "ok"
+    assert payload(memory_model.calls[-1]["messages"])["task"] == "rewrite"
+    assert memory.lines == ["Likes jazz", "Lives in Turin"]
+
+
+def test_a_voice_session_started_before_a_clear_is_never_read(account, memory_model):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from chat.models import VoiceSession
+    from memory.services import clear_memory
+
+    memory = memory_with(account, owed=False)
+    session = VoiceSession.objects.create(owner=account, model="scripted/chat-a")
+    VoiceSession.objects.filter(pk=session.pk).update(
+        created_at=timezone.now() - timedelta(minutes=1)
+    )
+    clear_memory(owner_id=account.pk)
+    VoiceSession.objects.filter(pk=session.pk).update(
+        ended_at=timezone.now(), transcript=[{"role": "user", "content": "My name is Anna"}]
+    )
+    Memory.objects.filter(pk=memory.pk).update(pass_requested=True)
+    assert run(memory).outcome == "no_work"
+    assert memory_model.calls == []
+
+
+def test_a_rule_change_that_refuses_most_stored_lines_is_not_mistaken_for_a_wipe(
+    account, memory_model
+):
+    conversation_with(account, "hello", "hi")
+    stale = [
+        f"Card {n}" for n in ("4111 1111 1111 1111", "5555 5555 5555 4444", "4012 8888 8888 1881")
+    ]
+    memory = memory_with(account, "Name is Anna", "Likes jazz", *stale)  # stored under older rules
+    memory_model.answer(lambda messages: answer(*payload(messages)["memory"]))
+    assert run(memory).outcome == "ok"
+    assert memory.lines == ["Name is Anna", "Likes jazz"]
