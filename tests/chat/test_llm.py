@@ -11,6 +11,17 @@ from chat import llm
 from chat.offline.provider import TextProvider
 
 
+def chunk(text: str) -> dict[str, Any]:
+    return {
+        "text": text,
+        "tool_use": None,
+        "is_finished": False,
+        "finish_reason": "",
+        "index": 0,
+        "usage": None,
+    }
+
+
 class Drip(TextProvider):
     """Streams a word every 0.3 s, forever: each chunk is on time, the whole never ends."""
 
@@ -20,14 +31,7 @@ class Drip(TextProvider):
     def streaming(self, model: str, messages: list, *args: Any, **kwargs: Any) -> Iterator[Any]:
         for i in itertools.count():
             time.sleep(0.3)
-            yield {
-                "text": f"word{i} ",
-                "tool_use": None,
-                "is_finished": False,
-                "finish_reason": "",
-                "index": 0,
-                "usage": None,
-            }
+            yield chunk(f"word{i} ")
 
 
 class Gush(Drip):
@@ -35,14 +39,7 @@ class Gush(Drip):
 
     def streaming(self, model: str, messages: list, *args: Any, **kwargs: Any) -> Iterator[Any]:
         for i in itertools.count():
-            yield {
-                "text": f"word{i} ",
-                "tool_use": None,
-                "is_finished": False,
-                "finish_reason": "",
-                "index": 0,
-                "usage": None,
-            }
+            yield chunk(f"word{i} ")
 
 
 @pytest.fixture
