@@ -110,12 +110,11 @@ def test_picking_the_model_already_in_use_claims_no_switch(page: Page) -> None:
     )
     picker = page.get_by_label("Model")
     picker.select_option("offline/whizi-chat")  # Playwright fires "change" even so
-    page.wait_for_timeout(300)
     expect(page.locator("[data-model-status]")).to_have_text("")
-    assert switches == []
 
     picker.select_option("scripted/chat-b")
     expect(page.locator("[data-model-status]")).to_have_text("Model switched.")
+    # One request in all: the first pick (the model in use) sent none, and requests go in order.
     assert len(switches) == 1
 
 
