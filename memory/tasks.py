@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 from celery import shared_task
+from django.db import DatabaseError
 
 from memory import passes, services
+
+
+class PassCrashed(Exception):
+    """A pass stopped on an unexpected error; the message is the error's kind only."""
+
 
 # The task's hard limit sits above two model calls (rewrite + condense) and the writes.
 _PASS_TIME_LIMIT = 300
@@ -23,7 +29,17 @@ _PASS_TIME_LIMIT = 300
 def run_memory_pass(self, memory_id: int) -> None:
     """Run the owed pass of one memory; retried with backoff only when the failure may pass."""
     backoff = min(600, 15 * 2**self.request.retries)
-    result = passes.run_pass(memory_id=memory_id, retry_in=backoff)
+    try:
+        result = passes.run_pass(memory_id=memory_id, retry_in=backoff)
+    except DatabaseError as exc:
+        # A database error's message can quote the values it choked on: Celery logs only its
+        # kind (retried outside this block, so the original is no exception's context). The
+        # pass stays owed and its list untouched (every write is one statement).
+        crashed = PassCrashed(type(exc).__name__)
+    else:
+        crashed = None
+    if crashed is not None:
+        raise self.retry(countdown=backoff, exc=crashed)
     if not result.retry:
         return
     if self.request.retries >= self.max_retries:

@@ -512,3 +512,39 @@ def test_a_rule_change_that_refuses_most_stored_lines_is_not_mistaken_for_a_wipe
     memory_model.answer(lambda messages: answer(*payload(messages)["memory"]))
     assert run(memory).outcome == "ok"
     assert memory.lines == ["Name is Anna", "Likes jazz"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_database_error_mid_pass_is_retried_and_reported_without_its_text(
+    account, memory_model, caplog
+):
+    from django.db import DatabaseError, connection
+
+    from memory.tasks import PassCrashed, run_memory_pass
+
+    conversation_with(account, "My name is Anna", "Hi")
+    memory = memory_with(account, "Likes jazz")
+    memory_model.answer(*[answer("Likes jazz", "Name is Anna")] * 5)
+
+    def refuse_memory_writes(execute, sql, params, many, context):
+        if (
+            sql.lstrip().upper().startswith("UPDATE")
+            and "memory_memory" in sql
+            and '"lines"' in sql
+        ):
+            raise DatabaseError("value 'Name is Anna' is invalid")
+        return execute(sql, params, many, context)
+
+    with (
+        caplog.at_level("DEBUG"),
+        connection.execute_wrapper(refuse_memory_writes),
+        pytest.raises(PassCrashed) as crash,
+    ):
+        run_memory_pass(memory.pk)  # called directly, the retry raises what it would log
+
+    assert str(crash.value) == "DatabaseError"
+    assert crash.value.__context__ is None  # the original (with its text) is nobody's context
+    assert "Anna" not in caplog.text
+    memory.refresh_from_db()
+    assert memory.lines == ["Likes jazz"]
+    assert memory.pass_requested
