@@ -211,6 +211,16 @@ def export_account(*, user: User) -> dict[str, Any]:
             {"id": p.pk, "name": p.name, "instructions": p.instructions}
             for p in Project.objects.for_owner(user)
         ],
+        "voice_sessions": [
+            {
+                "id": v.pk,
+                "model": v.model,
+                "created_at": _iso(v.created_at),
+                "ended_at": _iso(v.ended_at),
+                "transcript": v.transcript,
+            }
+            for v in VoiceSession.objects.for_owner(user)
+        ],
         "memory": {
             "lines": memory.lines,
             "tokens": memory.tokens,

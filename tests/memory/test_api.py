@@ -134,6 +134,7 @@ def test_the_export_has_profile_conversations_projects_and_memory(api, account, 
     assert export["profile"]["email"] == account.email
     assert export["memory"]["lines"] == ["Name is Anna"]
     assert export["projects"] == [{"id": project["id"], "name": "P", "instructions": "Be brief."}]
+    assert export["voice_sessions"] == []
     [conversation] = export["conversations"]
     assert conversation["model"] == "scripted/chat-a"
     assert [(m["role"], m["content"]) for m in conversation["messages"]] == [
