@@ -96,11 +96,6 @@ def dedupe(lines: Iterable[str]) -> list[str]:
     return kept
 
 
-def merge_lines(first: list[str], second: list[str]) -> list[str]:
-    """Return `first`'s lines, then those of `second` not already present (by key)."""
-    return dedupe([*first, *second])
-
-
 class MalformedAnswer(ValueError):
     """A memory model answer that cannot be read as a list of lines.
 

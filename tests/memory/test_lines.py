@@ -7,7 +7,6 @@ from memory.lines import (
     dedupe,
     fold,
     line_key,
-    merge_lines,
     parse_answer,
 )
 
@@ -69,12 +68,6 @@ def test_line_key_keeps_different_facts_apart():
 def test_dedupe_keeps_the_first_occurrence_in_order():
     lines = ["Likes tea", "Lives in Turin", "likes  TEA.", "Has a dog", "lives in turin!"]
     assert dedupe(lines) == ["Likes tea", "Lives in Turin", "Has a dog"]
-
-
-def test_merge_puts_first_lines_first_then_new_lines_from_second():
-    first = ["Likes tea", "Lives in Turin"]
-    second = ["lives in Turin.", "Has a dog", "Likes tea"]
-    assert merge_lines(first, second) == ["Likes tea", "Lives in Turin", "Has a dog"]
 
 
 def test_fold_removes_case_and_accents_and_straightens_apostrophes():
