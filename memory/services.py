@@ -452,16 +452,15 @@ def hand_over_turns(*, from_owner_id: int, into_owner_id: int) -> None:
     from chat.models import Message
 
     source = Memory.objects.filter(owner_id=from_owner_id).first()
-    if source is None:
-        return
-    Memory.objects.filter(pk=source.pk).update(version=F("version") + 1, pass_requested=False)
-    Message.objects.filter(
-        conversation__owner_id=from_owner_id, id__lte=source.context_from_id
-    ).exclude(memory_state=Message.MemoryState.SKIPPED).update(
-        memory_state=Message.MemoryState.SKIPPED
-    )
-    if not source.enabled:
-        _skip_said_while_off(source)
+    if source is not None:  # no row: the guest never cleared nor switched memory off
+        Memory.objects.filter(pk=source.pk).update(version=F("version") + 1, pass_requested=False)
+        Message.objects.filter(
+            conversation__owner_id=from_owner_id, id__lte=source.context_from_id
+        ).exclude(memory_state=Message.MemoryState.SKIPPED).update(
+            memory_state=Message.MemoryState.SKIPPED
+        )
+        if not source.enabled:
+            _skip_said_while_off(source)
     if _has_unread_turns(from_owner_id):
         request_pass(owner_id=into_owner_id)
 

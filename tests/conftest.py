@@ -15,11 +15,15 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+import redis
+from celery.contrib.testing.worker import start_worker
 from django.conf import settings
 from rest_framework.test import APIClient
 
 from accounts.models import User
 from accounts.services import token_for
+from config.celery import app
+from tests.memory.helpers import Keeper
 
 # --- Real services, no network -----------------------------------------------------------------
 
@@ -129,6 +133,33 @@ def memory_model(scripted: Scripted, settings: Any) -> Scripted:
     """Memory passes on the scripted model: each test says what the memory model answers."""
     settings.MEMORY_MODEL = "scripted/memory"
     return scripted
+
+
+# --- A real worker, and a memory model that keeps score ------------------------------------------
+
+
+@pytest.fixture
+def worker():
+    """A real worker consuming the memory queue from Redis, in this process (threads), so the
+    scripted models of the test answer its calls."""
+    redis.Redis.from_url(settings.REDIS_URL).delete("memory")
+    with start_worker(
+        app,
+        pool="threads",
+        concurrency=2,
+        queues=["memory"],
+        perform_ping_check=False,
+        shutdown_timeout=10,
+    ):
+        yield
+
+
+@pytest.fixture
+def keeper(memory_model) -> Keeper:
+    """Memory passes on a model that keeps every line and learns names and likes."""
+    keeper = Keeper()
+    memory_model.answer(*[keeper] * 2_000)
+    return keeper
 
 
 # --- People and clients ------------------------------------------------------------------------

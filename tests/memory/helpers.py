@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from chat.models import Conversation, Message
@@ -46,3 +47,42 @@ def memory_with(owner, *lines: str, owed: bool = True) -> Memory:
     )
     memory.refresh_from_db()
     return memory
+
+
+_NAME_RE = re.compile(r"\bmy name is (\w+)", re.IGNORECASE)
+_LIKE_RE = re.compile(r"\bI like (\w+)", re.IGNORECASE)
+
+
+class Keeper:
+    """A scripted memory model that keeps every line it is given and adds "Name is X" and
+    "Likes X" for what the person says in the NEW turns; it records every turn it was given as
+    a source and as context, so tests can check that each turn is read exactly once."""
+
+    def __init__(self) -> None:
+        self.sources: list[str] = []
+        self.context: list[str] = []
+
+    def __call__(self, messages: list[dict[str, Any]]) -> str:
+        data = payload(messages)
+        lines = list(data["memory"])
+        self.context.extend(t["content"] for t in data["context"])
+        for turn in data["transcript"]:
+            if turn["role"] != "user":
+                continue
+            self.sources.append(turn["content"])
+            found = [f"Name is {m[1]}" for m in _NAME_RE.finditer(turn["content"])]
+            found += [f"Likes {m[1]}" for m in _LIKE_RE.finditer(turn["content"])]
+            lines.extend(line for line in found if line not in lines)
+        return answer(*lines)
+
+
+def wait_for(predicate: Any, seconds: float = 30.0) -> bool:
+    """Poll a condition (never a fixed sleep): True as soon as it holds, False at the deadline."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    return False

@@ -428,6 +428,7 @@ def test_a_transcript_larger_than_the_cap_is_read_over_two_rounds_with_nothing_d
         > settings.MEMORY_TRANSCRIPT_TOKEN_LIMIT
     )
     memory = memory_with(account)
+
     def one_more_fact(messages):
         known = payload(messages)["memory"]
         return answer(*known, f"Fact {len(known) + 1}")

@@ -1,39 +1,11 @@
 """End to end through a real Celery worker consuming from Redis (not eager mode)."""
 
-import time
-
 import pytest
-import redis
-from celery.contrib.testing.worker import start_worker
-from django.conf import settings
 
-from config.celery import app
 from memory.models import Memory
+from tests.memory.helpers import wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def worker():
-    redis.Redis.from_url(settings.REDIS_URL).delete("memory")
-    with start_worker(
-        app,
-        pool="threads",
-        concurrency=2,
-        queues=["memory"],
-        perform_ping_check=False,
-        shutdown_timeout=10,
-    ):
-        yield
-
-
-def wait_for(predicate, seconds=20.0):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.1)
-    return False
 
 
 def test_a_remember_request_reaches_memory_through_the_worker(api, account, worker):
