@@ -138,20 +138,21 @@ _FACT_LABEL_RE: Final = re.compile(
 # Words that may open a clause before its verb: conjunctions, politeness, "remember to" and
 # the adverbs of a standing rule (recorded in the "ruled" group).
 _LEAD_RE: Final = re.compile(
-    r"^(?:(?:and|also|then|so|but|now|just|please|pls|ok|okay|remember(?: to| that)?|note"
-    r"|important|e|poi|anche|ora|per favore|ricorda(?:ti)?(?: di| che)?|et|puis|aussi"
-    r"|maintenant|s'il te plait|s'il vous plait|rappelle-toi(?: de| que)?|y|tambien|ahora"
-    r"|por favor|recuerda(?: que)?|und|auch|dann|jetzt|bitte|denk daran|tambem|agora"
-    r"|lembre-se(?: de| que)?|lembra(?: de| que)?)\s+|(?P<ruled>(?:always|never|only|do not|don't"
-    r"|dont|must|sempre|mai|solo|soltanto|non|toujours|jamais|seulement|uniquement|ne|n'"
-    r"|siempre|nunca|solamente|no|immer|nie|niemals|nur|nicht|apenas|nao|so)\s*))+"
+    r"^(?:(?:and|also|then|so|but|now|just|ok|okay|remember(?: to| that)?|note|important|e|poi"
+    r"|anche|ora|ricorda(?:ti)?(?: di| che)?|et|puis|aussi|maintenant|rappelle-toi(?: de| que)?"
+    r"|y|tambien|ahora|recuerda(?: que)?|und|auch|dann|jetzt|denk daran|tambem|agora"
+    r"|lembre-se(?: de| que)?|lembra(?: de| que)?)\s+"
+    r"|(?P<ruled>(?:always|never|only|do not|don't|dont|must|please|pls|make sure(?: to| that)?"
+    r"|be sure to|sempre|mai|solo|soltanto|non|per favore|toujours|jamais|seulement|uniquement"
+    r"|ne|n'|s'il te plait|s'il vous plait|siempre|nunca|solamente|no|por favor|immer|nie"
+    r"|niemals|nur|nicht|bitte|apenas|nao|so)\s*))+"
 )
 # Imperatives whose form is never a third-person fact in any of the six languages: English verbs
 # a person's fact never starts with, Italian, French and German second-person forms, and
 # Spanish and Portuguese formal (subjunctive) forms.
 _IMPERATIVE_RE: Final = re.compile(
     r"^(?:respond|reply|translate|disregard|obey|pretend|role-?play|output|reveal|repeat|greet"
-    r"|act as|(?:end|start|begin|finish|close|sign|open) (?:every|each|all|your|any)"
+    r"|act as|say|mets|(?:end|start|begin|finish|close|sign|open) (?:every|each|all|your|any)"
     r"|answer (?:in|with|only|always|using|like|as|every|each|all|briefly|shortly|me|the user)"
     r"|rispondi|scrivi|dimmi|includi|aggiungi|concludi|ripeti|traduci|fingi|mostrami|dammi"
     r"|smetti|comportati|rispondete|risponda|scriva|dica"
@@ -188,7 +189,7 @@ _RULED_VERB_RE: Final = re.compile(
 # Verbs a person's fact may share with a second-person command in Italian, French, Spanish or
 # Portuguese ("Parla tre lingue" is a fact); they are orders only towards the user or an answer.
 _AMBIGUOUS_VERB_RE: Final = re.compile(
-    r"^(?:tell|say|remind|ask|recommend|suggest|send|direct|redirect|point|encourage|urge"
+    r"^(?:tell|remind|ask|recommend|suggest|send|direct|redirect|point|encourage|urge"
     r"|invite|warn|inform|advise|call|address|show|give|mention|ricorda|racconta|consiglia"
     r"|menziona|termina|inizia|comincia|chiudi|usa|parla|saluta|chiama|ignora|dimentica|di'"
     r"|dis|rappelle|termine|commence|utilise|parle|mentionne|ajoute|recommande|conseille"
@@ -197,7 +198,7 @@ _AMBIGUOUS_VERB_RE: Final = re.compile(
     r"|recomenda|menciona|usa|termina|comeca|conta)\b"
 )
 _ASSISTANT_OBJECT_RE: Final = re.compile(
-    r"\b(?:the users?|all users|users|me|us|everyone|anyone|people|readers"
+    r"\b(?:the users?|all users|users|me|us|him|her|them|everyone|anyone|people|readers"
     r"|(?:every|each|all|any|your) (?:answers?|repl(?:y|ies)|responses?|messages?|outputs?)"
     r"|all'utente|l'utente|agli utenti|gli utenti|ogni (?:risposta|messaggio)|le tue risposte"
     r"|(?:a |a l'|l')utilisateur|aux utilisateurs|chaque (?:reponse|message)"
@@ -311,7 +312,11 @@ def _clause_is_order(clause: str, *, after_fact_label: bool) -> bool:
         return True
     if ruled and _RULED_VERB_RE.match(rest):
         return True
-    return bool(_AMBIGUOUS_VERB_RE.match(rest) and _ASSISTANT_OBJECT_RE.search(rest))
+    # "Ricorda all'utente ...": the verb may also be what was read as "remember".
+    return any(
+        _AMBIGUOUS_VERB_RE.match(text) and _ASSISTANT_OBJECT_RE.search(text)
+        for text in (rest, clause)
+    )
 
 
 def is_instruction(folded: str) -> bool:

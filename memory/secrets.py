@@ -131,7 +131,7 @@ def _has_key_or_token(line: str) -> bool:
 # Strong words name a secret outright, so any value counts. Weak words also name everyday things
 # ("the key to success", "pin" on a map), so their value must contain a digit.
 _STRONG_WORDS: Final = (
-    r"pass ?words?|passwd|pwd|pass ?codes?|pass ?phrases?|api ?keys?|secret keys?"
+    r"pass ?words?|passwd|pwd|pw|pass ?codes?|pass ?phrases?|api ?keys?|secret keys?"
     r"|access tokens?|auth tokens?|recovery codes?|log-?ins?|credentials|parola d'ordine"
     r"|credenziali|mot de passe|mots de passe|mdp|identifiants?|contrasenas?|credenciales"
     r"|passwort|passworter|kennwort|zugangsdaten|anmeldedaten|senhas?|palavras?[- ]passe"
@@ -141,6 +141,8 @@ _KEY_OF: Final = r"(?:wi-?fi|wlan|network|wpa2?|wep|licen[cs]e|product|activatio
 _WEAK_WORDS: Final = (
     r"pins?(?: codes?| numbers?)?|cvv|cvc|otp"
     r"|(?:door|gate|alarm|safe|unlock|access|security|entry|garage|lock|phone) codes?"
+    r"|codes? (?:for|of|to) (?:the |my |our )?(?:front |back |main )?(?:door|gate|alarm|safe"
+    r"|garage|building|lock|phone|house|apartment|flat|locker)"
     rf"|{_KEY_OF} keys?"
     r"|codice (?:pin|segreto|di sblocco|di accesso|della porta|dell'allarme)"
     rf"|chiave (?:del |della )?{_KEY_OF}|codici pin"
