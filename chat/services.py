@@ -391,4 +391,6 @@ def end_voice_session(*, session: VoiceSession, transcript: list[dict[str, str]]
         )
         if not ended:
             raise AlreadyEnded
-        memory_services.request_pass(owner_id=session.owner_id)
+        # The owner now (the UPDATE holds the row): a guest's sessions move when it signs up.
+        owner_id = VoiceSession.objects.filter(pk=session.pk).values_list("owner_id", flat=True)
+        memory_services.request_pass(owner_id=owner_id.get())

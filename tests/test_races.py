@@ -1,0 +1,245 @@
+"""Races between a chat message and signup, login or account deletion, two signups with one
+guest token, and line deletes against passes — with real commits (issue 7): every request gets a
+clear JSON answer, never a 500, and nothing is half done."""
+
+import threading
+from collections.abc import Callable
+
+import pytest
+from django.db import connection
+from rest_framework.test import APIClient
+
+from accounts.models import User
+from chat.models import Conversation, Message
+from memory.models import Memory, MemoryEvent
+from tests.conftest import client_for, make_account
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PASSWORD = "a-long-passphrase-42"
+
+
+def in_another_thread(action: Callable[[], object]) -> object:
+    """Run ``action`` on its own database connection and wait for it: it commits while the
+    caller is in the middle of something (a model call)."""
+    result: list[object] = []
+
+    def run():
+        try:
+            result.append(action())
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    return result[0]
+
+
+def at_once(*actions: Callable[[], object]) -> list[object]:
+    """Start the actions together in threads (a barrier) and collect their results in order."""
+    barrier = threading.Barrier(len(actions))
+    results: list[object] = [None] * len(actions)
+
+    def run(i, action):
+        try:
+            barrier.wait()
+            results[i] = action()
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i, a)) for i, a in enumerate(actions)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return results
+
+
+def guest() -> APIClient:
+    client = APIClient()
+    client.credentials(
+        HTTP_AUTHORIZATION=f"Token {client.post('/api/v1/auth/guest').json()['token']}"
+    )
+    return client
+
+
+def chat_with(client: APIClient, model: str = "scripted/chat-a") -> int:
+    return client.post("/api/v1/conversations", {"model": model}, format="json").json()["id"]
+
+
+def send(client: APIClient, conversation_id: int, text: str, **headers: str):
+    return client.post(
+        f"/api/v1/conversations/{conversation_id}/messages",
+        {"content": text},
+        format="json",
+        **headers,
+    )
+
+
+def signup(client: APIClient, email: str = "anna@example.com"):
+    return client.post("/api/v1/auth/signup", {"email": email, "password": PASSWORD}, format="json")
+
+
+def is_json_answer(response, *allowed: int) -> bool:
+    if response.status_code not in allowed:
+        return False
+    if response.status_code >= 400:
+        return "code" in response.json()
+    return True
+
+
+def test_a_message_whose_guest_signs_up_mid_reply_lands_in_the_account_with_its_trigger(
+    scripted,
+):
+    client = guest()
+    conversation_id = chat_with(client)
+    signed_up = []
+
+    def reply_while_signing_up(messages):
+        signed_up.append(in_another_thread(lambda: signup(client).status_code))
+        return "Got it, Anna."
+
+    scripted.answer(reply_while_signing_up)
+    response = send(client, conversation_id, "My name is Anna, remember that")
+
+    assert signed_up == [201]
+    assert response.status_code == 201
+    assert response.json()["assistant_message"]["content"] == "Got it, Anna."
+    account = User.objects.get(email="anna@example.com")
+    assert Conversation.objects.get(pk=conversation_id).owner == account
+    assert Message.objects.filter(conversation_id=conversation_id).count() == 2
+    # The remember request's pass is owed by the account, not by the vanished guest.
+    assert Memory.objects.get(owner=account).pass_requested
+    assert not User.objects.filter(is_guest=True).exists()
+
+
+def test_a_message_whose_account_is_deleted_mid_reply_answers_404_and_leaves_nothing(
+    scripted, account
+):
+    client = client_for(account)
+    conversation_id = chat_with(client)
+
+    def reply_while_deleting(messages):
+        in_another_thread(lambda: client_for(account).delete("/api/v1/account"))
+        return "Got it."
+
+    scripted.answer(reply_while_deleting)
+    response = send(client, conversation_id, "Remember that I like tea")
+
+    assert response.status_code == 404
+    assert response.json()["code"] == "not_found"
+    assert not User.objects.filter(pk=account.pk).exists()
+    assert not Message.objects.exists()
+    assert not Memory.objects.exists()
+    deleted = MemoryEvent.objects.filter(kind=MemoryEvent.Kind.ACCOUNT_DELETED)
+    assert list(deleted.values_list("owner_id", flat=True)) == [account.pk]
+
+
+def test_a_streamed_message_whose_account_is_deleted_mid_reply_ends_with_an_error_event(
+    scripted, account
+):
+    client = client_for(account)
+    conversation_id = chat_with(client)
+
+    def reply_while_deleting(messages):
+        in_another_thread(lambda: client_for(account).delete("/api/v1/account"))
+        return "Got it."
+
+    scripted.answer(reply_while_deleting)
+    response = send(client, conversation_id, "hello", HTTP_ACCEPT="text/event-stream")
+    body = b"".join(response.streaming_content).decode()
+
+    assert response.status_code == 200
+    assert "event: error" in body
+    assert '"code": "not_found"' in body
+    assert not Message.objects.exists()
+
+
+@pytest.mark.parametrize("run", range(8))
+def test_chat_racing_signup_with_the_same_guest_token_never_answers_a_500(run):
+    client = guest()
+    conversation_id = chat_with(client, model="offline/whizi-chat")
+
+    message, signed_up = at_once(
+        lambda: send(client, conversation_id, "My name is Anna, remember that"),
+        lambda: signup(client),
+    )
+
+    assert is_json_answer(message, 201, 401, 404)
+    assert signed_up.status_code == 201
+    account = User.objects.get(email="anna@example.com")
+    assert not User.objects.filter(is_guest=True).exists()
+    assert Conversation.objects.get(pk=conversation_id).owner == account
+    stored = Message.objects.filter(conversation_id=conversation_id).count()
+    if message.status_code == 201:
+        assert stored == 2
+        assert Memory.objects.get(owner=account).pass_requested  # the reply's trigger
+    else:
+        assert stored == 0
+
+
+@pytest.mark.parametrize("run", range(8))
+def test_chat_racing_account_deletion_never_answers_a_500(run):
+    account = make_account(f"race{run}@example.com")
+    client = client_for(account)
+    conversation_id = chat_with(client, model="offline/whizi-chat")
+
+    message, deleted = at_once(
+        lambda: send(client, conversation_id, "Remember that I like tea"),
+        lambda: client_for(account).delete("/api/v1/account"),
+    )
+
+    assert is_json_answer(message, 201, 401, 404)
+    assert deleted.status_code == 204
+    assert not User.objects.filter(pk=account.pk).exists()
+    assert not Message.objects.exists()
+    assert MemoryEvent.objects.filter(kind=MemoryEvent.Kind.ACCOUNT_DELETED).count() == 1
+
+
+@pytest.mark.parametrize("run", range(4))
+def test_two_signups_with_one_guest_token_merge_the_guest_once(run):
+    client = guest()
+    conversation_id = chat_with(client, model="offline/whizi-chat")
+    assert send(client, conversation_id, "hello").status_code == 201
+
+    first, second = at_once(
+        lambda: signup(client, "first@example.com"), lambda: signup(client, "second@example.com")
+    )
+
+    assert is_json_answer(first, 201, 401)
+    assert is_json_answer(second, 201, 401)
+    assert not User.objects.filter(is_guest=True).exists()
+    owner = Conversation.objects.get(pk=conversation_id).owner
+    assert owner.email in {"first@example.com", "second@example.com"}
+    assert Message.objects.filter(conversation_id=conversation_id).count() == 2
+
+
+def test_a_line_deleted_while_a_pass_is_running_stays_deleted(account, memory_model):
+    from memory import passes
+    from tests.memory.helpers import answer, conversation_with, memory_with
+
+    conversation_with(account, "I like kites", "Nice")
+    memory = memory_with(account, "Name is Quentin", "Likes tea")
+    deleted = []
+
+    def rewrite_while_deleting(messages):
+        if not deleted:
+            version = Memory.objects.get(pk=memory.pk).version
+            deleted.append(
+                in_another_thread(
+                    lambda: (
+                        client_for(account)
+                        .delete("/api/v1/memory/lines/0", HTTP_IF_MATCH=str(version))
+                        .status_code
+                    )
+                )
+            )
+        data = __import__("json").loads(messages[-1]["content"])
+        return answer(*data["memory"], "Likes kites")
+
+    memory_model.answer(rewrite_while_deleting, rewrite_while_deleting)
+    assert passes.run_pass(memory_id=memory.pk).outcome == "ok"
+
+    assert deleted == [200]
+    assert Memory.objects.get(pk=memory.pk).lines == ["Likes tea", "Likes kites"]
