@@ -174,6 +174,10 @@ if REDIS_URL:
     }
 else:
     CELERY_BROKER_URL = "filesystem://"
+    # kombu's filesystem transport with atomic message files (config/broker.py explains why).
+    CELERY_BROKER_TRANSPORT = "config.broker:FilesystemTransport"
+    # One embedded worker: no remote control, so no broadcast files racing between processes.
+    CELERY_WORKER_ENABLE_REMOTE_CONTROL = False
     _broker_dir = DATA_DIR / "broker"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_broker_dir / "queue"),

@@ -370,12 +370,15 @@ def enqueue_pass(*, memory_id: int) -> bool:
     return True
 
 
-def sweep_owed_passes() -> int:
-    """Enqueue passes that were requested but never ran (broker down, worker lost)."""
+def sweep_owed_passes(*, owed_for_seconds: int | None = None) -> int:
+    """Enqueue passes that were requested but never ran (broker down, worker lost), those owed
+    for longer than ``owed_for_seconds`` (default ``MEMORY_OWED_AFTER_SECONDS``)."""
     now = timezone.now()
+    if owed_for_seconds is None:
+        owed_for_seconds = settings.MEMORY_OWED_AFTER_SECONDS
     owed = (
         Memory.objects.owed(now)
-        .filter(pass_requested_at__lt=now - timedelta(seconds=settings.MEMORY_OWED_AFTER_SECONDS))
+        .filter(pass_requested_at__lte=now - timedelta(seconds=owed_for_seconds))
         .order_by("pass_requested_at")  # the longest owed first: a backlog starves no one
         .values_list("pk", flat=True)[:500]
     )
@@ -385,6 +388,14 @@ def sweep_owed_passes() -> int:
             break  # the broker is still away; try again at the next sweep
         sent += 1
     return sent
+
+
+def resume_after_worker_loss() -> int:
+    """The one embedded worker died and no other runs (``bin/run`` says so before restarting
+    it): the leases it held are void, and every owed pass is sent again at once. Never call
+    this while a worker may be running a pass."""
+    Memory.objects.filter(lease_until__isnull=False).update(lease_until=None)
+    return sweep_owed_passes(owed_for_seconds=0)
 
 
 # --- Owners coming and going ------------------------------------------------------------------

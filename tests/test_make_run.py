@@ -64,6 +64,15 @@ def leftovers(marker: str) -> list[str]:
     return [line for line in out.splitlines() if marker in line and "ps -eo" not in line]
 
 
+def worker_of(run_pid: int) -> int | None:
+    """The Celery worker that bin/run started (its direct child), if one is running."""
+    out = subprocess.run(
+        ["ps", "-o", "pid=,args=", "--ppid", str(run_pid)], capture_output=True, text=True
+    ).stdout
+    pids = [int(line.split()[0]) for line in out.splitlines() if "celery" in line]
+    return pids[0] if pids else None
+
+
 @pytest.mark.skipif(
     not Path(sys.executable).parent.joinpath("celery").exists(), reason="needs the venv"
 )
@@ -96,6 +105,25 @@ def test_make_run_serves_remembers_and_stops_cleanly(tmp_path):
         memory = eventually(lambda: call(port, "GET", "/api/v1/memory", token=token)["lines"])
         assert memory == ["Name is Anna"]
         assert (data_dir / "whizi.sqlite3").exists()
+
+        # The worker dies: the web server keeps serving, the worker comes back, nothing is lost.
+        worker = worker_of(run.pid)
+        os.kill(worker, signal.SIGKILL)
+        call(
+            port,
+            "POST",
+            f"/api/v1/conversations/{conversation['id']}/messages",
+            {"content": "I live in Turin, remember that"},
+            token,
+        )
+        assert eventually(lambda: worker_of(run.pid) not in (None, worker))
+        memory = eventually(
+            lambda: (
+                len(lines := call(port, "GET", "/api/v1/memory", token=token)["lines"]) == 2
+                and lines
+            )
+        )
+        assert memory == ["Name is Anna", "Lives in Turin"]
     finally:
         os.killpg(run.pid, signal.SIGTERM)
         run.wait(timeout=60)
@@ -103,6 +131,7 @@ def test_make_run_serves_remembers_and_stops_cleanly(tmp_path):
     output = (tmp_path / "run.log").read_text()
     assert run.returncode == 0, output[-2000:]
     assert "Warm shutdown" in output  # the worker was stopped, not killed
+    assert "the worker stopped; restart #1" in output
     assert eventually(lambda: not leftovers(str(data_dir)), seconds=30) is not None, leftovers(
         str(data_dir)
     )
