@@ -39,11 +39,10 @@ def extract(text: str, *, strict: bool = False, sensitive_ok: bool = False) -> l
     """
     facts: list[Fact] = []
     for sentence in p.split_sentences(p.drop_quotes(text)):
-        if p.is_question(sentence):
+        # Reported speech is someone else's claim, whichever clause holds the fact.
+        if p.is_question(sentence) or p.is_reported(sentence):
             continue
         for clause in p.split_clauses(sentence):
-            if p.is_reported(clause):
-                continue
             keys: set[str] = set()
             for variant in _variants(clause):
                 for rule in RULES:

@@ -25,8 +25,10 @@ _PETS: Final = ("dog", "cat")
 
 def _im_a(g: Groups) -> str | None:
     text = rd.role(g["v"], False)
-    if not text or not rd.looks_like_job(text.split()[-1]):
+    words = text.split()[1:] if text else []  # without its "a"/"an"
+    if not words or not rd.looks_like_job(words[-1]):
         return None
+    text = " ".join(words)
     if text.lower() == "student":
         return "Is a student"
     article = "an" if text[:1].lower() in "aeiou" else "a"

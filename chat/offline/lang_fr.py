@@ -27,6 +27,11 @@ def _at(prep: str) -> str:
     return "à" if prep.lower() == "a" else prep
 
 
+def _join(prep: str, value: str) -> str:
+    """ "de" + "Lyon" → "de Lyon", "d'" + "Italie" → "d'Italie"."""
+    return prep + value if prep.endswith("'") else f"{prep} {value}"
+
+
 def _relative(g: Groups) -> str:
     article = "Sa" if g["pos"].lower() == "ma" else "Son"
     return f"{article} {g['r'].lower()} s'appelle {g['v']}"
@@ -53,9 +58,9 @@ RULES: Final[tuple[Rule, ...]] = (
     rule("fr", r"\b(?:j'habite|je vis|je réside|j'ai déménagé|je me suis installée?|"
          r"je suis basée?) (?P<p>à|a|en|au|aux) (?P<v>.+)",
          lambda g: f"Habite {_at(g['p'])} {g['v']}", "home", rd.place(lower_ok=True)),
-    rule("fr", r"\bje viens (?P<p>de |d'|du )(?P<v>.+)", "Vient {p}{v}", "origin",
+    rule("fr", r"\bje viens (?P<p>de |d'|du )(?P<v>.+)", lambda g: "Vient " + _join(g["p"], g["v"]), "origin",
          rd.place(lower_ok=False)),
-    rule("fr", r"\bje suis (?:originaire )?(?P<p>de |d')(?P<v>.+)", "Vient {p}{v}", "origin",
+    rule("fr", r"\bje suis (?:originaire )?(?P<p>de |d')(?P<v>.+)", lambda g: "Vient " + _join(g["p"], g["v"]), "origin",
          rd.place(lower_ok=False)),
     rule("fr", r"\bje travaille (?P<p>comme|en tant que) (?P<v>.+)", "Travaille {p} {v}",
          "work_as", rd.role),
@@ -65,7 +70,7 @@ RULES: Final[tuple[Rule, ...]] = (
     rule("fr", r"\bje travaille (?P<p>chez|pour) (?P<v>.+)", "Travaille {p} {v}", "work_at",
          rd.org),
     rule("fr", r"\bje travaille (?P<p>à l'|à la |au |dans une |dans un |dans l')(?P<v>\S+)",
-         "Travaille {p}{v}", "work_at", rd.one_of(_WORKPLACES, max_words=1)),
+         lambda g: "Travaille " + _join(g["p"], g["v"]), "work_at", rd.one_of(_WORKPLACES, max_words=1)),
     rule("fr", r"\bj'enseigne (?P<v>.+)", "Enseigne {v}", "teaches", rd.phrase(4)),
     rule("fr", r"\bj'ai (?P<n>" + v.NUM_FR + r") (?P<c>" + v.COUNT_NOUNS_FR + r")\b" + _NAMED,
          _count, lambda g: has_key(g["c"])),

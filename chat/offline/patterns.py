@@ -202,7 +202,7 @@ _SECRET_RE: Final = re.compile(
     r"\b(?:password|passwords|passcode|passphrase|pin|pins|login|logins|credentials?|iban|"
     r"api[- ]?key|token|secret|cvv|cvc|card number|credit card|carta di credito|"
     r"mot de passe|code secret|contraseña|clave|passwort|kennwort|geheimzahl|senha|"
-    r"cartão|tarjeta|karte|carte bancaire|codice)\b|https?:|www\.|\b[\w-]+\.(?:[a-z]{2,6})\b"
+    r"cartão|tarjeta|karte|carte bancaire|codice)\b|https?:|www\.|\b[\w-]+\.[a-z]{2,24}\b"
     r"|\d(?:[\s./-]?\d){5,}",
     re.IGNORECASE,
 )

@@ -39,7 +39,7 @@ _TIME_WORDS: Final = word_set("moment weekend weekends night nights home end sam
 _DEICTIC: Final = word_set(
     "it this that these those you your yours him her his them their they he she we our us me "
     "my myself how what when where why way "
-    "questo questa questi queste quello quella quelli quelle lo ti te tuo tua tuoi tue suo sua "
+    "questo questa questi queste quello quella quelli quelle ti te tuo tua tuoi tue suo sua "
     "lui lei loro come cosa quando mio mia "
     "ça cela ce cet cette ces toi ton ta tes votre vos son sa ses lui elle eux comment quand "
     "mon ma mes "
