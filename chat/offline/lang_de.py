@@ -14,6 +14,7 @@ from chat.offline.patterns import (
     TIER_NAME,
     TIER_PREFERENCE,
     TIER_WORK,
+    word_set,
 )
 from chat.offline.rules import Groups, Kind, Rule, has_key, kind, relation_key, rule
 
@@ -22,9 +23,9 @@ RELS = (r"frau|ehefrau|mann|ehemann|freundin|freund|partnerin|partner|tochter|so
 # "Mann" and "Frau" alone could be anyone; the line says whose.
 _NOUNS: Final = {"frau": "Ehefrau", "mann": "Ehemann", "mama": "Mutter", "papa": "Vater"}
 # First-person verbs that end a subordinate clause ("dass ich in Berlin wohne").
-_FINAL_VERBS: Final = frozenset(
+_FINAL_VERBS: Final = word_set(
     "wohne lebe arbeite heiße heisse bin habe spiele spreche esse mag liebe komme unterrichte "
-    "hasse bevorzuge lerne ist".split()
+    "hasse bevorzuge lerne ist"
 )
 _SUBORDINATE_RE: Final = re.compile(
     r"^(?:dass |daß )?(?P<s>ich|mein \w+|meine \w+) (?P<rest>.+) (?P<verb>\w+)$", re.IGNORECASE
@@ -37,7 +38,7 @@ _IRREGULAR: Final = {
 
 
 def reorder(clause: str) -> str | None:
-    """"dass ich in Berlin wohne" → "ich wohne in Berlin": main-clause order for the rules."""
+    """ "dass ich in Berlin wohne" → "ich wohne in Berlin": main-clause order for the rules."""
     match = _SUBORDINATE_RE.match(clause.rstrip(".!"))
     if not match or match["verb"].lower() not in _FINAL_VERBS:
         return None

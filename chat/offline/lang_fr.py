@@ -13,13 +13,14 @@ from chat.offline.patterns import (
     TIER_NAME,
     TIER_PREFERENCE,
     TIER_WORK,
+    word_set,
 )
 from chat.offline.rules import Groups, Kind, Rule, has_key, kind, relation_key, rule
 
 RELS = (r"femme|mari|compagne|compagnon|copine|copain|fiancée?|fille|fils|mère|maman|père|"
         r"papa|frère|s(?:œ|oe)ur|chien|chat|chatte")  # fmt: skip
-_WORKPLACES: Final = frozenset(
-    "banque hôpital école université pharmacie usine bibliothèque mairie entreprise".split()
+_WORKPLACES: Final = word_set(
+    "banque hôpital école université pharmacie usine bibliothèque mairie entreprise"
 )
 
 
@@ -30,6 +31,14 @@ def _at(prep: str) -> str:
 def _join(prep: str, value: str) -> str:
     """ "de" + "Lyon" → "de Lyon", "d'" + "Italie" → "d'Italie"."""
     return prep + value if prep.endswith("'") else f"{prep} {value}"
+
+
+def _comes_from(g: Groups) -> str:
+    return "Vient " + _join(g["p"], g["v"])
+
+
+def _works_in(g: Groups) -> str:
+    return "Travaille " + _join(g["p"], g["v"])
 
 
 def _relative(g: Groups) -> str:
@@ -58,9 +67,9 @@ RULES: Final[tuple[Rule, ...]] = (
     rule("fr", r"\b(?:j'habite|je vis|je réside|j'ai déménagé|je me suis installée?|"
          r"je suis basée?) (?P<p>à|a|en|au|aux) (?P<v>.+)",
          lambda g: f"Habite {_at(g['p'])} {g['v']}", "home", rd.place(lower_ok=True)),
-    rule("fr", r"\bje viens (?P<p>de |d'|du )(?P<v>.+)", lambda g: "Vient " + _join(g["p"], g["v"]), "origin",
+    rule("fr", r"\bje viens (?P<p>de |d'|du )(?P<v>.+)", _comes_from, "origin",
          rd.place(lower_ok=False)),
-    rule("fr", r"\bje suis (?:originaire )?(?P<p>de |d')(?P<v>.+)", lambda g: "Vient " + _join(g["p"], g["v"]), "origin",
+    rule("fr", r"\bje suis (?:originaire )?(?P<p>de |d')(?P<v>.+)", _comes_from, "origin",
          rd.place(lower_ok=False)),
     rule("fr", r"\bje travaille (?P<p>comme|en tant que) (?P<v>.+)", "Travaille {p} {v}",
          "work_as", rd.role),
@@ -70,7 +79,7 @@ RULES: Final[tuple[Rule, ...]] = (
     rule("fr", r"\bje travaille (?P<p>chez|pour) (?P<v>.+)", "Travaille {p} {v}", "work_at",
          rd.org),
     rule("fr", r"\bje travaille (?P<p>à l'|à la |au |dans une |dans un |dans l')(?P<v>\S+)",
-         lambda g: "Travaille " + _join(g["p"], g["v"]), "work_at", rd.one_of(_WORKPLACES, max_words=1)),
+         _works_in, "work_at", rd.one_of(_WORKPLACES, max_words=1)),
     rule("fr", r"\bj'enseigne (?P<v>.+)", "Enseigne {v}", "teaches", rd.phrase(4)),
     rule("fr", r"\bj'ai (?P<n>" + v.NUM_FR + r") (?P<c>" + v.COUNT_NOUNS_FR + r")\b" + _NAMED,
          _count, lambda g: has_key(g["c"])),

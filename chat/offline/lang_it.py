@@ -13,14 +13,15 @@ from chat.offline.patterns import (
     TIER_NAME,
     TIER_PREFERENCE,
     TIER_WORK,
+    word_set,
 )
 from chat.offline.rules import Groups, Kind, Rule, has_key, kind, relation_key, rule
 
 RELS = (r"moglie|marito|compagna|compagno|fidanzata|fidanzato|figlia|figlio|madre|mamma|"
         r"padre|papà|fratello|sorella|cane|gatto|gatta")  # fmt: skip
-_WORKPLACES: Final = frozenset(
+_WORKPLACES: Final = word_set(
     "banca ospedale scuola università farmacia fabbrica biblioteca ufficio comune negozio "
-    "ristorante".split()
+    "ristorante"
 )
 
 

@@ -121,7 +121,7 @@ def singular(noun: str) -> str:
 
 
 def relation_key(word: str) -> str | None:
-    """"rel:wife" for a relation held once, else None ("Son is Leo": several sons)."""
+    """ "rel:wife" for a relation held once, else None ("Son is Leo": several sons)."""
     noun = v.RELATIONS.get(word.lower())
     return f"rel:{noun}" if noun in v.SINGLE_RELATIONS else None
 
