@@ -60,12 +60,15 @@ def extract(text: str, *, strict: bool = False, sensitive_ok: bool = False) -> l
 def _apply(rule: Rule, clause: str, sentence: str, *, strict: bool, sensitive: bool) -> Fact | None:
     if rule.sensitive and not sensitive:
         return None
-    match = rule.pattern.search(clause)
+    match = rule.pattern.search(sentence if rule.whole else clause)
     if not match or p.is_hypothetical(sentence, rule.lang):
         return None
     if not rule.negative and p.is_negated(clause, rule.lang):
         return None
-    fact = rule.build(match, strict)
+    try:
+        fact = rule.build(match, strict)
+    except (KeyError, IndexError, ValueError):  # one odd capture costs one fact, not the pass
+        return None
     return fact if fact and line_ok(fact.line, strict) else None
 
 

@@ -85,7 +85,10 @@ RULES: Final[tuple[Rule, ...]] = (
     rule("de", r"\bich bin (?:in rente|im ruhestand|pensioniert|rentner(?:in)?)\b",
          "Ist in Rente", "work_as"),
     rule("de", _I + r"arbeite (?P<p>bei|für) (?P<v>.+)", "Arbeitet {p} {v}", "work_at", rd.org),
-    rule("de", _I + r"unterrichte (?P<v>.+)", "Unterrichtet {v}", "teaches", rd.phrase(4)),
+    rule("de", _I + r"arbeite (?P<p>in einer|in einem|im|in der) (?P<v>.+)", "Arbeitet {p} {v}",
+         "work_at", rd.one_of(rd.WORKPLACES, max_words=1)),
+    rule("de", _I + r"unterrichte (?P<v>.+)", "Unterrichtet {v}", "teaches",
+         rd.phrase(4, cut=True)),
     rule("de", _I + r"habe (?P<n>" + v.NUM_DE + r") (?P<c>" + v.COUNT_NOUNS_DE + r")\b" + _NAMED,
          _count, lambda g: has_key(g["c"])),
     rule("de", r"\b(?:mein|meine) (?P<r>" + RELS + r") heißt (?P<v>.+)", _relative,
@@ -96,6 +99,8 @@ RULES: Final[tuple[Rule, ...]] = (
          rd.name(capped=True)),
     rule("de", r"\bich bin (?:seit \w+ )?mit (?P<v>.+?) verheiratet\b",
          "Ist mit {v} verheiratet", "marital", rd.name(capped=True)),
+    rule("de", r"\bich bin (?P<s>diabetiker(?:in)?|laktoseintolerant|zöliakiekrank)\b", "Ist {s}",
+         lambda g: "health:" + g["s"].lower(), sensitive=True),
     rule("de", r"\bich bin (?P<s>verheiratet|verlobt|geschieden|verwitwet)\b", "Ist {s}",
          "marital"),
     rule("de", r"\bich bin (?:ein |eine )?(?P<s>vegetarier(?:in)?|veganer(?:in)?|vegetarisch|"
@@ -122,7 +127,7 @@ RULES: Final[tuple[Rule, ...]] = (
     rule("de", r"\bich hasse (?P<v>.+)", "Hasst {v}", "taste:{k}", rd.phrase(4)),
     rule("de", r"\bich bevorzuge (?P<v>.+)", "Bevorzugt {v}", "pref:{k}", rd.phrase(6)),
     rule("de", r"\bich mag lieber (?P<v>.+)", "Bevorzugt {v}", "pref:{k}", rd.phrase(6)),
-    rule("de", _I + r"spreche (?P<v>.+)", "Spricht {v}", "speaks:{k}", rd.languages),
+    rule("de", _I + r"spreche (?P<v>.+)", "Spricht {v}", "speaks:{k}", rd.languages, whole=True),
     rule("de", r"\bich lerne (?:gerade )?(?P<v>.+)", "Lernt {v}", "learn:{k}", rd.phrase(2)),
 )  # fmt: skip
 
@@ -131,7 +136,7 @@ KINDS: Final[tuple[Kind, ...]] = (
     kind(r"^wohnt in\s", TIER_HOME, "home"),
     kind(r"^kommt aus\s", TIER_HOME, "origin"),
     kind(r"^(?:arbeitet als|ist in rente)", TIER_WORK, "work_as"),
-    kind(r"^arbeitet (?:bei|für)\s", TIER_WORK, "work_at"),
+    kind(r"^arbeitet (?:bei|für|in|im)\s", TIER_WORK, "work_at"),
     kind(r"^unterrichtet\s", TIER_WORK, "teaches"),
     kind(r"^ist (?:mit .+ )?(?:verheiratet|verlobt|geschieden|verwitwet)", TIER_FAMILY,
          "marital"),

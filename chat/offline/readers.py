@@ -202,10 +202,27 @@ def job(text: str, strict: bool) -> str | None:
     return words[0] if lead in v.JOBS else None
 
 
-def phrase(max_words: int) -> Reader:
+def _cut_at_preposition(text: str) -> str:
+    """ "maths at a high school" → "maths": where or for whom is not the fact."""
+    words = text.split()
+    for i, word in enumerate(words[1:], start=1):
+        if word.lower() in _CUT_WORDS:
+            return " ".join(words[:i])
+    return text
+
+
+_CUT_WORDS: Final = word_set(
+    "at in for since with on because per presso con in a da chez pour depuis dans avec à en "
+    "para desde con bei für seit mit an in em na no com"
+)
+
+
+def phrase(max_words: int, *, cut: bool = False) -> Reader:
     """A short object ("hiking", "le jazz", "short answers"); None for anything deictic."""
 
     def read(text: str, strict: bool) -> str | None:
+        if cut:
+            text = _cut_at_preposition(text)
         value = _TRAILING_TIME_RE.sub("", cut_value(text))
         words = value.split()
         if not words or len(words) > max_words or _OFF_TOPIC_RE.search(value):
@@ -224,7 +241,7 @@ def one_of(words: Collection[str], *, max_words: int = 3) -> Reader:
     """A phrase that holds one of the given words ("the cello", "du violoncelle")."""
 
     def read(text: str, strict: bool) -> str | None:
-        value = cut_value(text)
+        value = cut_value(_cut_at_preposition(text))
         tokens = value.split()
         if not tokens or len(tokens) > max_words:
             return None
@@ -259,5 +276,21 @@ def date(text: str, strict: bool) -> str | None:
     return value if month and month.lower() in v.MONTHS else None
 
 
-def nothing(text: str, strict: bool) -> str | None:
-    return text.strip() or None
+WORKPLACES: Final = word_set(
+    "hospital school bank university pharmacy factory library office "
+    "banca ospedale scuola università farmacia fabbrica biblioteca ufficio negozio ristorante "
+    "banque hôpital école université pharmacie usine bibliothèque mairie entreprise "
+    "hospital escuela banco universidad farmacia fábrica biblioteca oficina empresa "
+    "krankenhaus klinik schule bank universität apotheke fabrik bibliothek büro "
+    "hospital escola banco universidade farmácia fábrica biblioteca escritório empresa"
+)
+FIELDS: Final = word_set(
+    "marketing sales finance tech it healthcare education retail hospitality insurance banking "
+    "consulting hr design engineering research journalism law publishing software advertising "
+    "construction logistics"
+)
+
+
+def workplace(text: str, strict: bool) -> str | None:
+    """An employer by name ("Acme") or a kind of place ("a bank", "un hospital")."""
+    return take_org(text) or one_of(WORKPLACES)(text, strict)

@@ -52,6 +52,9 @@ class Rule:
     sensitive: bool = False
     # The rule states a negative fact ("I don't eat pork"): the negation guard does not apply.
     negative: bool = False
+    # The rule reads the whole sentence: its value is a list a comma would cut ("English,
+    # French and Italian").
+    whole: bool = False
 
     def build(self, match: re.Match[str], strict: bool) -> Fact | None:
         groups = {name: (value or "").strip() for name, value in match.groupdict().items()}
@@ -63,7 +66,7 @@ class Rule:
         line = self.template(groups) if callable(self.template) else self.template.format(**groups)
         if not line:
             return None
-        line = capitalise(" ".join(line.replace("' ", "'").split()))
+        line = capitalise(" ".join(line.split()))
         if callable(self.key):
             key = self.key(groups)
         else:
@@ -80,8 +83,10 @@ def rule(
     *,
     sensitive: bool = False,
     negative: bool = False,
+    whole: bool = False,
 ) -> Rule:
-    return Rule(lang, re.compile(rx, re.IGNORECASE), template, key, read, sensitive, negative)
+    pattern = re.compile(rx, re.IGNORECASE)
+    return Rule(lang, pattern, template, key, read, sensitive, negative, whole)
 
 
 # --- recognising existing lines: (pattern, tier, key); "{o}" in a key is the object ---------

@@ -68,11 +68,14 @@ def test_it_reads_where_the_person_lives_in_six_languages(said: str, line: str) 
         ("I work at Acme.", "Works at Acme"),
         ("I'm a software engineer at Google.", "Works as a software engineer"),
         ("I teach maths.", "Teaches maths"),
+        ("I teach maths at a high school.", "Teaches maths"),
+        ("I work in marketing", "Works in marketing"),
         ("I'm retired", "Is retired"),
         ("Lavoro come infermiera.", "Lavora come infermiera"),
         ("Faccio il medico", "Fa il medico"),
         ("Lavoro presso Fiat", "Lavora presso Fiat"),
         ("Insegno matematica", "Insegna matematica"),
+        ("Lavoro all'università", "Lavora all'università"),
         ("Je travaille comme développeur.", "Travaille comme développeur"),
         ("Je travaille chez Renault", "Travaille chez Renault"),
         ("Je suis infirmière", "Est infirmière"),
@@ -80,12 +83,14 @@ def test_it_reads_where_the_person_lives_in_six_languages(said: str, line: str) 
         ("Trabajo como enfermera.", "Trabaja como enfermera"),
         ("Soy profesora", "Es profesora"),
         ("Enseño matemáticas", "Enseña matemáticas"),
+        ("Trabajo en un hospital", "Trabaja en un hospital"),
         ("Ich arbeite als Krankenschwester.", "Arbeitet als Krankenschwester"),
         ("Ich arbeite bei Siemens", "Arbeitet bei Siemens"),
         ("Ich bin Lehrerin", "Ist Lehrerin"),
         ("Trabalho como enfermeira.", "Trabalha como enfermeira"),
         ("Sou professora", "É professora"),
         ("Ensino matemática", "Ensina matemática"),
+        ("Trabalho num hospital", "Trabalha num hospital"),
     ],
 )
 def test_it_reads_work_in_six_languages(said: str, line: str) -> None:
@@ -150,6 +155,8 @@ def test_it_reads_pets_in_six_languages(said: str, line: str) -> None:
     [
         ("Remember that I'm allergic to peanuts.", "Is allergic to peanuts"),
         ("I have asthma, please remember that", "Has asthma"),
+        ("Please remember that I'm lactose intolerant", "Is lactose intolerant"),
+        ("Sono celiaca, ricordalo", "È celiaca"),
         ("Ricorda che sono allergica alle arachidi", "È allergica alle arachidi"),
         ("Retiens que je suis allergique aux arachides", "Est allergique aux arachides"),
         ("Recuerda que soy alérgica a los cacahuetes", "Es alérgica a los cacahuetes"),
@@ -228,6 +235,7 @@ def test_it_reads_the_birthday_in_six_languages(said: str, line: str) -> None:
         ("Ich spiele Cello", "Spielt Cello"),
         ("Ich wandere gern", "Wandert gern"),
         ("Toco violoncelo", "Toca violoncelo"),
+        ("I play guitar in a band", "Plays guitar"),
         ("Gosto muito de caminhadas", "Gosta de caminhadas"),
     ],
 )
@@ -244,6 +252,14 @@ def test_it_reads_hobbies_in_six_languages(said: str, line: str) -> None:
         ("Hablo inglés y alemán", "Habla inglés y alemán"),
         ("Ich spreche Spanisch und Deutsch", "Spricht Spanisch und Deutsch"),
         ("Falo espanhol e alemão", "Fala espanhol e alemão"),
+        (
+            "I speak English, French and a bit of Italian",
+            "Speaks English, French and a bit of Italian",
+        ),
+        (
+            "Parlo italiano, inglese e un po' di francese",
+            "Parla italiano, inglese e un po' di francese",
+        ),
     ],
 )
 def test_it_reads_languages_spoken_in_six_languages(said: str, line: str) -> None:
