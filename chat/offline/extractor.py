@@ -1,10 +1,12 @@
 """The offline memory model: a deterministic, pattern-based fact extractor.
 
-It honours the memory model contract of ``memory.prompts``: the last user message carries a JSON
-payload (task, memory, transcript, target_tokens, forget_requested) and the answer is
-``{"lines": [...]}``, the whole rewritten list. Facts come only from the person's own turns, in
-English, Italian or French, and are written as short English lines ("Name is Anna",
-"Lives in Turin"). It never raises: input it cannot read gives back the memory it was given.
+It honours the memory model contract (``memory.prompts``): the last user message carries a JSON
+payload (task, today, memory, context, transcript, …) and the answer is ``{"lines": [...]}``, the
+whole rewritten list. Facts come only from the person's own turns of ``transcript`` — never from
+``context`` (turns already read) nor the assistant — in English, Italian, French, Spanish, German
+or Portuguese, and are written as short third-person lines in the language the person used
+("Vive a Torino", "Name is Anna"). Precision first: what no rule rewrites with confidence is not
+written. It never raises: input it cannot read gives back the memory it was given.
 """
 
 from __future__ import annotations
@@ -15,30 +17,46 @@ from typing import Any, Final
 
 from chat.offline import patterns as p
 from chat.offline.facts import Fact, classify_line, extract, note_facts
+from chat.offline.vocab import RELATIONS
+from memory.triggers import is_remember_request
 
 DEFAULT_TARGET_TOKENS: Final = 1500
 
 # Remember and forget requests are read on the whole sentence, before clause splitting, so a
 # comma inside a note ("remember that on Fridays, I …") does not cut it.
 _POLITE = (r"^(?:(?:please|pls|ok|okay|and|also|hey|can you|could you|would you|per favore|"
-           r"ti prego|puoi|potresti|e|anche|s'il te plaît|stp|peux-tu|pourrais-tu|tu peux|et)"
+           r"ti prego|puoi|potresti|e|anche|s'il te plaît|stp|peux-tu|pourrais-tu|tu peux|et|"
+           r"por favor|puedes|y|también|bitte|kannst du|und|auch|pode|podes|você pode|também)"
            r"[\s,]+)*")  # fmt: skip
 _NOTE_RE: Final = re.compile(
     _POLITE + r"(?:remember|don't forget|do not forget|memori[sz]e|keep in mind|ricorda(?:ti)?|"
     r"non dimenticare|non scordare|memorizza|tieni a mente|retiens|souviens-toi|souviens toi|"
-    r"n'oublie pas|rappelle-toi|mémorise)"
-    r"(?:\s+(?:that|che|que)\s+|\s+qu'|\s*:\s*|\s+(?!(?:to|di|de|when|quando|quand|me|this|it|"
-    r"what|cosa|ce)\b))(?P<v>.+)$",
+    r"n'oublie pas|rappelle-toi|mémorise|recuerda|acuérdate de|no olvides|no te olvides de|"
+    r"memoriza|ten en cuenta|merk dir|merke dir|merken sie sich|vergiss nicht|denk daran|"
+    r"denke daran|lembre-se de|lembre-se|lembra-te de|lembra-te|lembre|lembra|"
+    r"não esqueça|não se esqueça de|nao esqueca|memorize|anota|anote)"
+    r"(?:\s+(?:that|che|que|de que|dass)\s+|\s+qu'|\s*,\s*(?:dass|que)\s+|\s*:\s*|"
+    r"\s+(?!(?:to|di|de|when|quando|quand|cuando|wann|me|this|it|what|cosa|ce|lo|la|das|es|"
+    r"isso|esto|eso)\b))(?P<v>.+)$",
     re.IGNORECASE,
 )
 _FORGET_RE: Final = re.compile(
-    _POLITE + r"(?:forget|dimentica(?:ti)?|scorda(?:ti)?|oublie[zs]?)\b"
-    r"(?:\s+(?:that|about|che|di|que)\b|\s+qu')?\s*(?P<v>.*)$",
+    _POLITE + r"(?:forget|dimentica(?:ti)?|scorda(?:ti)?|oublie[zs]?|olvida|olvídate|olvidate|"
+    r"vergiss|vergessen sie|esqueça|esquece|esqueca)\b"
+    r"(?:\s+(?:that|about|che|di|que|de que|de|dass|das mit)\b|\s+qu'|\s*,\s*dass\b)?"
+    r"\s*(?P<v>.*)$",
     re.IGNORECASE,
 )
 _FORGET_ALL_RE: Final = re.compile(
     r"^(?:everything|all|it all|all of it|all about me|everything about me|everything you know|"
-    r"me|tutto|tout)\b",
+    r"me|tutto|tout|todo|alles|tudo)\b",
+    re.IGNORECASE,
+)
+# "Remember that." / "Ricordalo" after a fact said in the turn before: a request about it.
+_BARE_REMEMBER_RE: Final = re.compile(
+    r"^[\s\w,'-]{0,40}(?:remember|ricorda|retiens|souviens|recuerda|merk|lembr|memori)"
+    r"[\w'-]*(?:\s+(?:that|this|it|lo|la|le|le bien|das|isso|esto|eso|please|per favore|"
+    r"s'il te plaît|por favor|bitte))*[\s.!]*$",
     re.IGNORECASE,
 )
 
@@ -62,14 +80,14 @@ def forget(lines: list[str], target: str) -> list[str]:
     facts = extract(target)
     keys = {fact.key for fact in facts if fact.key}
     exact = {p.line_norm(fact.line) for fact in facts}
-    words = p.significant_words(target)
+    words = p.significant_words(target, RELATIONS)
     for word in words:
         keys.update(p.KIND_WORDS.get(word, ()))
     needed = max(1, (len(words) + 1) // 2)
     kept = []
     for line in lines:
         key = classify_line(line)[1]
-        shared = len(words & p.significant_words(line))
+        shared = len(words & p.significant_words(line, RELATIONS))
         if (key and key in keys) or p.line_norm(line) in exact or (words and shared >= needed):
             continue
         kept.append(line)
@@ -86,15 +104,22 @@ def _forget_request(sentence: str) -> tuple[str, str] | None:
     return clauses[0].strip().rstrip("?.!").strip(), ", ".join(clauses[1:])
 
 
-def apply_turn(lines: list[str], text: str, *, strict: bool) -> list[str]:
-    """Apply one of the person's turns, sentence by sentence, in the order they were said."""
+def apply_turn(lines: list[str], text: str, *, strict: bool, asked: bool = False) -> list[str]:
+    """Apply one of the person's turns, sentence by sentence, in the order they were said.
+
+    ``asked``: the turn (or the one right after) asks to remember, so health facts may be kept.
+    """
+    asked = asked or is_remember_request(text)
     for sentence in p.split_sentences(text):
         request = _forget_request(sentence)
         if request:
             target, sentence = request
             lines = [] if _FORGET_ALL_RE.match(target) else forget(lines, target)
-        note = _NOTE_RE.match(sentence)
-        facts = note_facts(note["v"], strict=strict) if note else extract(sentence, strict=strict)
+        note = _NOTE_RE.match(p.strip_lead(sentence)) or _NOTE_RE.match(sentence)
+        if note:
+            facts = note_facts(note["v"], strict=strict)
+        else:
+            facts = extract(sentence, strict=strict, sensitive_ok=asked)
         for fact in facts:
             lines = merge(lines, fact)
     return lines
@@ -157,6 +182,25 @@ def _dump(lines: list[str]) -> str:
     return json.dumps({"lines": lines}, ensure_ascii=False)
 
 
+def _turns(payload: dict[str, Any], key: str) -> list[dict[str, Any]]:
+    turns = payload.get(key)
+    return [t for t in turns if isinstance(t, dict)] if isinstance(turns, list) else []
+
+
+def _roleplaying(context: list[dict[str, Any]]) -> set[Any]:
+    """Conversations whose already-read turns left a role-play going."""
+    playing: set[Any] = set()
+    for turn in context:
+        text = _text(turn.get("content")) or ""
+        if turn.get("role") != "user":
+            continue
+        if p.starts_roleplay(text):
+            playing.add(turn.get("conversation"))
+        elif p.ends_roleplay(text):
+            playing.discard(turn.get("conversation"))
+    return playing
+
+
 def run(payload: dict[str, Any]) -> list[str]:
     """Carry out one memory task on a parsed payload and return the whole new list."""
     memory = _memory(payload)
@@ -168,16 +212,32 @@ def run(payload: dict[str, Any]) -> list[str]:
     if task not in ("rewrite", "voice"):
         return memory
     lines = dedupe(memory)
+    strict = task == "voice"
+    # "context" holds turns already read: never a source of facts (a fact the person deleted
+    # must not come back from them); it only tells whether a role-play is going on.
+    playing = _roleplaying(_turns(payload, "context"))
+    previous: str | None = None
     # forget_requested is not needed: a forget sentence is recognised in the turn itself, which
     # also tells what to forget.
-    transcript = payload.get("transcript")
-    for turn in transcript if isinstance(transcript, list) else []:
+    for turn in _turns(payload, "transcript"):
         # Facts come only from the person's words; the assistant's turns are never a source.
-        if not isinstance(turn, dict) or turn.get("role") != "user":
-            continue
         text = _text(turn.get("content"))
-        if text:
-            lines = apply_turn(lines, text, strict=task == "voice")
+        if turn.get("role") != "user" or not text:
+            continue
+        conversation = turn.get("conversation")
+        if p.starts_roleplay(text):
+            playing.add(conversation)
+            previous = None
+            continue
+        if conversation in playing:
+            if not p.ends_roleplay(text):
+                continue
+            playing.discard(conversation)
+        if previous and _BARE_REMEMBER_RE.match(p.normalise(text)):
+            # "I'm allergic to peanuts." then "Please remember that.": the request is about it.
+            lines = apply_turn(lines, previous, strict=strict, asked=True)
+        lines = apply_turn(lines, text, strict=strict)
+        previous = text
     return lines
 
 

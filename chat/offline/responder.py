@@ -76,7 +76,10 @@ _GREETING_RES: Final = {
 }
 # A greeting longer than this is a greeting followed by a real message.
 _GREETING_MAX_WORDS: Final = 6
-_NAME_LINE_RE: Final = re.compile(r"^name(?: is|:)\s*(.+?)\.?$", re.IGNORECASE)
+# The name line as the offline memory model writes it, in the language the person used.
+_NAME_LINE_RE: Final = re.compile(
+    r"^(?:name(?: is|:)|si chiama|s'appelle|se llama|heißt|chama-se)\s*(.+?)\.?$", re.IGNORECASE
+)
 _SENTENCE_RE: Final = re.compile(r"(?<=[.!?…])\s+|\n+")
 _CHUNK_RE: Final = re.compile(r"\s*\S+\s*|\s+")
 

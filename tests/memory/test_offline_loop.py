@@ -18,26 +18,30 @@ def say(api, conversation_id, text):
 
 
 @pytest.mark.parametrize(
-    ("facts", "question", "intro"),
+    ("facts", "question", "intro", "name_line"),
     [
         (
             "My name is Anna and I live in Turin. Please remember that.",
             "What do you remember about me?",
             "Here is what I remember about you",
+            "Name is Anna",
         ),
         (
             "Mi chiamo Anna e vivo a Torino. Ricordalo.",
             "Cosa ricordi di me?",
             "Ecco cosa ricordo di te",
+            "Si chiama Anna",
         ),
         (
             "Je m'appelle Anna et j'habite à Lyon. Retiens-le.",
             "Qu'est-ce que tu te souviens de moi ?",
             "Voici ce dont je me souviens",
+            "S'appelle Anna",
         ),
     ],
 )
-def test_the_offline_models_remember_and_tell(api, account, facts, question, intro):
+def test_the_offline_models_remember_and_tell(api, account, facts, question, intro, name_line):
+    # Lines are written in the language the person used for the fact (SPEC §3).
     conversation = api.post("/api/v1/conversations", {}, format="json").json()
     say(api, conversation["id"], facts)
     memory = Memory.objects.get(owner=account)
@@ -46,11 +50,11 @@ def test_the_offline_models_remember_and_tell(api, account, facts, question, int
     passes.run_pass(memory_id=memory.pk)
 
     memory.refresh_from_db()
-    assert "Name is Anna" in memory.lines
+    assert name_line in memory.lines
     other = api.post("/api/v1/conversations", {}, format="json").json()
     reply = say(api, other["id"], question)
     assert reply.startswith(intro)
-    assert "- Name is Anna" in reply
+    assert f"- {name_line}" in reply
 
 
 def test_the_offline_chat_model_remembers_nothing_without_memory(api):

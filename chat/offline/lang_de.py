@@ -1,0 +1,156 @@
+"""German rules of the offline memory extractor: "Ich wohne in Berlin" → "Wohnt in Berlin"."""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from chat.offline import readers as rd
+from chat.offline import vocab as v
+from chat.offline.patterns import (
+    TIER_FAMILY,
+    TIER_GOAL,
+    TIER_HOME,
+    TIER_NAME,
+    TIER_PREFERENCE,
+    TIER_WORK,
+    word_set,
+)
+from chat.offline.rules import Groups, Kind, Rule, has_key, kind, relation_key, rule
+
+RELS = (r"frau|ehefrau|mann|ehemann|freundin|freund|partnerin|partner|tochter|sohn|mutter|"
+        r"mama|vater|papa|bruder|schwester|hund|katze|kater")  # fmt: skip
+# "Mann" and "Frau" alone could be anyone; the line says whose.
+_NOUNS: Final = {"frau": "Ehefrau", "mann": "Ehemann", "mama": "Mutter", "papa": "Vater"}
+# First-person verbs that end a subordinate clause ("dass ich in Berlin wohne").
+_FINAL_VERBS: Final = word_set(
+    "wohne lebe arbeite heiße heisse bin habe spiele spreche esse mag liebe komme unterrichte "
+    "hasse bevorzuge lerne ist"
+)
+_SUBORDINATE_RE: Final = re.compile(
+    r"^(?:dass |daß )?(?P<s>ich|mein \w+|meine \w+) (?P<rest>.+) (?P<verb>\w+)$", re.IGNORECASE
+)
+# Third person of "ich <verb> gern" ("ich wandere gern" → "Wandert gern").
+_IRREGULAR: Final = {
+    "lese": "liest", "sehe": "sieht", "fahre": "fährt", "laufe": "läuft", "esse": "isst",
+    "spreche": "spricht", "schlafe": "schläft", "backe": "backt", "trage": "trägt",
+}  # fmt: skip
+
+
+def reorder(clause: str) -> str | None:
+    """ "dass ich in Berlin wohne" → "ich wohne in Berlin": main-clause order for the rules."""
+    match = _SUBORDINATE_RE.match(clause.rstrip(".!"))
+    if not match or match["verb"].lower() not in _FINAL_VERBS:
+        return None
+    return f"{match['s']} {match['verb']} {match['rest']}"
+
+
+def _relative(g: Groups) -> str:
+    noun = _NOUNS.get(g["r"].lower(), g["r"].capitalize())
+    return f"{noun} heißt {g['v']}"
+
+
+def _count(g: Groups) -> str:
+    line = f"Hat {g['n']} {g['c']}"
+    return f"{line} namens {g['nm']}" if g.get("nm") else line
+
+
+def _gern(g: Groups) -> str | None:
+    verb = g["verb"].lower()
+    if verb in _IRREGULAR:
+        third = _IRREGULAR[verb]
+    elif verb.endswith("e") and len(verb) > 3:
+        stem = verb[:-1]
+        third = stem + ("et" if stem.endswith(("t", "d")) else "t")
+    else:
+        return None
+    return f"{third.capitalize()} gern"
+
+
+_NAMED = r"(?:,? (?:namens|die|der) (?P<nm>[A-Z][\w'-]+)(?: heißt)?)?"
+_I = r"\b(?:ich )?"
+
+RULES: Final[tuple[Rule, ...]] = (
+    rule("de", r"\bich heiße (?P<v>.+)", "Heißt {v}", "name", rd.name(capped=False)),
+    rule("de", r"\bich heisse (?P<v>.+)", "Heißt {v}", "name", rd.name(capped=False)),
+    rule("de", r"\bmein name ist (?P<v>.+)", "Heißt {v}", "name", rd.name(capped=False)),
+    rule("de", _I + r"(?:wohne|lebe) (?:jetzt |seit \w+ )?in (?P<v>.+)", "Wohnt in {v}", "home",
+         rd.place(lower_ok=True)),
+    rule("de", r"\bich bin (?:nach|in) (?P<v>.+?) (?:gezogen|umgezogen)\b", "Wohnt in {v}",
+         "home", rd.place(lower_ok=False)),
+    rule("de", _I + r"(?:komme|stamme) (?:ursprünglich )?aus (?P<v>.+)", "Kommt aus {v}",
+         "origin", rd.place(lower_ok=False)),
+    rule("de", _I + r"arbeite als (?P<v>.+)", "Arbeitet als {v}", "work_as", rd.role),
+    rule("de", r"\bich bin (?P<v>(?:ein |eine )?[\w-]+)", "Ist {v}", "work_as", rd.job),
+    rule("de", r"\bich bin (?:in rente|im ruhestand|pensioniert|rentner(?:in)?)\b",
+         "Ist in Rente", "work_as"),
+    rule("de", _I + r"arbeite (?P<p>bei|für) (?P<v>.+)", "Arbeitet {p} {v}", "work_at", rd.org),
+    rule("de", _I + r"arbeite (?P<p>in einer|in einem|im|in der) (?P<v>.+)", "Arbeitet {p} {v}",
+         "work_at", rd.one_of(rd.WORKPLACES, max_words=1)),
+    rule("de", _I + r"unterrichte (?P<v>.+)", "Unterrichtet {v}", "teaches",
+         rd.phrase(4, cut=True)),
+    rule("de", _I + r"habe (?P<n>" + v.NUM_DE + r") (?P<c>" + v.COUNT_NOUNS_DE + r")\b" + _NAMED,
+         _count, lambda g: has_key(g["c"])),
+    rule("de", r"\b(?:mein|meine) (?P<r>" + RELS + r") heißt (?P<v>.+)", _relative,
+         lambda g: relation_key(_NOUNS.get(g["r"].lower(), g["r"]).lower()),
+         rd.name(capped=False)),
+    rule("de", r"\b(?:mein|meine) (?P<r>" + RELS + r") ist (?P<v>.+)", _relative,
+         lambda g: relation_key(_NOUNS.get(g["r"].lower(), g["r"]).lower()),
+         rd.name(capped=True)),
+    rule("de", r"\bich bin (?:seit \w+ )?mit (?P<v>.+?) verheiratet\b",
+         "Ist mit {v} verheiratet", "marital", rd.name(capped=True)),
+    rule("de", r"\bich bin (?P<s>diabetiker(?:in)?|laktoseintolerant|zöliakiekrank)\b", "Ist {s}",
+         lambda g: "health:" + g["s"].lower(), sensitive=True),
+    rule("de", r"\bich bin (?P<s>verheiratet|verlobt|geschieden|verwitwet)\b", "Ist {s}",
+         "marital"),
+    rule("de", r"\bich bin (?:ein |eine )?(?P<s>vegetarier(?:in)?|veganer(?:in)?|vegetarisch|"
+         r"vegan)\b", "Ist {s}", "diet"),
+    rule("de", _I + r"esse (?P<a>kein|keine|keinen) (?P<v>.+)", "Isst {a} {v}", "noeat:{k}",
+         rd.phrase(2), negative=True),
+    rule("de", r"\bich bin (?:stark )?allergisch (?P<p>gegen|auf) (?P<v>.+)",
+         "Ist allergisch {p} {v}", "allergy:{k}", rd.phrase(4), sensitive=True),
+    rule("de", _I + r"habe (?:eine )?(?P<v>[\w-]+allergie)\b", "Hat eine {v}", "allergy:{k}",
+         rd.phrase(1), sensitive=True),
+    rule("de", _I + r"(?:habe|leide an) (?P<v>.+)", "Hat {v}", "health:{k}",
+         rd.one_of(v.CONDITIONS, max_words=1), sensitive=True),
+    rule("de", r"\bmein geburtstag ist (?:am )?(?P<v>.+)", "Geburtstag ist am {v}", "birthday",
+         rd.date),
+    rule("de", r"\bich habe am (?P<v>.+?) geburtstag\b", "Geburtstag ist am {v}", "birthday",
+         rd.date),
+    rule("de", r"\bich bin am (?P<v>.+?) geboren\b", "Geburtstag ist am {v}", "birthday",
+         rd.date),
+    rule("de", _I + r"spiele (?P<v>.+)", "Spielt {v}", "plays:{k}",
+         rd.one_of(v.INSTRUMENTS_AND_GAMES)),
+    rule("de", r"\bich (?P<verb>\w+e) (?:sehr )?gerne?\b", _gern, "taste:{k}"),
+    rule("de", r"\bich mag (?P<v>.+)", "Mag {v}", "taste:{k}", rd.phrase(4)),
+    rule("de", r"\bich liebe (?P<v>.+)", "Liebt {v}", "taste:{k}", rd.phrase(4)),
+    rule("de", r"\bich hasse (?P<v>.+)", "Hasst {v}", "taste:{k}", rd.phrase(4)),
+    rule("de", r"\bich bevorzuge (?P<v>.+)", "Bevorzugt {v}", "pref:{k}", rd.phrase(6)),
+    rule("de", r"\bich mag lieber (?P<v>.+)", "Bevorzugt {v}", "pref:{k}", rd.phrase(6)),
+    rule("de", _I + r"spreche (?P<v>.+)", "Spricht {v}", "speaks:{k}", rd.languages, whole=True),
+    rule("de", r"\bich lerne (?:gerade )?(?P<v>.+)", "Lernt {v}", "learn:{k}", rd.phrase(2)),
+)  # fmt: skip
+
+KINDS: Final[tuple[Kind, ...]] = (
+    kind(r"^heißt\s", TIER_NAME, "name"),
+    kind(r"^wohnt in\s", TIER_HOME, "home"),
+    kind(r"^kommt aus\s", TIER_HOME, "origin"),
+    kind(r"^(?:arbeitet als|ist in rente)", TIER_WORK, "work_as"),
+    kind(r"^arbeitet (?:bei|für|in|im)\s", TIER_WORK, "work_at"),
+    kind(r"^unterrichtet\s", TIER_WORK, "teaches"),
+    kind(r"^ist (?:mit .+ )?(?:verheiratet|verlobt|geschieden|verwitwet)", TIER_FAMILY,
+         "marital"),
+    kind(r"^ist (?:ein |eine )?(?:vegetarier|veganer|vegetarisch|vegan)", TIER_PREFERENCE,
+         "diet"),
+    kind(r"^isst (?:kein|keine|keinen) (?P<o>.+)$", TIER_PREFERENCE, "noeat:{o}"),
+    kind(r"^ist allergisch (?P<o>.+)$", TIER_FAMILY, "allergy:{o}"),
+    kind(r"^geburtstag ist\s", TIER_FAMILY, "birthday"),
+    kind(r"^(?:mag|liebt|hasst) (?P<o>.+)$", TIER_PREFERENCE, "taste:{o}"),
+    kind(r"^bevorzugt (?P<o>.+)$", TIER_PREFERENCE, "pref:{o}"),
+    kind(r"^spielt (?P<o>.+)$", TIER_PREFERENCE, "plays:{o}"),
+    kind(r"^spricht (?P<o>.+)$", TIER_PREFERENCE, "speaks:{o}"),
+    kind(r"^lernt\s", TIER_GOAL, None),
+    kind(r"^hat (?:ein|eine|einen|zwei|drei|vier|fünf|\d+) (?P<r>\w+)", TIER_FAMILY, "has"),
+    kind(r"^(?P<r>\w+) heißt ", TIER_FAMILY, "rel"),
+    kind(r"^ist (?:ein |eine )?(?P<j>[\w-]+)$", TIER_WORK, "work_as?"),
+)  # fmt: skip

@@ -1,0 +1,167 @@
+"""English rules of the offline memory extractor: "My name is Anna" → "Name is Anna"."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from chat.offline import readers as rd
+from chat.offline import vocab as v
+from chat.offline.patterns import (
+    TIER_FAMILY,
+    TIER_GOAL,
+    TIER_HOME,
+    TIER_NAME,
+    TIER_PREFERENCE,
+    TIER_WORK,
+    capitalise,
+)
+from chat.offline.rules import Groups, Kind, Rule, has_key, kind, relation_key, rule
+
+I_AM = r"\bi(?:'m| am)"
+RELS = (r"wife|husband|partner|boyfriend|girlfriend|fianc[ée]e?|son|daughter|mother|mom|"
+        r"mum|father|dad|brother|sister|kid|child|dog|cat|baby")  # fmt: skip
+_PETS: Final = ("dog", "cat")
+
+
+def _im_a(g: Groups) -> str | None:
+    text = rd.role(g["v"], False)
+    words = text.split()[1:] if text else []  # without its "a"/"an"
+    if not words or not rd.looks_like_job(words[-1]):
+        return None
+    text = " ".join(words)
+    if text.lower() == "student":
+        return "Is a student"
+    article = "an" if text[:1].lower() in "aeiou" else "a"
+    return f"Works as {article} {text}"
+
+
+def _count(g: Groups) -> str:
+    number = g["n"]
+    if number.lower() == "a" and g["c"][:1].lower() in "aeiou":
+        number = "an"
+    line = f"Has {number} {g['c']}"
+    return f"{line} named {g['nm']}" if g.get("nm") else line
+
+
+def _relative(g: Groups) -> str | None:
+    noun = v.RELATIONS.get(g["r"].lower())
+    if not noun:
+        return None
+    if noun in _PETS:
+        return f"Has a {noun} named {g['v']}"
+    return f"{capitalise(noun)} is {g['v']}"
+
+
+def _relative_key(g: Groups) -> str | None:
+    noun = v.RELATIONS.get(g["r"].lower(), "")
+    return has_key(noun) if noun in _PETS else relation_key(noun)
+
+
+def _not_a_name(text: str, strict: bool) -> str | None:
+    value = rd.take_name(text, require_cap=True)
+    return None if not value or value.lower() in v.NOT_NAMES else value
+
+
+_NAMED = r"(?:,? (?:named|called) (?P<nm>[A-Z][\w'-]+))?"
+
+RULES: Final[tuple[Rule, ...]] = (
+    rule("en", r"\bmy name(?: is|'s) (?P<v>.+)", "Name is {v}", "name", rd.name(capped=False)),
+    rule("en", I_AM + r" called (?P<v>.+)", "Name is {v}", "name", rd.name(capped=False)),
+    rule("en", r"\b(?:call me|i go by) (?P<v>.+)", "Name is {v}", "name", rd.name(capped=True)),
+    rule("en", r"^i(?:'m| am) (?P<v>[\w'-]+)[.!]?$", "Name is {v}", "name", _not_a_name),
+    rule("en", r"\bi (?:currently |now |still )?live in (?P<v>.+)", "Lives in {v}", "home",
+         rd.place(lower_ok=True)),
+    rule("en", I_AM + r" (?:currently |now )?(?:living|based|located) in (?P<v>.+)",
+         "Lives in {v}", "home", rd.place(lower_ok=True)),
+    rule("en", r"\bi(?:'ve| have)? (?:just |recently )?(?:moved|relocated) to (?P<v>.+)",
+         "Lives in {v}", "home", rd.place(lower_ok=False)),
+    rule("en", I_AM + r" (?:originally )?from (?P<v>.+)", "Is from {v}", "origin",
+         rd.place(lower_ok=False)),
+    rule("en", r"\bi (?:originally )?come from (?P<v>.+)", "Is from {v}", "origin",
+         rd.place(lower_ok=False)),
+    rule("en", r"\bi (?:currently |now )?work as (?P<v>.+)", "Works as {v}",
+         "work_as", rd.role),
+    rule("en", I_AM + r" (?:currently |now |actually )?(?P<v>(?:a|an) .+)", _im_a, "work_as"),
+    rule("en", I_AM + r" (?:now )?retired\b", "Is retired", "work_as"),
+    rule("en", r"\bi (?:currently |now )?work (?P<p>at|for) (?P<v>.+)", "Works {p} {v}",
+         "work_at", rd.org),
+    rule("en", r"\bi teach (?P<v>.+)", "Teaches {v}", "teaches", rd.phrase(4, cut=True)),
+    rule("en", r"\bi (?:currently |now )?work in (?P<v>.+)", "Works in {v}", "work_at",
+         rd.one_of(rd.FIELDS, max_words=1)),
+    rule("en", r"\bi(?: have|'ve got| have got|'ve) (?P<n>" + v.NUM_EN + r") (?P<c>"
+         + v.COUNT_NOUNS_EN + r")\b" + _NAMED, _count, lambda g: has_key(g["c"].split()[-1])),
+    rule("en", r"\bmy (?P<r>" + RELS + r")(?:'s name is| is called| is named| name is) (?P<v>.+)",
+         _relative, _relative_key, rd.name(capped=False)),
+    rule("en", r"\bmy (?P<r>" + RELS + r")(?: is)? (?P<v>.+)", _relative, _relative_key,
+         rd.name(capped=True)),
+    rule("en", I_AM + r" (?:happily )?married to (?P<v>.+)", "Is married to {v}", "marital",
+         rd.name(capped=True)),
+    rule("en", I_AM + r" (?:happily )?(?P<s>married|engaged|divorced|widowed)\b", "Is {s}",
+         "marital"),
+    rule("en", I_AM + r" (?:an? )?(?:strict )?(?P<s>vegetarian|vegan|pescatarian)\b", "Is {s}",
+         "diet"),
+    rule("en", r"\bi (?:don't|do not|never) eat (?P<v>.+)", "Doesn't eat {v}", "noeat:{k}",
+         rd.phrase(3), negative=True),
+    rule("en", I_AM + r" (?:severely |very |highly )?allergic to (?P<v>.+)",
+         "Is allergic to {v}", "allergy:{k}", rd.phrase(4), sensitive=True),
+    rule("en", r"\bi(?: have|'ve got| have got) an? (?P<v>[\w-]+(?: [\w-]+)?) allergy\b",
+         "Has a {v} allergy", "allergy:{k}", rd.phrase(2), sensitive=True),
+    rule("en", r"\bi(?: have|'ve got| have got| suffer from) (?P<v>.+)", "Has {v}",
+         "health:{k}", rd.one_of(v.CONDITIONS, max_words=2), sensitive=True),
+    rule("en", I_AM + r" (?P<s>diabetic|coeliac|celiac|epileptic|asthmatic|lactose intolerant|"
+         r"gluten intolerant)\b", "Is {s}", lambda g: "health:" + g["s"].lower(), sensitive=True),
+    rule("en", r"\bmy birthday is (?:on )?(?P<v>.+)", "Birthday is {v}", "birthday", rd.date),
+    rule("en", r"\bi was born on (?P<v>.+)", "Birthday is {v}", "birthday", rd.date),
+    rule("en", r"\bmy (?P<r>" + RELS + r")'s birthday is (?:on )?(?P<v>.+)",
+         lambda g: f"{capitalise(g['r'])}'s birthday is {g['v']}", "bday:{k}", rd.date),
+    rule("en", r"\bi (?:also )?play (?P<v>.+)", "Plays {v}", "plays:{k}",
+         rd.one_of(v.INSTRUMENTS_AND_GAMES)),
+    rule("en", r"\bi (?:really |do |genuinely |also )?(?:like|enjoy) (?P<v>.+)", "Likes {v}",
+         "taste:{k}", rd.phrase(4)),
+    rule("en", r"\bi (?:really |absolutely |also )?love (?P<v>.+)", "Loves {v}", "taste:{k}",
+         rd.phrase(4)),
+    rule("en", r"\bi (?:really )?(?:hate|dislike|detest) (?P<v>.+)", "Dislikes {v}",
+         "taste:{k}", rd.phrase(4)),
+    rule("en", I_AM + r" (?:a )?(?:big |huge |great )?fan of (?P<v>.+)", "Likes {v}",
+         "taste:{k}", rd.phrase(3)),
+    rule("en", r"\bmy (?:favou?rite )?hobb(?:y is|ies are) (?P<v>.+)", "Likes {v}", "taste:{k}",
+         rd.phrase(4)),
+    rule("en", r"\bi (?:also )?speak (?P<v>.+)", "Speaks {v}", "speaks:{k}",
+         rd.languages, whole=True),
+    rule("en", I_AM + r" fluent in (?P<v>.+)", "Speaks {v}", "speaks:{k}",
+         rd.languages, whole=True),
+    rule("en", r"\bi (?:really |much |generally |usually |always |definitely )?prefer (?P<v>.+)",
+         "Prefers {v}", "pref:{k}", rd.phrase(6)),
+    rule("en", r"\bmy (?:main |big |current |long-term )?(?:goal|dream|ambition) is to (?P<v>.+)",
+         "Wants to {v}", "goal:{k}", rd.phrase(6)),
+    rule("en", r"\bi (?:really )?want to (?P<v>(?:learn|become|run|study|speak) .+)",
+         "Wants to {v}", "goal:{k}", rd.phrase(6)),
+    rule("en", I_AM + r" (?:currently )?learning (?P<v>.+)", "Is learning {v}", "learn:{k}",
+         rd.phrase(3)),
+    rule("en", I_AM + r" (?:currently )?training for (?P<v>.+)", "Is training for {v}",
+         "goal:{k}", rd.phrase(4)),
+)  # fmt: skip
+
+_JOB = r"(?P<j>[\w'-]+)$"
+KINDS: Final[tuple[Kind, ...]] = (
+    kind(r"^(?:name is|name:|first name:|called)\s", TIER_NAME, "name"),
+    kind(r"^(?:lives in|based in|home:)\s", TIER_HOME, "home"),
+    kind(r"^(?:is from|from:|comes from)\s", TIER_HOME, "origin"),
+    kind(r"^(?:works as|job:|occupation:|is a student$|is retired$)", TIER_WORK, "work_as"),
+    kind(r"^(?:works at|works for|works in|employer:)\s", TIER_WORK, "work_at"),
+    kind(r"^teaches\s", TIER_WORK, "teaches"),
+    kind(r"^is (?:married|engaged|divorced|widowed)\b", TIER_FAMILY, "marital"),
+    kind(r"^is (?:vegetarian|vegan|pescatarian)$", TIER_PREFERENCE, "diet"),
+    kind(r"^doesn't eat (?P<o>.+)$", TIER_PREFERENCE, "noeat:{o}"),
+    kind(r"^is allergic to (?P<o>.+)$", TIER_FAMILY, "allergy:{o}"),
+    kind(r"^birthday is\s", TIER_FAMILY, "birthday"),
+    kind(r"^(?:likes|loves|dislikes|enjoys) (?P<o>.+)$", TIER_PREFERENCE, "taste:{o}"),
+    kind(r"^prefers (?P<o>.+)$", TIER_PREFERENCE, "pref:{o}"),
+    kind(r"^plays (?P<o>.+)$", TIER_PREFERENCE, "plays:{o}"),
+    kind(r"^speaks (?P<o>.+)$", TIER_PREFERENCE, "speaks:{o}"),
+    kind(r"^(?:goal:|is learning|is training for|wants to)\s", TIER_GOAL, None),
+    kind(r"^has (?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d+) (?:[\w-]+ )?"
+         r"(?P<r>" + "|".join(sorted(v.RELATIONS, key=len, reverse=True)) + r")\b",
+         TIER_FAMILY, "has"),
+    kind(r"^(?P<r>[\w-]+)(?:'s name)? is ", TIER_FAMILY, "rel"),
+)  # fmt: skip

@@ -1,0 +1,102 @@
+"""Spanish rules of the offline memory extractor: "Vivo en Madrid" → "Vive en Madrid"."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from chat.offline import readers as rd
+from chat.offline import vocab as v
+from chat.offline.patterns import (
+    TIER_FAMILY,
+    TIER_GOAL,
+    TIER_HOME,
+    TIER_NAME,
+    TIER_PREFERENCE,
+    TIER_WORK,
+)
+from chat.offline.rules import Groups, Kind, Rule, has_key, kind, relation_key, rule
+
+RELS = (r"esposa|mujer|esposo|marido|pareja|novia|novio|hija|hijo|madre|mamá|padre|papá|"
+        r"hermano|hermana|perro|perra|gato|gata")  # fmt: skip
+
+
+def _count(g: Groups) -> str:
+    line = f"Tiene {g['n']} {g['c']}"
+    return f"{line} llamado {g['nm']}" if g.get("nm") else line
+
+
+_NAMED = r"(?:,? (?:que se llama|llamad[oa]) (?P<nm>[A-Z][\w'-]+))?"
+
+RULES: Final[tuple[Rule, ...]] = (
+    rule("es", r"\bme llamo (?P<v>.+)", "Se llama {v}", "name", rd.name(capped=False)),
+    rule("es", r"\bmi nombre es (?P<v>.+)", "Se llama {v}", "name", rd.name(capped=False)),
+    rule("es", r"\bllámame (?P<v>.+)", "Se llama {v}", "name", rd.name(capped=True)),
+    rule("es", r"\b(?:vivo|resido) en (?P<v>.+)", "Vive en {v}", "home", rd.place(lower_ok=True)),
+    rule("es", r"\bme (?:he )?(?:mudé|mudado) a (?P<v>.+)", "Vive en {v}", "home",
+         rd.place(lower_ok=False)),
+    rule("es", r"\b(?:soy|vengo) de (?P<v>.+)", "Es de {v}", "origin", rd.place(lower_ok=False)),
+    rule("es", r"\btrabajo como (?P<v>.+)", "Trabaja como {v}", "work_as", rd.role),
+    rule("es", r"\bsoy (?P<v>(?:un |una )?[\w-]+)", "Es {v}", "work_as", rd.job),
+    rule("es", r"\b(?:estoy|soy) (?P<s>jubilad[oa])\b", "Está {s}", "work_as"),
+    rule("es", r"\btrabajo (?P<p>en|para) (?P<v>.+)", "Trabaja {p} {v}", "work_at", rd.workplace),
+    rule("es", r"\b(?:enseño|doy clases de) (?P<v>.+)", "Enseña {v}", "teaches",
+         rd.phrase(4, cut=True)),
+    rule("es", r"\btengo (?P<n>" + v.NUM_ES + r") (?P<c>" + v.COUNT_NOUNS_ES + r")\b" + _NAMED,
+         _count, lambda g: has_key(g["c"])),
+    rule("es", r"\bmi (?P<r>" + RELS + r") se llama (?P<v>.+)", "Su {r} se llama {v}",
+         lambda g: relation_key(g["r"]), rd.name(capped=False)),
+    rule("es", r"\bmi (?P<r>" + RELS + r")(?: es)? (?P<v>.+)", "Su {r} se llama {v}",
+         lambda g: relation_key(g["r"]), rd.name(capped=True)),
+    rule("es", r"\bestoy (?P<s>casad[oa]) con (?P<v>.+)", "Está {s} con {v}", "marital",
+         rd.name(capped=True)),
+    rule("es", r"\b(?:estoy|soy) (?P<s>casad[oa]|comprometid[oa]|divorciad[oa]|viud[oa])\b",
+         "Está {s}", "marital"),
+    rule("es", r"\bsoy (?P<s>celíac[oa]|diabétic[oa]|intolerante a la lactosa)\b", "Es {s}",
+         lambda g: "health:" + g["s"].lower(), sensitive=True),
+    rule("es", r"\bsoy (?P<s>vegetarian[oa]|vegan[oa]|pescetarian[oa])\b", "Es {s}", "diet"),
+    rule("es", r"\bno como (?P<v>.+)", "No come {v}", "noeat:{k}", rd.phrase(3), negative=True),
+    rule("es", r"\bsoy (?P<s>alérgic[oa]) (?P<v>(?:a|al) .+)", "Es {s} {v}", "allergy:{k}",
+         rd.phrase(5), sensitive=True),
+    rule("es", r"\btengo alergia (?P<v>(?:a|al) .+)", "Tiene alergia {v}", "allergy:{k}",
+         rd.phrase(5), sensitive=True),
+    rule("es", r"\b(?:tengo|padezco|sufro de) (?P<v>.+)", "Tiene {v}", "health:{k}",
+         rd.one_of(v.CONDITIONS, max_words=1), sensitive=True),
+    rule("es", r"\bmi cumpleaños es (?:el )?(?P<v>.+)", "Su cumpleaños es el {v}", "birthday",
+         rd.date),
+    rule("es", r"\bnací el (?P<v>.+)", "Su cumpleaños es el {v}", "birthday", rd.date),
+    rule("es", r"\btoco (?P<v>.+)", "Toca {v}", "plays:{k}", rd.one_of(v.INSTRUMENTS_AND_GAMES)),
+    rule("es", r"\bjuego (?P<v>(?:al|a la|a) .+)", "Juega {v}", "plays:{k}",
+         rd.one_of(v.INSTRUMENTS_AND_GAMES)),
+    rule("es", r"\bme (?P<g>gusta|gustan) (?:mucho )?(?P<v>.+)", "Le {g} {v}", "taste:{k}",
+         rd.phrase(4)),
+    rule("es", r"\bme (?P<g>encanta|encantan) (?P<v>.+)", "Le {g} {v}", "taste:{k}",
+         rd.phrase(4)),
+    rule("es", r"\bprefiero (?P<v>.+)", "Prefiere {v}", "pref:{k}", rd.phrase(6)),
+    rule("es", r"\bhablo (?P<v>.+)", "Habla {v}", "speaks:{k}", rd.languages, whole=True),
+    rule("es", r"\bestoy aprendiendo (?P<v>.+)", "Está aprendiendo {v}", "learn:{k}",
+         rd.phrase(3)),
+    rule("es", r"\bquiero (?P<v>(?:aprender|ser|estudiar) .+)", "Quiere {v}", "goal:{k}",
+         rd.phrase(5)),
+)  # fmt: skip
+
+KINDS: Final[tuple[Kind, ...]] = (
+    kind(r"^se llama\s", TIER_NAME, "name"),
+    kind(r"^vive en\s", TIER_HOME, "home"),
+    kind(r"^es de\s", TIER_HOME, "origin"),
+    kind(r"^(?:trabaja como|está jubilad)", TIER_WORK, "work_as"),
+    kind(r"^trabaja (?:en|para)\s", TIER_WORK, "work_at"),
+    kind(r"^enseña\s", TIER_WORK, "teaches"),
+    kind(r"^está (?:casad|comprometid|divorciad|viud)", TIER_FAMILY, "marital"),
+    kind(r"^es (?:vegetarian|vegan|pescetarian)", TIER_PREFERENCE, "diet"),
+    kind(r"^no come (?P<o>.+)$", TIER_PREFERENCE, "noeat:{o}"),
+    kind(r"^es alérgic[oa] (?P<o>.+)$", TIER_FAMILY, "allergy:{o}"),
+    kind(r"^su cumpleaños\s", TIER_FAMILY, "birthday"),
+    kind(r"^le (?:gusta|gustan|encanta|encantan) (?P<o>.+)$", TIER_PREFERENCE, "taste:{o}"),
+    kind(r"^prefiere (?P<o>.+)$", TIER_PREFERENCE, "pref:{o}"),
+    kind(r"^(?:toca|juega) (?P<o>.+)$", TIER_PREFERENCE, "plays:{o}"),
+    kind(r"^habla (?P<o>.+)$", TIER_PREFERENCE, "speaks:{o}"),
+    kind(r"^(?:está aprendiendo|quiere)\s", TIER_GOAL, None),
+    kind(r"^tiene (?:un|una|uno|dos|tres|cuatro|cinco|\d+) (?P<r>\w+)", TIER_FAMILY, "has"),
+    kind(r"^su (?P<r>\w+) se llama ", TIER_FAMILY, "rel"),
+    kind(r"^es (?:un |una )?(?P<j>[\w-]+)$", TIER_WORK, "work_as?"),
+)  # fmt: skip

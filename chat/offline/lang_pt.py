@@ -1,0 +1,116 @@
+"""Portuguese rules of the offline memory extractor: "Moro em Lisboa" → "Mora em Lisboa"."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from chat.offline import readers as rd
+from chat.offline import vocab as v
+from chat.offline.patterns import (
+    TIER_FAMILY,
+    TIER_GOAL,
+    TIER_HOME,
+    TIER_NAME,
+    TIER_PREFERENCE,
+    TIER_WORK,
+)
+from chat.offline.rules import Groups, Kind, Rule, has_key, kind, relation_key, rule
+
+RELS = (r"esposa|mulher|esposo|marido|namorada|namorado|companheira|companheiro|filha|filho|"
+        r"mãe|pai|irmão|irmã|cão|cachorro|cachorra|gato|gata")  # fmt: skip
+
+
+def _relative(g: Groups) -> str:
+    article = "A" if g["pos"].lower() == "minha" else "O"
+    return f"{article} {g['r'].lower()} chama-se {g['v']}"
+
+
+def _count(g: Groups) -> str:
+    line = f"Tem {g['n']} {g['c']}"
+    return f"{line} chamado {g['nm']}" if g.get("nm") else line
+
+
+def _lives(g: Groups) -> str:
+    prep = g.get("p") or "em"
+    return f"Mora {'em' if prep.lower() == 'para' else prep} {g['v']}"
+
+
+_NAMED = r"(?:,? (?:que se chama|chamad[oa]) (?P<nm>[A-Z][\w'-]+))?"
+
+RULES: Final[tuple[Rule, ...]] = (
+    rule("pt", r"\b(?:me chamo|chamo-me) (?P<v>.+)", "Chama-se {v}", "name",
+         rd.name(capped=False)),
+    rule("pt", r"\b(?:o )?meu nome é (?P<v>.+)", "Chama-se {v}", "name", rd.name(capped=False)),
+    rule("pt", r"\b(?:moro|vivo|resido) (?P<p>em|no|na|nos|nas) (?P<v>.+)", _lives, "home",
+         rd.place(lower_ok=True)),
+    rule("pt", r"\b(?:me mudei|mudei-me|mudei) (?P<p>para) (?:o |a )?(?P<v>.+)", _lives, "home",
+         rd.place(lower_ok=False)),
+    rule("pt", r"\b(?:sou|venho) (?P<p>de|do|da) (?P<v>.+)", "É {p} {v}", "origin",
+         rd.place(lower_ok=False)),
+    rule("pt", r"\btrabalho como (?P<v>.+)", "Trabalha como {v}", "work_as", rd.role),
+    rule("pt", r"\bsou (?P<v>(?:um |uma )?[\w-]+)", "É {v}", "work_as", rd.job),
+    rule("pt", r"\b(?:sou|estou) (?P<s>aposentad[oa]|reformad[oa])\b", "É {s}", "work_as"),
+    rule("pt", r"\btrabalho (?P<p>na|no|em|para|num|numa) (?P<v>.+)", "Trabalha {p} {v}", "work_at",
+         rd.workplace),
+    rule("pt", r"\b(?:ensino|dou aulas de) (?P<v>.+)", "Ensina {v}", "teaches",
+         rd.phrase(4, cut=True)),
+    rule("pt", r"\btenho (?P<n>" + v.NUM_PT + r") (?P<c>" + v.COUNT_NOUNS_PT + r")\b" + _NAMED,
+         _count, lambda g: has_key(g["c"])),
+    rule("pt", r"\b(?P<pos>minha|meu) (?P<r>" + RELS + r") (?:se chama|chama-se) (?P<v>.+)",
+         _relative, lambda g: relation_key(g["r"]), rd.name(capped=False)),
+    rule("pt", r"\b(?P<pos>minha|meu) (?P<r>" + RELS + r")(?: é)? (?P<v>.+)", _relative,
+         lambda g: relation_key(g["r"]), rd.name(capped=True)),
+    rule("pt", r"\b(?:sou|estou) (?P<s>casad[oa]) com (?P<v>.+)", "É {s} com {v}", "marital",
+         rd.name(capped=True)),
+    rule("pt", r"\b(?:sou|estou) (?P<s>casad[oa]|noiv[oa]|divorciad[oa]|viúv[oa])\b", "É {s}",
+         "marital"),
+    rule("pt", r"\bsou (?P<s>celíac[oa]|diabétic[oa]|intolerante à lactose)\b", "É {s}",
+         lambda g: "health:" + g["s"].lower(), sensitive=True),
+    rule("pt", r"\bsou (?P<s>vegetarian[oa]|vegan[oa]|vegan)\b", "É {s}", "diet"),
+    rule("pt", r"\b(?:não|nao) como (?P<v>.+)", "Não come {v}", "noeat:{k}", rd.phrase(4),
+         negative=True),
+    rule("pt", r"\bsou (?P<s>alérgic[oa]) (?P<v>(?:a|ao|à|aos|às) .+)", "É {s} {v}",
+         "allergy:{k}", rd.phrase(5), sensitive=True),
+    rule("pt", r"\btenho alergia (?P<v>(?:a|ao|à|aos|às) .+)", "Tem alergia {v}", "allergy:{k}",
+         rd.phrase(5), sensitive=True),
+    rule("pt", r"\b(?:tenho|sofro de) (?P<v>.+)", "Tem {v}", "health:{k}",
+         rd.one_of(v.CONDITIONS, max_words=1), sensitive=True),
+    rule("pt", r"\b(?:o )?meu aniversário é (?:em |no dia |dia |a )?(?P<v>.+)",
+         "O aniversário é a {v}", "birthday", rd.date),
+    rule("pt", r"\bnasci (?:em |no dia |a )(?P<v>.+)", "O aniversário é a {v}", "birthday",
+         rd.date),
+    rule("pt", r"\btoco (?P<v>.+)", "Toca {v}", "plays:{k}", rd.one_of(v.INSTRUMENTS_AND_GAMES)),
+    rule("pt", r"\bjogo (?P<v>.+)", "Joga {v}", "plays:{k}", rd.one_of(v.INSTRUMENTS_AND_GAMES)),
+    rule("pt", r"\bgosto (?:muito )?(?P<p>de|do|da|dos|das) (?P<v>.+)", "Gosta {p} {v}",
+         "taste:{k}", rd.phrase(4)),
+    rule("pt", r"\bodeio (?P<v>.+)", "Odeia {v}", "taste:{k}", rd.phrase(4)),
+    rule("pt", r"\bprefiro (?P<v>.+)", "Prefere {v}", "pref:{k}", rd.phrase(6)),
+    rule("pt", r"\bfalo (?P<v>.+)", "Fala {v}", "speaks:{k}", rd.languages, whole=True),
+    rule("pt", r"\bestou (?:aprendendo|a aprender) (?P<v>.+)", "Está a aprender {v}",
+         "learn:{k}", rd.phrase(3)),
+    rule("pt", r"\bquero (?P<v>(?:aprender|ser|estudar) .+)", "Quer {v}", "goal:{k}",
+         rd.phrase(5)),
+)  # fmt: skip
+
+KINDS: Final[tuple[Kind, ...]] = (
+    kind(r"^chama-se\s", TIER_NAME, "name"),
+    kind(r"^mora\s", TIER_HOME, "home"),
+    kind(r"^é (?:de|do|da)\s", TIER_HOME, "origin"),
+    kind(r"^(?:trabalha como|é aposentad|é reformad)", TIER_WORK, "work_as"),
+    kind(r"^trabalha (?:na|no|em|para|num|numa)\s", TIER_WORK, "work_at"),
+    kind(r"^ensina\s", TIER_WORK, "teaches"),
+    kind(r"^é (?:casad|noiv|divorciad|viúv)", TIER_FAMILY, "marital"),
+    kind(r"^é (?:vegetarian|vegan)", TIER_PREFERENCE, "diet"),
+    kind(r"^não come (?P<o>.+)$", TIER_PREFERENCE, "noeat:{o}"),
+    kind(r"^é alérgic[oa] (?P<o>.+)$", TIER_FAMILY, "allergy:{o}"),
+    kind(r"^o aniversário\s", TIER_FAMILY, "birthday"),
+    kind(r"^(?:gosta (?:de|do|da|dos|das)|adora|ama|odeia) (?P<o>.+)$", TIER_PREFERENCE,
+         "taste:{o}"),
+    kind(r"^prefere (?P<o>.+)$", TIER_PREFERENCE, "pref:{o}"),
+    kind(r"^(?:toca|joga) (?P<o>.+)$", TIER_PREFERENCE, "plays:{o}"),
+    kind(r"^fala (?P<o>.+)$", TIER_PREFERENCE, "speaks:{o}"),
+    kind(r"^(?:está a aprender|quer)\s", TIER_GOAL, None),
+    kind(r"^tem (?:um|uma|dois|duas|três|quatro|cinco|\d+) (?P<r>\w+)", TIER_FAMILY, "has"),
+    kind(r"^(?:a|o) (?P<r>\w+) chama-se ", TIER_FAMILY, "rel"),
+    kind(r"^é (?:um |uma )?(?P<j>[\w-]+)$", TIER_WORK, "work_as?"),
+)  # fmt: skip

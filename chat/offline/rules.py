@@ -1,0 +1,136 @@
+"""The shape of an extraction rule of the offline memory model, shared by the language modules
+(``chat.offline.lang_*``): a pattern on the person's words, a template for the third-person line
+in the same language, and the key that says which older line it replaces.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Final
+
+from chat.offline import vocab as v
+from chat.offline.patterns import capitalise, line_norm
+from chat.offline.readers import Reader
+
+Groups = dict[str, str]
+Template = str | Callable[[Groups], "str | None"]
+KeyOf = str | Callable[[Groups], "str | None"] | None
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One line to store; lines sharing a non-None key hold one value (newest wins)."""
+
+    line: str
+    key: str | None = None
+
+
+_LEADING_WORDS_RE: Final = re.compile(
+    r"^(?:(?:the|a|an|to|il|lo|la|le|les|l'|i|gli|a|al|alla|alle|ai|agli|all'|à|au|aux|de|du|"
+    r"des|d'|del|della|el|los|las|un|una|uno|une|der|die|das|den|dem|gegen|auf|kein|keine|"
+    r"keinen|o|os|as|ao|aos|à|às|do|da|dos|das|um|uma|of)\s*)+",
+    re.IGNORECASE,
+)
+
+
+def object_key(text: str) -> str:
+    """The part of a value that identifies it, without articles: "le jazz" → "jazz"."""
+    norm = line_norm(text)
+    return _LEADING_WORDS_RE.sub("", norm).strip() or norm
+
+
+@dataclass(frozen=True)
+class Rule:
+    lang: str
+    pattern: re.Pattern[str]
+    template: Template
+    key: KeyOf
+    read: Reader | None
+    # Health facts are kept only when the person asks to remember them.
+    sensitive: bool = False
+    # The rule states a negative fact ("I don't eat pork"): the negation guard does not apply.
+    negative: bool = False
+    # The rule reads the whole sentence: its value is a list a comma would cut ("English,
+    # French and Italian").
+    whole: bool = False
+
+    def build(self, match: re.Match[str], strict: bool) -> Fact | None:
+        groups = {name: (value or "").strip() for name, value in match.groupdict().items()}
+        if self.read is not None:
+            value = self.read(groups.get("v", ""), strict)
+            if not value:
+                return None
+            groups["v"] = value
+        line = self.template(groups) if callable(self.template) else self.template.format(**groups)
+        if not line:
+            return None
+        line = capitalise(" ".join(line.split()))
+        if callable(self.key):
+            key = self.key(groups)
+        else:
+            key = self.key.format(k=object_key(groups.get("v", ""))) if self.key else None
+        return Fact(line, key)
+
+
+def rule(
+    lang: str,
+    rx: str,
+    template: Template,
+    key: KeyOf = None,
+    read: Reader | None = None,
+    *,
+    sensitive: bool = False,
+    negative: bool = False,
+    whole: bool = False,
+) -> Rule:
+    pattern = re.compile(rx, re.IGNORECASE)
+    return Rule(lang, pattern, template, key, read, sensitive, negative, whole)
+
+
+# --- recognising existing lines: (pattern, tier, key); "{o}" in a key is the object ---------
+@dataclass(frozen=True)
+class Kind:
+    pattern: re.Pattern[str]
+    tier: int
+    key: str | None
+
+    def key_of(self, match: re.Match[str]) -> str | None:
+        if self.key is None:
+            return None
+        groups = match.groupdict()
+        if "j" in groups:  # "È infermiera" is work, "È felice" is not
+            word = (groups["j"] or "").lower()
+            return self.key.rstrip("?") if word in v.JOBS or word in v.EN_JOBS else None
+        if "r" in groups and groups["r"] is not None:
+            noun = v.RELATIONS.get(groups["r"].lower())
+            if not noun:
+                return None
+            if self.key == "rel":
+                return f"rel:{noun}" if noun in v.SINGLE_RELATIONS else None
+            return "has:" + singular(noun)
+        if "o" in groups and groups["o"] is not None:
+            return self.key.format(o=object_key(groups["o"]))
+        return self.key
+
+
+def kind(rx: str, tier: int, key: str | None) -> Kind:
+    return Kind(re.compile(rx, re.IGNORECASE), tier, key)
+
+
+def singular(noun: str) -> str:
+    if noun.endswith("children"):
+        return noun.removesuffix("ren")
+    return noun.removesuffix("s")
+
+
+def relation_key(word: str) -> str | None:
+    """ "rel:wife" for a relation held once, else None ("Son is Leo": several sons)."""
+    noun = v.RELATIONS.get(word.lower())
+    return f"rel:{noun}" if noun in v.SINGLE_RELATIONS else None
+
+
+def has_key(noun: str) -> str | None:
+    canonical = v.RELATIONS.get(noun.lower())
+    return "has:" + singular(canonical) if canonical else None
