@@ -76,22 +76,31 @@ def log_in(*, email: str, password: str, guest: User | None = None) -> User:
 
 def merge_guest(*, guest: User, account: User) -> None:
     """Move a guest into an account (SPEC §8): memory line by line, conversations, projects and
-    voice sessions; then delete the guest.
+    voice sessions; then delete the guest. The guest's promises about its turns hold in the
+    account (``memory.services.hand_over_turns``).
 
     Never waits on a model: a memory merge that needs the condense pass (over the cap), or that
     keeps losing races with passes, is finished by a task, and the guest (signed out: its token
-    is gone) is kept until then. Idempotent: a second call finds the guest gone.
+    is gone) is kept until then. Idempotent: a second call, or one racing it, finds the guest
+    gone and does nothing.
     """
-    if not User.objects.filter(pk=guest.pk, is_guest=True).exists():
-        return
     with transaction.atomic():
-        # The guest's memory row stays locked to the end: a guest pass finishing meanwhile
-        # waits, then finds its compare-and-set lost (or the row gone) and brings nothing back.
+        # Locks in the order a chat message takes them (conversation, then memory), so a
+        # message racing the signup waits or goes first, never deadlocks: the guest (no key
+        # update: a message's memory row may still reference it), its conversations, its memory.
+        locked = User.objects.select_for_update(no_key=True).filter(pk=guest.pk, is_guest=True)
+        if not locked.exists():
+            return
+        list(
+            Conversation.objects.select_for_update(no_key=True)
+            .filter(owner_id=guest.pk)
+            .values_list("pk", flat=True)
+        )
         memory_services.lock_memory(owner_id=guest.pk)
         outcome = memory_services.merge_memories(
             from_owner_id=guest.pk, into_owner_id=account.pk, allow_model=False
         )
-        memory_services.adopt_unread_turns(from_owner_id=guest.pk, into_owner_id=account.pk)
+        memory_services.hand_over_turns(from_owner_id=guest.pk, into_owner_id=account.pk)
         Conversation.objects.filter(owner_id=guest.pk).update(owner_id=account.pk)
         Project.objects.filter(owner_id=guest.pk).update(owner_id=account.pk)
         VoiceSession.objects.filter(owner_id=guest.pk).update(owner_id=account.pk)
@@ -140,10 +149,31 @@ def touch(user: User) -> None:
 
 
 def delete_account(*, user: User) -> None:
-    """Delete the person and everything of theirs; a pass in flight brings nothing back
-    (its compare-and-set finds no memory row)."""
-    memory_services.forget_owner(owner_id=user.pk)
-    user.delete()
+    """Delete the person and everything of theirs, all or nothing; a pass in flight brings
+    nothing back (its compare-and-set finds no memory row).
+
+    The conversations are locked first, as a chat message locks its conversation first: a
+    message racing the deletion either lands before it (and is deleted with it) or finds the
+    conversation gone. The trace records the deletion only once it happened.
+    """
+    for attempt in range(3):
+        try:
+            with transaction.atomic():
+                list(
+                    Conversation.objects.select_for_update()
+                    .filter(owner_id=user.pk)
+                    .values_list("pk", flat=True)
+                )
+                if not User.objects.select_for_update().filter(pk=user.pk).exists():
+                    return
+                memory_services.forget_owner(owner_id=user.pk)
+                User.objects.filter(pk=user.pk).delete()
+            return
+        except IntegrityError:
+            # Something of theirs was written between the lock and the delete (a new
+            # conversation, say): everything rolled back; look again.
+            if attempt == 2:
+                raise
 
 
 def delete_idle_guests() -> int:

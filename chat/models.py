@@ -57,6 +57,13 @@ class Message(models.Model):
         USER = "user"
         ASSISTANT = "assistant"
 
+    class MemoryState(models.IntegerChoices):
+        """Where a turn stands for memory: every turn is read exactly once as a source."""
+
+        UNREAD = 0  # a source for the next pass
+        READ = 1  # read by a pass: never a source again, may go along as context
+        SKIPPED = 2  # cleared, said with memory off, or in a temporary chat: never read at all
+
     conversation = models.ForeignKey(
         Conversation, on_delete=models.CASCADE, related_name="messages"
     )
@@ -65,10 +72,21 @@ class Message(models.Model):
     # The model that wrote an assistant message (empty for the person's own messages).
     model = models.CharField(max_length=200, blank=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    memory_state = models.PositiveSmallIntegerField(
+        choices=MemoryState.choices, default=MemoryState.UNREAD
+    )
 
     class Meta:
         ordering = ["id"]
-        indexes = [models.Index(fields=["conversation", "id"])]
+        indexes = [
+            models.Index(fields=["conversation", "id"]),
+            # What a pass reads: small (only what no pass has read yet), so it stays cheap.
+            models.Index(
+                fields=["conversation", "id"],
+                condition=models.Q(memory_state=0),
+                name="message_unread_by_memory",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.role} message #{self.pk}"

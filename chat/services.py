@@ -11,8 +11,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db import transaction
-from django.db.models import Count, Q, Subquery
+from django.db import IntegrityError, transaction
+from django.db.models import Case, Count, F, Q, Subquery, Value, When
+from django.http import Http404
 from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.translation import gettext
@@ -203,29 +204,72 @@ def build_request(conversation: Conversation) -> list[dict[str, str]]:
     return messages
 
 
+class ConversationGone(Http404):
+    """The conversation was deleted (with its account, say) while a message was on its way."""
+
+
+def _touch_conversation(conversation: Conversation, **changes: object) -> None:
+    """Lock the conversation row for the caller's transaction (an UPDATE, so no extra round
+    trip), or ConversationGone. A chat message takes this lock before anything else it writes,
+    like the guest merge and the account deletion do, so they wait for each other in one order
+    and a message lands either before them or not at all."""
+    now = timezone.now()
+    if not Conversation.objects.filter(pk=conversation.pk).update(updated_at=now, **changes):
+        raise ConversationGone
+    conversation.updated_at = now
+
+
+def _unread_state(conversation: Conversation) -> int:
+    # A temporary chat is never read by memory: its turns are skipped from the start.
+    skipped = conversation.temporary
+    return Message.MemoryState.SKIPPED if skipped else Message.MemoryState.UNREAD
+
+
 def _store_user_message(conversation: Conversation, text: str) -> Message:
-    with transaction.atomic():
-        message = Message.objects.create(
-            conversation=conversation, role=Message.Role.USER, content=text
-        )
-        if not conversation.title:
-            conversation.title = text.strip().splitlines()[0][:TITLE_CHARS]
-        conversation.updated_at = timezone.now()
-        conversation.save(update_fields=["title", "updated_at"])
+    title = text.strip().splitlines()[0][:TITLE_CHARS]
+    try:
+        with transaction.atomic():
+            _touch_conversation(
+                conversation,
+                title=Case(When(title="", then=Value(title)), default=F("title")),
+            )
+            message = Message.objects.create(
+                conversation=conversation,
+                role=Message.Role.USER,
+                content=text,
+                memory_state=_unread_state(conversation),
+            )
+    except IntegrityError:
+        raise ConversationGone from None  # SQLite checks the conversation only at commit
+    if not conversation.title:
+        conversation.title = title
     return message
 
 
 def _store_reply(conversation: Conversation, user_message: Message, text: str) -> Message:
-    """Store the reply, then (after commit) trigger memory if this reply calls for a pass."""
-    with transaction.atomic():
-        reply = Message.objects.create(
-            conversation=conversation,
-            role=Message.Role.ASSISTANT,
-            content=clean_text(text),
-            model=conversation.model,
-        )
-        if _calls_for_pass(conversation, user_message, reply):
-            memory_services.request_pass(owner_id=conversation.owner_id)
+    """Store the reply and, in the same transaction, owe a memory pass if this reply calls for
+    one (enqueued after commit): no reply without its trigger."""
+    try:
+        with transaction.atomic():
+            _touch_conversation(conversation)
+            reply = Message.objects.create(
+                conversation=conversation,
+                role=Message.Role.ASSISTANT,
+                content=clean_text(text),
+                model=conversation.model,
+                memory_state=_unread_state(conversation),
+            )
+            if _calls_for_pass(conversation, user_message, reply):
+                # The owner now, not when the request began: a guest may have signed up since
+                # and its conversations moved to the account (the row lock keeps it so).
+                owner_id = (
+                    Conversation.objects.filter(pk=conversation.pk)
+                    .values_list("owner_id", flat=True)
+                    .get()
+                )
+                memory_services.request_pass(owner_id=owner_id)
+    except IntegrityError:
+        raise ConversationGone from None
     return reply
 
 
@@ -305,7 +349,11 @@ def _stream_events(conversation: Conversation, user_message: Message) -> Iterato
     if not "".join(parts).strip():
         yield StreamEvent("error", {"code": "empty", "detail": error_text("empty")})
         return
-    reply = _store_reply(conversation, user_message, "".join(parts))
+    try:
+        reply = _store_reply(conversation, user_message, "".join(parts))
+    except ConversationGone:
+        yield StreamEvent("error", {"code": "not_found", "detail": gettext("Not found.")})
+        return
     yield StreamEvent("done", {"assistant_message_id": reply.pk, "model": reply.model})
 
 

@@ -37,14 +37,13 @@ class Memory(models.Model):
     # The ``memory.filters.RULES_VERSION`` the stored lines were checked under.
     rules_version = models.PositiveSmallIntegerField(default=0)
     enabled = models.BooleanField(default=True)
-    # Turns older than this are never read by a pass: set by a clear (so a clear is final) and
-    # by switching memory back on (so what was said while it was off stays unread). Empty: the
-    # owner's turns are all readable (the row is created lazily, after the first turns).
-    reads_turns_after = models.DateTimeField(null=True, blank=True)
-    # The same floor by message id (clocks of different hosts may disagree): set with it.
-    reads_turns_from_id = models.BigIntegerField(default=0)
-    # The highest message id a pass has consumed: a late or duplicate task finds nothing newer.
-    turns_seen_until = models.BigIntegerField(default=0)
+    # Turns up to this message id never go to a pass, not even as context: set by a clear.
+    # (Which turns are sources is each message's ``memory_state``.)
+    context_from_id = models.BigIntegerField(default=0)
+    # When memory was switched off, and the newest message id then: switching it back on skips
+    # what was said in between (never read), and nothing said before.
+    switched_off_at = models.DateTimeField(null=True, blank=True)
+    switched_off_at_message_id = models.BigIntegerField(default=0)
     # Coalescing: a trigger sets pass_requested (and the time); a pass claims the lease with a
     # conditional UPDATE that copies that time to pass_claimed_at, so at most one pass per owner
     # runs at a time across all workers, and it only marks done the request it answered.

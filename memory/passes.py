@@ -14,10 +14,10 @@ Concurrency, in short (STYLE.md "The memory core"):
 from __future__ import annotations
 
 import logging
-from collections.abc import Collection
-from contextlib import nullcontext
-from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any, Literal
 
 from django.conf import settings
 from django.db import transaction
@@ -43,9 +43,12 @@ WIPE_MIN_LINES = 4
 # A condense answer must keep at least this share of the rewrite's target size (1,500 tokens),
 # or it is refused like a wipe and the positional cut runs instead.
 CONDENSE_KEEP_SHARE = 0.25
-EPOCH = datetime(2000, 1, 1, tzinfo=UTC)  # "every turn is readable", for comparisons
-# How many unread messages a pass looks at to find the conversations that moved.
-FRESH_TURNS_SCANNED = 500
+# At most this many unread turns are looked at per round (the transcript cap usually binds first).
+UNREAD_TURNS_SCANNED = 500
+# Already-read turns that go along as context, per conversation with new turns, and their size.
+CONTEXT_TURNS = 4
+CONTEXT_CONVERSATIONS = 8
+CONTEXT_TURN_CHARS = 1_000
 # Rounds one task may run back to back for triggers that keep arriving during its passes.
 MAX_ROUNDS = 5
 
@@ -67,15 +70,22 @@ class PassResult:
     more: bool = False
 
 
+Turn = dict[str, Any]
+
+
 @dataclass(frozen=True)
 class Work:
-    """What one pass reads: transcript turns and the marks that say they were consumed."""
+    """What one pass reads: the new turns (its only sources), the already-read turns that go
+    along as context, and what to mark read once the pass is stored."""
 
     task: prompts.Task
-    transcript: list[dict[str, str]]
+    transcript: list[Turn]
     forget_requested: bool
-    last_message_id: int = 0
+    context: list[Turn] = field(default_factory=list)
+    message_ids: tuple[int, ...] = ()
     voice_session_id: int | None = None
+    # Unread turns are left for another round (the transcript cap, or a long backlog).
+    more: bool = False
 
 
 @dataclass(frozen=True)
@@ -118,55 +128,65 @@ def _claim(memory_id: int) -> datetime | None:
     return lease if claimed == 1 else None
 
 
-def _release(memory_id: int, lease: datetime, *, answered: bool, retry_in: int = 0) -> bool:
-    """Drop our lease; if answered, mark the request done unless a newer trigger came in.
+def _release(memory_id: int, lease: datetime, *, result: PassResult, retry_in: int = 0) -> bool:
+    """Drop our lease; mark the request done if it was answered and no newer trigger came in.
 
-    Returns whether this worker should take another round (a newer trigger came in).
+    Returns whether this worker should take another round (a newer trigger came in, or unread
+    turns were left over).
     """
     mine = Memory.objects.filter(pk=memory_id, lease_until=lease)
-    if answered:
-        if mine.filter(pass_requested_at=F("pass_claimed_at")).update(
-            lease_until=None, pass_requested=False
-        ):
-            return False  # the usual case: one UPDATE, and nothing more to do
-        return bool(mine.update(lease_until=None))
-    mine.update(lease_until=None, pass_not_before=timezone.now() + timedelta(seconds=retry_in))
-    return False
+    if result.retry:
+        mine.update(lease_until=None, pass_not_before=timezone.now() + timedelta(seconds=retry_in))
+        return False
+    if result.more:
+        # Work left: stay owed, so the next claim (or, failing that, the sweeper) takes it.
+        return bool(mine.update(lease_until=None, pass_requested=True))
+    if mine.filter(pass_requested_at=F("pass_claimed_at")).update(
+        lease_until=None, pass_requested=False
+    ):
+        return False  # the usual case: one UPDATE, and nothing more to do
+    return bool(mine.update(lease_until=None))
 
 
 def run_pass(*, memory_id: int, retry_in: int = 0) -> PassResult:
     """Run the owed pass(es) of one memory; safe to call twice or late (it then does nothing).
 
     ``retry_in``: after a failure that may pass, no pass runs for that many seconds (the task
-    retries then; the sweeper waits too).
+    retries then; the sweeper waits too). When triggers keep coming or a backlog is longer than
+    this task's rounds, it hands over to one new task instead of letting the request wait for
+    the sweeper.
     """
+    from memory.services import enqueue_pass
+
     result = PassResult("not_owed")
+    again = False
     for _ in range(MAX_ROUNDS):
         lease = _claim(memory_id)
         if lease is None:
-            break
+            return result
         result = PassResult("error", retry=True)
         try:
             result = _drain(memory_id)
         finally:
             # Release before the next claim: a trigger that came in during this round moved
             # pass_requested_at, so the request stays owed and the claim below takes it.
-            again = _release(memory_id, lease, answered=not result.retry, retry_in=retry_in)
+            again = _release(memory_id, lease, result=result, retry_in=retry_in)
         if not again:
-            break
+            return result
+    transaction.on_commit(lambda: enqueue_pass(memory_id=memory_id))
     return result
 
 
 def drop_pass(*, memory_id: int) -> None:
     """Give up on a pass after its last retry: the work it choked on counts as read (a voice
-    session that always fails must not block every later pass), the request is no longer owed,
-    and the trace says so. The list stays as it was."""
+    session or a turn that always fails must not block every later pass), the request is no
+    longer owed, and the trace says so. The list stays as it was."""
     memory = Memory.objects.filter(pk=memory_id).first()
     if memory is None:
         return
     work = _next_work(memory)
     if work is not None:
-        _consume(memory, work)
+        _consume(work)
     # Only the request that failed: a trigger that came in since is still owed.
     Memory.objects.filter(pk=memory_id, pass_requested_at=F("pass_claimed_at")).update(
         pass_requested=False, pass_not_before=None
@@ -181,7 +201,8 @@ def drop_pass(*, memory_id: int) -> None:
 
 
 def _drain(memory_id: int) -> PassResult:
-    """Consume every piece of owed work: each ended voice session, then the chat turns."""
+    """Consume the owed work, oldest first: each ended voice session, then the unread turns
+    (as many rounds as the transcript cap needs). ``more`` says work was left over."""
     outcome = PassResult("no_work")
     for _ in range(MAX_ROUNDS * 2):
         step = _apply_next(memory_id)
@@ -189,10 +210,9 @@ def _drain(memory_id: int) -> PassResult:
             return step
         if step.outcome != "no_work":
             outcome = step
-        # A chat pass reads every turn up to now; later turns come with their own trigger.
         if not step.more:
-            return outcome
-    return outcome
+            return PassResult(outcome.outcome)
+    return PassResult(outcome.outcome, more=True)
 
 
 # --- One pass -----------------------------------------------------------------------------------
@@ -208,11 +228,12 @@ def _apply_next(memory_id: int) -> PassResult:
         work = _next_work(memory)
         if work is None:
             return PassResult("no_work")
+        more = work.more or work.task == "voice"
         if not any(turn["role"] == "user" for turn in work.transcript):
             # Nothing the person said (say, only a reply that landed after a clear): the
             # assistant's words are never a source of facts, so there is nothing to ask.
-            _consume(memory, work)
-            return PassResult("no_work", more=work.task == "voice")
+            _consume(work)
+            return PassResult("no_work", more=more)
         kind = MemoryEvent.Kind.VOICE_PASS if work.task == "voice" else MemoryEvent.Kind.PASS
         try:
             rewrite = _rewrite(memory, work)
@@ -228,8 +249,8 @@ def _apply_next(memory_id: int) -> PassResult:
             if failure.retryable:
                 return PassResult(failure.code, retry=True)
             # A permanent failure still consumes the work, or every later pass would choke on it.
-            _consume(memory, work)
-            return PassResult(failure.code, more=work.task == "voice")
+            _consume(work)
+            return PassResult(failure.code, more=more)
         if _store(memory, work, rewrite):
             outcome = "unchanged" if rewrite.lines == memory.lines else "ok"
             record_event(
@@ -246,8 +267,9 @@ def _apply_next(memory_id: int) -> PassResult:
                 model_tokens_in=rewrite.model_tokens_in,
                 model_tokens_out=rewrite.model_tokens_out,
             )
-            return PassResult(outcome, more=work.task == "voice")
-        # Lost the compare-and-set: re-read the list (and the turns: a clear moves the floor).
+            return PassResult(outcome, more=more)
+        # Lost the compare-and-set (a clear, a delete, a switch, a handover, or another pass
+        # marked these turns): re-read the list and the turns, and decide again.
     record_event(
         owner_id=memory.owner_id,
         kind=MemoryEvent.Kind.PASS,
@@ -259,19 +281,16 @@ def _apply_next(memory_id: int) -> PassResult:
 
 
 def _store(memory: Memory, work: Work, rewrite: Rewrite) -> bool:
-    """Write the list and mark the work consumed, all or nothing."""
-    # One UPDATE needs no transaction of its own; a voice pass also marks its session.
-    with transaction.atomic() if work.voice_session_id is not None else nullcontext():
-        extra: dict[str, object] = {}
-        if work.last_message_id:
-            extra["turns_seen_until"] = work.last_message_id
+    """Write the list and mark the work read, all or nothing: the turns are marked only if no
+    one marked them first, so a turn is read exactly once even if two passes raced for it."""
+    with transaction.atomic():
         if rewrite.lines == memory.lines:
             # The usual result of a pass. Still a compare-and-set, but the version stays, so a
             # client holding it (If-Match) is not told the list changed when it did not.
-            # ``version=F("version")`` keeps the UPDATE real when nothing else changes (a voice
-            # pass has no turns to mark), so a match is never mistaken for a lost race.
+            # ``version=F("version")`` keeps the UPDATE real, so a match is never mistaken for a
+            # lost race.
             written = Memory.objects.filter(pk=memory.pk, version=memory.version).update(
-                version=F("version"), rules_version=RULES_VERSION, **extra
+                version=F("version"), rules_version=RULES_VERSION
             )
         else:
             written = write_lines(
@@ -279,9 +298,9 @@ def _store(memory: Memory, work: Work, rewrite: Rewrite) -> bool:
                 lines=rewrite.lines,
                 tokens=rewrite.tokens,
                 rules_version=RULES_VERSION,
-                **extra,
             )
-        if not written:
+        if not written or _mark_read(work) != len(work.message_ids):
+            transaction.set_rollback(True)
             return False
         if work.voice_session_id is not None:
             VoiceSession.objects.filter(pk=work.voice_session_id).update(
@@ -290,28 +309,31 @@ def _store(memory: Memory, work: Work, rewrite: Rewrite) -> bool:
     return True
 
 
-def _consume(memory: Memory, work: Work) -> None:
+def _mark_read(work: Work) -> int:
+    if not work.message_ids:
+        return 0
+    return Message.objects.filter(
+        pk__in=work.message_ids, memory_state=Message.MemoryState.UNREAD
+    ).update(memory_state=Message.MemoryState.READ)
+
+
+def _consume(work: Work) -> None:
+    """Count the work as read without a list to store (nothing to learn, or a dead end)."""
     if work.voice_session_id is not None:
         VoiceSession.objects.filter(pk=work.voice_session_id).update(
             memory_pass_done_at=timezone.now()
         )
-    if work.last_message_id:
-        Memory.objects.filter(pk=memory.pk, version=memory.version).update(
-            turns_seen_until=work.last_message_id
-        )
+    _mark_read(work)
 
 
 # --- Reading the turns --------------------------------------------------------------------------
 
 
-# A session counts only if it started after the floor: speech from before a clear (or from
-# while memory was off) is never read, even when the session ends later.
+# A voice session is owed until its pass is done; a clear (or switching memory back on) marks
+# the sessions it puts out of reach as done, ended or not.
 _VOICE_PENDING = Exists(
     VoiceSession.objects.filter(
-        owner_id=OuterRef("owner_id"),
-        created_at__gt=Coalesce(OuterRef("reads_turns_after"), Value(EPOCH)),
-        ended_at__isnull=False,
-        memory_pass_done_at__isnull=True,
+        owner_id=OuterRef("owner_id"), ended_at__isnull=False, memory_pass_done_at__isnull=True
     )
 )
 
@@ -321,21 +343,19 @@ def _next_work(memory: Memory) -> Work | None:
     if getattr(memory, "voice_pending", True):
         voice = (
             VoiceSession.objects.filter(
-                owner_id=memory.owner_id,
-                created_at__gt=memory.reads_turns_after or EPOCH,
-                ended_at__isnull=False,
-                memory_pass_done_at__isnull=True,
+                owner_id=memory.owner_id, ended_at__isnull=False, memory_pass_done_at__isnull=True
             )
             .order_by("ended_at", "id")
             .first()
         )
     if voice is not None:
-        turns = [
+        turns: list[Turn] = [
             {"role": str(t.get("role")), "content": str(t.get("content"))} for t in voice.transcript
         ]
+        turns = _fit_transcript(turns)
         return Work(
             task="voice",
-            transcript=_cap_transcript(turns),
+            transcript=turns,
             forget_requested=_asks_to_forget(turns),
             voice_session_id=voice.pk,
         )
@@ -343,82 +363,115 @@ def _next_work(memory: Memory) -> Work | None:
 
 
 def _chat_work(memory: Memory) -> Work | None:
-    readable = Message.objects.filter(
-        conversation__owner_id=memory.owner_id,
-        conversation__temporary=False,
-        id__gt=memory.reads_turns_from_id,
+    """Every turn no pass has read yet, oldest first, across conversations, within the
+    transcript cap; what does not fit stays unread for the next round."""
+    unread = list(
+        Message.objects.filter(
+            conversation__owner_id=memory.owner_id,
+            conversation__temporary=False,
+            memory_state=Message.MemoryState.UNREAD,
+        )
+        .order_by("id")
+        .values("id", "conversation_id", "role", "content")[:UNREAD_TURNS_SCANNED]
     )
-    if memory.reads_turns_after is not None:
-        readable = readable.filter(created_at__gt=memory.reads_turns_after)
-    fresh = list(
-        readable.filter(id__gt=memory.turns_seen_until)
-        .order_by("-id")
-        .values_list("id", "conversation_id")[:FRESH_TURNS_SCANNED]
-    )
-    if not fresh:
+    if not unread:
         return None
-    last_id = fresh[0][0]
-    conversation_ids = list(dict.fromkeys(conversation_id for _, conversation_id in fresh))
-    turns: list[dict[str, str]] = []
-    # The most recently active conversation goes last, so the transcript cap trims the oldest.
-    for conversation_id in reversed(conversation_ids):
-        recent = readable.filter(conversation_id=conversation_id, id__lte=last_id).order_by("-id")
-        rows = list(recent.values("role", "content")[: settings.MEMORY_TURNS_PER_PASS])
-        turns.extend({"role": r["role"], "content": r["content"]} for r in reversed(rows))
+    taken = _fit_transcript(unread)
+    numbers: dict[int, int] = {}
+    for row in taken:
+        numbers.setdefault(row["conversation_id"], len(numbers) + 1)
+    transcript = [
+        {"role": r["role"], "content": r["content"], "conversation": numbers[r["conversation_id"]]}
+        for r in taken
+    ]
     return Work(
         task="rewrite",
-        transcript=_cap_transcript(turns),
-        forget_requested=_asks_to_forget(turns),
-        last_message_id=last_id,
+        transcript=transcript,
+        forget_requested=_asks_to_forget(transcript),
+        context=_context(memory, taken, numbers),
+        message_ids=tuple(r["id"] for r in taken),
+        more=len(taken) < len(unread) or len(unread) == UNREAD_TURNS_SCANNED,
     )
 
 
-def _asks_to_forget(turns: list[dict[str, str]]) -> bool:
+def _context(memory: Memory, taken: list[Turn], numbers: dict[int, int]) -> list[Turn]:
+    """The few turns just before the new ones in each conversation, already read by a pass:
+    they help the model understand the new turns and are never a source. Nothing from before
+    a clear goes along, and nothing a pass did not read (said with memory off)."""
+    first_new: dict[int, int] = {}
+    for row in taken:
+        first_new.setdefault(row["conversation_id"], row["id"])
+    context: list[Turn] = []
+    for conversation_id, first_id in list(first_new.items())[:CONTEXT_CONVERSATIONS]:
+        rows = Message.objects.filter(
+            conversation_id=conversation_id,
+            id__lt=first_id,
+            id__gt=memory.context_from_id,
+            memory_state=Message.MemoryState.READ,
+        ).order_by("-id")
+        context.extend(
+            {
+                "role": r["role"],
+                "content": r["content"][:CONTEXT_TURN_CHARS],
+                "conversation": numbers[conversation_id],
+            }
+            for r in reversed(rows.values("role", "content")[:CONTEXT_TURNS])
+        )
+    return context
+
+
+def _asks_to_forget(turns: list[Turn]) -> bool:
     return any(t["role"] == "user" and is_forget_request(t["content"]) for t in turns)
 
 
-def _cap_transcript(turns: list[dict[str, str]]) -> list[dict[str, str]]:
-    """Keep the newest turns within the transcript cap (SPEC §2: 20,000 tokens)."""
+def _fit_transcript(turns: list[Turn]) -> list[Turn]:
+    """The oldest turns that fit in the transcript cap (SPEC §2: 20,000 tokens), in order; a
+    single turn larger than the cap alone is cut to fit, so a pass always makes progress."""
+    limit = settings.MEMORY_TRANSCRIPT_TOKEN_LIMIT
     # A token is at least one byte: a transcript with fewer bytes than the cap fits uncounted.
-    if sum(len(t["content"].encode()) + 4 for t in turns) <= settings.MEMORY_TRANSCRIPT_TOKEN_LIMIT:
+    if sum(len(t["content"].encode()) + 4 for t in turns) <= limit:
         return turns
-    kept: list[dict[str, str]] = []
-    remaining = settings.MEMORY_TRANSCRIPT_TOKEN_LIMIT
-    for turn in reversed(turns):
+    kept: list[Turn] = []
+    remaining = limit
+    for turn in turns:
         cost = budget.count_tokens(turn["content"]) + 4
         if cost > remaining:
-            if remaining > 50:
+            if not kept:
                 kept.append(
-                    {
-                        "role": turn["role"],
-                        "content": budget.truncate_to_tokens(turn["content"], remaining - 4),
-                    }
+                    {**turn, "content": budget.truncate_to_tokens(turn["content"], limit - 4)}
                 )
             break
         kept.append(turn)
         remaining -= cost
-    return list(reversed(kept))
+    return kept
 
 
 # --- The model calls ----------------------------------------------------------------------------
 
 
 def _ask(
-    task: prompts.Task, lines: list[str], work: Work, *, known_good: Collection[str] = ()
+    task: prompts.Task,
+    lines: list[str],
+    work: Work,
+    *,
+    model: str,
+    known_good: Collection[str] = (),
 ) -> tuple[list[str], int, llm.Completion]:
     """One memory model call: the rules and the data in, a validated list out."""
     messages = prompts.memory_messages(
         task=task,
         lines=lines,
         transcript=work.transcript if task != "condense" else [],
+        context=work.context if task != "condense" else [],
         forget_requested=work.forget_requested,
         assistant=settings.ASSISTANT_NAME,
         target_tokens=settings.MEMORY_TARGET_TOKENS,
+        token_limit=settings.MEMORY_TOKEN_LIMIT,
+        memory_tokens=budget.list_tokens(lines),
+        today=timezone.localdate(),
     )
     try:
-        answer = llm.complete(
-            model=settings.MEMORY_MODEL, messages=messages, timeout=settings.MEMORY_MODEL_TIMEOUT
-        )
+        answer = llm.complete(model=model, messages=messages, timeout=settings.MEMORY_MODEL_TIMEOUT)
     except llm.ModelError as error:
         raise PassFailed(error.code, retryable=error.retryable) from None
     try:
@@ -431,26 +484,70 @@ def _ask(
 
 
 def _rewrite(memory: Memory, work: Work) -> Rewrite:
-    task: prompts.Task = "voice" if work.task == "voice" else "rewrite"
     # Stored lines already passed these rules: only what the model adds is checked again.
     trusted = memory.lines if memory.rules_version == RULES_VERSION else ()
-    lines, refused, answer = _ask(task, list(memory.lines), work, known_good=frozenset(trusted))
+    return _propose(
+        list(memory.lines),
+        work,
+        model=settings.MEMORY_MODEL,
+        known_good=frozenset(trusted),
+        owner_id=memory.owner_id,
+        tokens_before=memory.tokens,
+    )
+
+
+def propose_rewrite(
+    *,
+    lines: list[str],
+    transcript: list[Turn],
+    context: Sequence[Turn] = (),
+    task: Literal["rewrite", "voice"] = "rewrite",
+    model: str | None = None,
+    forget_requested: bool | None = None,
+) -> Rewrite:
+    """Exactly what a pass runs — prompt, model call, parse, code-side validation, wipe guard,
+    condense and cut over the cap — without touching the database (``manage.py memory_eval``).
+    Raises PassFailed like a pass."""
+    work = Work(
+        task=task,
+        transcript=list(transcript),
+        context=list(context),
+        forget_requested=(
+            _asks_to_forget(list(transcript)) if forget_requested is None else forget_requested
+        ),
+    )
+    return _propose(list(lines), work, model=model or settings.MEMORY_MODEL)
+
+
+def _propose(
+    lines: list[str],
+    work: Work,
+    *,
+    model: str,
+    known_good: Collection[str] = (),
+    owner_id: int | None = None,
+    tokens_before: int | None = None,
+) -> Rewrite:
+    task: prompts.Task = "voice" if work.task == "voice" else "rewrite"
+    proposed, refused, answer = _ask(task, lines, work, model=model, known_good=known_good)
     # Judged on what the model proposed: lines that newer code rules refuse are not its doing.
-    proposed = len(lines) + refused
-    if _looks_like_a_wipe(memory.lines, proposed, forget_requested=work.forget_requested):
+    if _looks_like_a_wipe(lines, len(proposed) + refused, forget_requested=work.forget_requested):
         raise PassFailed("wipe_refused", retryable=False)
     tokens_in, tokens_out, latency = answer.tokens_in, answer.tokens_out, answer.latency_ms
     condensed = cut = False
-    tokens = memory.tokens if lines == memory.lines else budget.list_tokens(lines)
+    unchanged = proposed == lines and tokens_before is not None
+    tokens = tokens_before if unchanged else budget.list_tokens(proposed)
     if tokens > settings.MEMORY_TOKEN_LIMIT:
-        lines, condensed, cut, extra = fit_under_cap(owner_id=memory.owner_id, lines=lines)
-        tokens = budget.list_tokens(lines)
+        proposed, condensed, cut, extra = fit_under_cap(
+            owner_id=owner_id, lines=proposed, model=model
+        )
+        tokens = budget.list_tokens(proposed)
         tokens_in, tokens_out, latency = (
             tokens_in + extra[0],
             tokens_out + extra[1],
             latency + extra[2],
         )
-    return Rewrite(lines, tokens, refused, tokens_in, tokens_out, latency, condensed, cut)
+    return Rewrite(proposed, tokens, refused, tokens_in, tokens_out, latency, condensed, cut)
 
 
 def _looks_like_a_wipe(before: list[str], proposed: int, *, forget_requested: bool) -> bool:
@@ -460,14 +557,16 @@ def _looks_like_a_wipe(before: list[str], proposed: int, *, forget_requested: bo
 
 
 def fit_under_cap(
-    *, owner_id: int, lines: list[str]
+    *, owner_id: int | None, lines: list[str], model: str | None = None
 ) -> tuple[list[str], bool, bool, tuple[int, int, int]]:
     """Over the cap: a condense pass, then the positional cut as the last resort (SPEC §5).
 
-    Returns the lines, whether they were condensed and cut, and the model usage.
+    Returns the lines, whether they were condensed and cut, and the model usage. Events go to
+    the trace when there is an owner (not for ``propose_rewrite``).
     """
     if budget.list_tokens(lines) <= settings.MEMORY_TOKEN_LIMIT:
         return lines, False, False, (0, 0, 0)
+    model = model or settings.MEMORY_MODEL
     work = Work(task="condense", transcript=[], forget_requested=False)
     limit = settings.MEMORY_TOKEN_LIMIT
     before = list(lines)
@@ -475,41 +574,42 @@ def fit_under_cap(
     call_room = settings.MEMORY_CALL_TOKEN_LIMIT - 3_000
     oversized = budget.positional_cut(lines, call_room)
     usage = (0, 0, 0)
+    trace = record_event if owner_id is not None else _no_trace
     try:
-        condensed, _, answer = _ask("condense", oversized, work, known_good=frozenset(oversized))
+        condensed, _, answer = _ask(
+            "condense", oversized, work, model=model, known_good=frozenset(oversized)
+        )
         usage = (answer.tokens_in, answer.tokens_out, answer.latency_ms)
         if budget.list_tokens(condensed) < settings.MEMORY_TARGET_TOKENS * CONDENSE_KEEP_SHARE:
             # Shortening an over-full list to almost nothing is a broken answer, not a condense.
             raise PassFailed("wipe_refused", retryable=False)
-        record_event(
+        trace(
             owner_id=owner_id,
             kind=MemoryEvent.Kind.CONDENSE,
             outcome="ok",
             before=before,
             after=condensed,
-            model=settings.MEMORY_MODEL,
+            model=model,
             latency_ms=answer.latency_ms,
             model_tokens_in=answer.tokens_in,
             model_tokens_out=answer.tokens_out,
         )
     except PassFailed as failure:
-        record_event(
+        trace(
             owner_id=owner_id,
             kind=MemoryEvent.Kind.CONDENSE,
             outcome=failure.code,
             before=before,
             after=before,
-            model=settings.MEMORY_MODEL,
+            model=model,
         )
         condensed = oversized
     if budget.list_tokens(condensed) <= limit:
         return condensed, True, False, usage
     final = budget.positional_cut(condensed, limit)
-    record_event(
-        owner_id=owner_id,
-        kind=MemoryEvent.Kind.CUT,
-        outcome="ok",
-        before=condensed,
-        after=final,
-    )
+    trace(owner_id=owner_id, kind=MemoryEvent.Kind.CUT, outcome="ok", before=condensed, after=final)
     return final, True, True, usage
+
+
+def _no_trace(**_: Any) -> None:
+    return None

@@ -13,12 +13,11 @@ import time
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import StrEnum
-from typing import Any
 
 from django.conf import settings
-from django.db import DatabaseError, connection, transaction
-from django.db.models import F, Subquery, Value
-from django.db.models.functions import Coalesce, Greatest, Least
+from django.db import DatabaseError, IntegrityError, connection, transaction
+from django.db.models import BigIntegerField, F, Q, Subquery, Value
+from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 
 from accounts.models import User
@@ -161,33 +160,44 @@ def read_for_request(*, owner_id: int) -> MemoryRead:
 # --- The person's controls --------------------------------------------------------------------
 
 
-def _turn_floor(owner_id: int) -> dict[str, Any]:
-    """The changes that put every turn the owner has so far out of any pass's reach: by time
-    and by id (clocks of different hosts may disagree), and marked as read."""
+_ID = BigIntegerField()
+
+
+def _newest_message_id(owner_id: int) -> Subquery:
     from chat.models import Message
 
-    newest = Coalesce(
-        Subquery(
-            Message.objects.filter(conversation__owner_id=owner_id).order_by("-id").values("id")[:1]
-        ),
-        Value(0),
+    return Subquery(
+        Message.objects.filter(conversation__owner_id=owner_id).order_by("-id").values("id")[:1]
     )
-    return {
-        "reads_turns_after": timezone.now(),
-        "reads_turns_from_id": newest,
-        "turns_seen_until": Greatest(F("turns_seen_until"), newest),
-    }
+
+
+def _skip_unread(owner_id: int, **since: object) -> int:
+    """Put the owner's unread turns (those ``since`` narrows to) out of every pass's reach."""
+    from chat.models import Message
+
+    return Message.objects.filter(
+        conversation__owner_id=owner_id, memory_state=Message.MemoryState.UNREAD, **since
+    ).update(memory_state=Message.MemoryState.SKIPPED)
+
+
+def _close_voice_sessions(owner_id: int, **since: object) -> None:
+    """Voice sessions (ended or still running) that no pass may read, ever."""
+    from chat.models import VoiceSession
+
+    VoiceSession.objects.filter(
+        owner_id=owner_id, memory_pass_done_at__isnull=True, **since
+    ).update(memory_pass_done_at=timezone.now())
 
 
 def clear_memory(*, owner_id: int) -> None:
-    """Delete every line, finally: turns before now are never read again by any pass."""
+    """Delete every line, finally: no turn said before now is ever read, not even as context."""
     now = timezone.now()
     memory = get_memory(owner_id=owner_id)
     before = list(memory.lines)
     # Unconditional on purpose: a clear wins over anything in flight. Bumping the version makes
-    # a running pass's compare-and-set fail, and its retry finds no turns to learn from (the
-    # floor moves past every turn so far). Guests still waiting to merge into this owner would
-    # bring their lines in later: they go too.
+    # a running pass's compare-and-set fail, and its retry finds no turns to learn from (every
+    # unread turn so far is skipped). Guests still waiting to merge into this owner would bring
+    # their lines in later: they go too.
     with transaction.atomic():
         Memory.objects.filter(pk=memory.pk).update(
             lines=[],
@@ -195,8 +205,14 @@ def clear_memory(*, owner_id: int) -> None:
             version=F("version") + 1,
             updated_at=now,
             pass_requested=False,
-            **_turn_floor(owner_id),
+            context_from_id=Coalesce(
+                Greatest(F("context_from_id"), _newest_message_id(owner_id), output_field=_ID),
+                F("context_from_id"),
+                output_field=_ID,
+            ),
         )
+        _skip_unread(owner_id)
+        _close_voice_sessions(owner_id)
         User.objects.filter(merging_into_id=owner_id, is_guest=True).delete()
         record_event(
             owner_id=owner_id, kind=MemoryEvent.Kind.CLEAR, outcome="ok", before=before, after=[]
@@ -205,14 +221,20 @@ def clear_memory(*, owner_id: int) -> None:
 
 def delete_line(*, owner_id: int, index: int, expected_version: int | None) -> MemoryView:
     """Delete one line, only if the list is still the version the person was looking at
-    (``None``: whatever the version, as with ``If-Match: *``)."""
-    memory = get_memory(owner_id=owner_id)
-    if expected_version is not None and memory.version != expected_version:
-        raise StaleVersion
-    if not 0 <= index < len(memory.lines):
-        raise LineNotFound
-    after = [line for i, line in enumerate(memory.lines) if i != index]
-    if not write_lines(memory=memory, lines=after):
+    (``None``: whatever the version, as with ``If-Match: *``; a pass writing meanwhile makes
+    it look again, a bounded number of times)."""
+    for _ in range(settings.MEMORY_CAS_ATTEMPTS):
+        memory = get_memory(owner_id=owner_id)
+        if expected_version is not None and memory.version != expected_version:
+            raise StaleVersion
+        if not 0 <= index < len(memory.lines):
+            raise LineNotFound
+        after = [line for i, line in enumerate(memory.lines) if i != index]
+        if write_lines(memory=memory, lines=after):
+            break
+        if expected_version is not None:
+            raise StaleVersion
+    else:
         raise StaleVersion
     record_event(
         owner_id=owner_id,
@@ -225,23 +247,50 @@ def delete_line(*, owner_id: int, index: int, expected_version: int | None) -> M
 
 
 def set_enabled(*, owner_id: int, enabled: bool) -> MemoryView:
-    """The on/off switch. Off: nothing read, no passes; the saved list stays until cleared."""
+    """The on/off switch. Off: nothing read, no passes; the saved list stays until cleared.
+    Back on: what was said while it was off is never read; what was said before, unread, is."""
     memory = get_memory(owner_id=owner_id)
     if memory.enabled != enabled:
-        changes: dict[str, object] = {"enabled": enabled, "pass_requested": False}
-        if enabled:
-            changes |= _turn_floor(owner_id)  # what was said while memory was off is never read
-        Memory.objects.filter(pk=memory.pk).update(
-            version=F("version") + 1, updated_at=timezone.now(), **changes
-        )
-        record_event(
-            owner_id=owner_id,
-            kind=MemoryEvent.Kind.SWITCH,
-            outcome="on" if enabled else "off",
-            before=memory.lines,
-            after=memory.lines,
-        )
+        with transaction.atomic():
+            changes: dict[str, object] = {"enabled": enabled, "pass_requested": False}
+            if not enabled:
+                changes |= {
+                    "switched_off_at": timezone.now(),
+                    "switched_off_at_message_id": Coalesce(
+                        _newest_message_id(owner_id), Value(0), output_field=_ID
+                    ),
+                }
+            Memory.objects.filter(pk=memory.pk).update(
+                version=F("version") + 1, updated_at=timezone.now(), **changes
+            )
+            if enabled:
+                _skip_said_while_off(memory)
+                if _has_unread_turns(owner_id):
+                    request_pass(owner_id=owner_id)
+            record_event(
+                owner_id=owner_id,
+                kind=MemoryEvent.Kind.SWITCH,
+                outcome="on" if enabled else "off",
+                before=memory.lines,
+                after=memory.lines,
+            )
     return view_memory(owner_id=owner_id)
+
+
+def _skip_said_while_off(memory: Memory) -> None:
+    _skip_unread(memory.owner_id, id__gt=memory.switched_off_at_message_id)
+    if memory.switched_off_at is not None:
+        _close_voice_sessions(memory.owner_id, created_at__gte=memory.switched_off_at)
+
+
+def _has_unread_turns(owner_id: int) -> bool:
+    from chat.models import Message
+
+    return Message.objects.filter(
+        conversation__owner_id=owner_id,
+        conversation__temporary=False,
+        memory_state=Message.MemoryState.UNREAD,
+    ).exists()
 
 
 # --- Triggers ---------------------------------------------------------------------------------
@@ -251,17 +300,36 @@ def request_pass(*, owner_id: int) -> bool:
     """Record that the owner's memory owes a pass, and enqueue it once the caller commits.
 
     The request lives in the database first, so a broker that is down loses nothing: the
-    sweeper enqueues owed passes later. Returns False when memory is off (nothing is kept).
+    sweeper enqueues owed passes later. At most one task per owner is in the queue: when a
+    pass is already owed (queued or running), the trigger only moves ``pass_requested_at``,
+    which makes the pass in flight take one more round. Returns False when memory is off or
+    the owner is gone (deleted, or a guest merged away meanwhile).
     """
-    memory = get_memory(owner_id=owner_id)
-    requested = Memory.objects.filter(pk=memory.pk, enabled=True).update(
-        pass_requested=True,
-        pass_requested_at=timezone.now(),
-        pass_not_before=None,  # new turns are worth a try at once, backoff or not
-    )
-    if requested:
-        transaction.on_commit(lambda: enqueue_pass(memory_id=memory.pk))
-    return bool(requested)
+    now = timezone.now()
+    memory_id = _memory_id(owner_id)
+    if memory_id is None:
+        return False
+    owed = Memory.objects.filter(pk=memory_id, enabled=True)
+    # Newly owed, or backing off after a failure (new turns are worth a try at once).
+    if owed.filter(Q(pass_requested=False) | Q(pass_not_before__isnull=False)).update(
+        pass_requested=True, pass_requested_at=now, pass_not_before=None
+    ):
+        transaction.on_commit(lambda: enqueue_pass(memory_id=memory_id))
+        return True
+    return bool(owed.update(pass_requested_at=now))
+
+
+def _memory_id(owner_id: int) -> int | None:
+    """The owner's memory row id, created on first use; None when the owner no longer exists."""
+    found = Memory.objects.filter(owner_id=owner_id).values_list("pk", flat=True).first()
+    if found is not None:
+        return found
+    try:
+        with transaction.atomic():
+            return Memory.objects.create(owner_id=owner_id).pk
+    except IntegrityError:
+        # Created meanwhile by someone else, or the owner was deleted (a guest that signed up).
+        return Memory.objects.filter(owner_id=owner_id).values_list("pk", flat=True).first()
 
 
 class BrokerBreaker:
@@ -372,33 +440,30 @@ def merge_memories(
     return MergeOutcome.CONFLICT
 
 
-def adopt_unread_turns(*, from_owner_id: int, into_owner_id: int) -> None:
-    """Before a guest's conversations move to an account: turns the guest's memory had not read
-    yet (a pass was owed, or was running) get read by the account's memory instead."""
+def hand_over_turns(*, from_owner_id: int, into_owner_id: int) -> None:
+    """Before a guest's conversations move to an account, settle the guest's promises on its
+    turns (the caller holds the guest's conversations locked):
+    - turns the guest cleared stay out of reach, not even context for the account;
+    - turns said while the guest's memory was off, or in temporary chats, are never read;
+    - turns the guest's memory already read stay read;
+    - the guest's unread turns said with memory on stay unread: the account reads them once.
+    A pass running on the guest loses its compare-and-set (the version moves) and reads nothing.
+    """
     from chat.models import Message
 
-    source = Memory.objects.filter(owner_id=from_owner_id, enabled=True).first()
+    source = Memory.objects.filter(owner_id=from_owner_id).first()
     if source is None:
         return
-    unread = Message.objects.filter(
-        conversation__owner_id=from_owner_id,
-        conversation__temporary=False,
-        id__gt=max(source.turns_seen_until, source.reads_turns_from_id),
+    Memory.objects.filter(pk=source.pk).update(version=F("version") + 1, pass_requested=False)
+    Message.objects.filter(
+        conversation__owner_id=from_owner_id, id__lte=source.context_from_id
+    ).exclude(memory_state=Message.MemoryState.SKIPPED).update(
+        memory_state=Message.MemoryState.SKIPPED
     )
-    if source.reads_turns_after is not None:
-        unread = unread.filter(created_at__gt=source.reads_turns_after)
-    first_unread = unread.order_by("id").values_list("id", flat=True).first()
-    if first_unread is None:
-        return
-    target = get_memory(owner_id=into_owner_id)
-    # Lowering the account's mark re-reads some of its own recent turns too: harmless, a pass
-    # rewrites the whole list and keeps what it already holds. The version moves so that a pass
-    # running on the account cannot write its older mark back over this one.
-    Memory.objects.filter(pk=target.pk).update(
-        turns_seen_until=Least(F("turns_seen_until"), Value(first_unread - 1)),
-        version=F("version") + 1,
-    )
-    request_pass(owner_id=into_owner_id)
+    if not source.enabled:
+        _skip_said_while_off(source)
+    if _has_unread_turns(from_owner_id):
+        request_pass(owner_id=into_owner_id)
 
 
 def forget_owner(*, owner_id: int) -> None:

@@ -5,6 +5,7 @@ import json
 import pytest
 from litellm.exceptions import RateLimitError
 
+from chat.models import Message
 from memory import passes
 from memory.budget import list_tokens
 from memory.filters import RULES_VERSION
@@ -37,18 +38,19 @@ def test_a_pass_rewrites_the_list_on_the_memory_model(account, memory_model):
     assert call["model"] == "memory"
     assert payload(call["messages"])["memory"] == ["Likes jazz"]
     assert payload(call["messages"])["transcript"] == [
-        {"role": "user", "content": "My name is Anna"},
-        {"role": "assistant", "content": "Nice to meet you"},
+        {"role": "user", "content": "My name is Anna", "conversation": 1},
+        {"role": "assistant", "content": "Nice to meet you", "conversation": 1},
     ]
 
 
-def test_a_pass_reads_only_the_last_six_turns(account, memory_model):
+def test_a_pass_reads_every_unread_turn_not_only_the_last_six(account, memory_model):
     conversation_with(account, *[f"turn {i}" for i in range(10)])
     memory = memory_with(account)
     memory_model.answer(answer())
     run(memory)
     transcript = payload(memory_model.calls[0]["messages"])["transcript"]
-    assert [t["content"] for t in transcript] == [f"turn {i}" for i in range(4, 10)]
+    assert [t["content"] for t in transcript] == [f"turn {i}" for i in range(10)]
+    assert len(memory_model.calls) == 1
 
 
 def test_the_prompt_says_facts_come_only_from_the_person(account, memory_model):
@@ -314,7 +316,7 @@ def test_an_unchanged_list_keeps_its_version_so_clients_etags_stay_valid(account
     memory_model.answer(answer("Name is Anna"))
     assert run(memory).outcome == "unchanged"
     assert memory.version == 1
-    assert memory.turns_seen_until > 0
+    assert set(Message.objects.values_list("memory_state", flat=True)) == {Message.MemoryState.READ}
     assert run(memory).outcome == "not_owed"
 
 
@@ -414,22 +416,39 @@ def test_dropping_a_failed_pass_stops_owing_it(account, memory_model):
     assert memory.lines == ["Name is Anna"]
 
 
-def test_the_transcript_sent_to_the_model_stays_under_its_cap(account, memory_model, settings):
+def test_a_transcript_larger_than_the_cap_is_read_over_two_rounds_with_nothing_dropped(
+    account, memory_model, settings
+):
     from memory.budget import count_tokens
 
     words = " ".join(f"word{i}" for i in range(3000))  # several thousand tokens per turn
     conversation_with(account, *(f"turn {i}: {words}" for i in range(6)))
-    memory = memory_with(account)
-    memory_model.answer(answer())
-    run(memory)
-    transcript = payload(memory_model.calls[0]["messages"])["transcript"]
-    sent = sum(count_tokens(turn["content"]) for turn in transcript)
-    assert sent <= settings.MEMORY_TRANSCRIPT_TOKEN_LIMIT
-    assert transcript[-1]["content"].startswith("turn 5:")  # the newest turns are the ones kept
     assert (
         sum(count_tokens(f"turn {i}: {words}") for i in range(6))
         > settings.MEMORY_TRANSCRIPT_TOKEN_LIMIT
     )
+    memory = memory_with(account)
+    def one_more_fact(messages):
+        known = payload(messages)["memory"]
+        return answer(*known, f"Fact {len(known) + 1}")
+
+    memory_model.answer(*[one_more_fact] * 6)
+
+    assert run(memory).outcome == "ok"
+
+    rounds = [payload(call["messages"])["transcript"] for call in memory_model.calls]
+    assert len(rounds) >= 2
+    for transcript in rounds:
+        assert sum(count_tokens(t["content"]) for t in transcript) <= (
+            settings.MEMORY_TRANSCRIPT_TOKEN_LIMIT
+        )
+    # Oldest first, each turn exactly once, in order, and the second round knows the first's.
+    read = [t["content"].split(":")[0] for transcript in rounds for t in transcript]
+    assert read == [f"turn {i}" for i in range(6)]
+    assert rounds[0][0]["content"].startswith("turn 0:")
+    assert payload(memory_model.calls[1]["messages"])["context"]
+    assert memory.lines == [f"Fact {i + 1}" for i in range(len(rounds))]
+    assert not Message.objects.filter(memory_state=Message.MemoryState.UNREAD).exists()
 
 
 def test_turns_from_before_a_clear_never_come_back_as_context(account, memory_model):
