@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from memory.evaluation.replay import ReplayReport
+from memory.evaluation.scenarios import CATEGORIES
 from memory.evaluation.scoring import Report, Spread, Tally
 
 
@@ -71,7 +72,11 @@ def table(report: Report, *, token_limit: int, line_max_chars: int, failures: bo
         f"model tokens out per pass: {_spread(report.tokens_out)}",
         f"latency per pass: {_spread(report.latency_ms, ' ms')}",
     ]
-    failed = [s for s in report.scores if not s.passed]
+    order = {category: i for i, category in enumerate(CATEGORIES)}
+    failed = sorted(
+        (s for s in report.scores if not s.passed),
+        key=lambda s: (order[s.category], s.scenario_id),
+    )
     if failures and failed:
         lines += ["", f"failed scenarios ({len(failed)}):"]
         lines += [f"  {s.scenario_id}: {'; '.join(s.failures())}" for s in failed]

@@ -135,9 +135,7 @@ class Command(BaseCommand):
             out = {"models": [evaluation.as_dict(r) for r in reports]}
             self.stdout.write(json.dumps(out, indent=2, ensure_ascii=False))
         else:
-            tables = [
-                evaluation.table(r, failures=not options["quiet"], **limits) for r in reports
-            ]
+            tables = [evaluation.table(r, failures=not options["quiet"], **limits) for r in reports]
             if len(reports) > 1:
                 tables.append(evaluation.comparison(reports))
             self.stdout.write("\n\n".join(tables))
