@@ -1,0 +1,41 @@
+"""The memory quality harness (``manage.py memory_eval``, docs/MEMORY_EVAL.md).
+
+Pure package (no Django): scenarios and their loading, scoring, the replay of a long
+conversation, and the tables. The management command plugs the real pass in as a callable.
+"""
+
+from memory.evaluation.replay import ReplayReport, Session, load_replay, replay
+from memory.evaluation.report import as_dict, comparison, replay_dict, replay_table, table
+from memory.evaluation.scenarios import SCENARIO_DIR, Scenario, ScenarioError, load_scenarios
+from memory.evaluation.scoring import (
+    PassOutcome,
+    Report,
+    ScenarioScore,
+    evaluate,
+    score,
+    summarize,
+    threshold_failures,
+)
+
+__all__ = [
+    "SCENARIO_DIR",
+    "PassOutcome",
+    "ReplayReport",
+    "Report",
+    "Scenario",
+    "ScenarioError",
+    "ScenarioScore",
+    "Session",
+    "as_dict",
+    "comparison",
+    "evaluate",
+    "load_replay",
+    "load_scenarios",
+    "replay",
+    "replay_dict",
+    "replay_table",
+    "score",
+    "summarize",
+    "table",
+    "threshold_failures",
+]

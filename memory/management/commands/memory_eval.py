@@ -1,0 +1,187 @@
+"""``manage.py memory_eval``: the memory quality harness (docs/MEMORY_EVAL.md).
+
+Runs the shipped scenario set (or ``--replay FILE``) through ``memory.passes.propose_rewrite`` —
+the same prompt, model call, validation and cap handling as a real pass, without the database —
+on ``MEMORY_MODEL`` or each ``--model``, and prints a table per model. Thresholds turn it into a
+gate: the command fails when a model misses them.
+"""
+
+from __future__ import annotations
+
+import json
+from argparse import ArgumentParser
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+
+from memory import evaluation
+from memory.filters import MAX_CHARS
+from memory.triggers import is_remember_request
+
+
+def run_pass(
+    model: str,
+    *,
+    lines: list[str],
+    transcript: Sequence[dict[str, str]],
+    context: Sequence[dict[str, str]] = (),
+    task: str = "rewrite",
+) -> evaluation.PassOutcome:
+    """One real pass, outside the database. A failed pass is an outcome, never a crash."""
+    from memory.passes import PassFailed, propose_rewrite
+
+    def numbered(turns: Sequence[dict[str, str]]) -> list[dict[str, Any]]:
+        return [{**turn, "conversation": 1} for turn in turns]
+
+    try:
+        rewrite = propose_rewrite(
+            lines=list(lines),
+            transcript=numbered(transcript),
+            context=numbered(context),
+            task="voice" if task == "voice" else "rewrite",
+            model=model,
+        )
+    except PassFailed as failure:
+        return evaluation.PassOutcome(lines=None, error=failure.code)
+    return evaluation.PassOutcome(
+        lines=tuple(rewrite.lines),
+        tokens=rewrite.tokens,
+        model_tokens_in=rewrite.model_tokens_in,
+        model_tokens_out=rewrite.model_tokens_out,
+        latency_ms=rewrite.latency_ms,
+    )
+
+
+class Command(BaseCommand):
+    help = (
+        "Score the memory model on the shipped scenarios (or replay a long conversation) "
+        "through the real pass code; see docs/MEMORY_EVAL.md."
+    )
+    requires_system_checks: list[str] = []  # an operator tool: no database, no checks
+
+    def add_arguments(self, parser: ArgumentParser) -> None:
+        parser.add_argument(
+            "--model",
+            action="append",
+            default=[],
+            help="a litellm model string; repeat to compare models (default: MEMORY_MODEL)",
+        )
+        parser.add_argument(
+            "--scenarios",
+            action="append",
+            type=Path,
+            default=[],
+            help="a scenario file or directory instead of the shipped set; repeatable",
+        )
+        parser.add_argument("--category", action="append", default=[], help="only these")
+        parser.add_argument("--language", action="append", default=[], help="only these")
+        parser.add_argument("--id", action="append", default=[], help="only these scenario ids")
+        parser.add_argument("--min-recall", type=float, help="fail when recall is below this")
+        parser.add_argument("--max-violations", type=int, help="fail above this many violations")
+        parser.add_argument("--max-errors", type=int, help="fail above this many failed passes")
+        parser.add_argument("--jobs", type=int, default=1, help="passes run at once (hosted)")
+        parser.add_argument("--json", action="store_true", help="print machine-readable results")
+        parser.add_argument(
+            "--replay", type=Path, help="replay a long conversation instead (JSON, see the docs)"
+        )
+        parser.add_argument("--turns-per-pass", type=int, default=settings.MEMORY_TURNS_PER_PASS)
+        parser.add_argument(
+            "--show-lines",
+            action="store_true",
+            help="with --replay: print the final list, marking lines no user turn supports",
+        )
+        parser.add_argument(
+            "--quiet", action="store_true", help="leave out the list of failed scenarios"
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        models = options["model"] or [settings.MEMORY_MODEL]
+        if options["replay"] is not None:
+            self._replay(models, options)
+            return
+        try:
+            scenarios = evaluation.load_scenarios(options["scenarios"] or None)
+        except evaluation.ScenarioError as error:
+            raise CommandError(str(error)) from None
+        scenarios = [
+            s
+            for s in scenarios
+            if (not options["category"] or s.category in options["category"])
+            and (not options["language"] or s.language in options["language"])
+            and (not options["id"] or s.id in options["id"])
+        ]
+        if not scenarios:
+            raise CommandError("no scenario matches")
+        limits = {"token_limit": settings.MEMORY_TOKEN_LIMIT, "line_max_chars": MAX_CHARS}
+        reports = []
+        for model in models:
+
+            def propose(s: evaluation.Scenario, model: str = model) -> evaluation.PassOutcome:
+                return run_pass(
+                    model,
+                    lines=list(s.memory),
+                    transcript=s.transcript,
+                    context=s.context,
+                    task=s.task,
+                )
+
+            reports.append(
+                evaluation.evaluate(model, scenarios, propose, jobs=options["jobs"], **limits)
+            )
+        if options["json"]:
+            out = {"models": [evaluation.as_dict(r) for r in reports]}
+            self.stdout.write(json.dumps(out, indent=2, ensure_ascii=False))
+        else:
+            tables = [evaluation.table(r, failures=not options["quiet"], **limits) for r in reports]
+            if len(reports) > 1:
+                tables.append(evaluation.comparison(reports))
+            self.stdout.write("\n\n".join(tables))
+        missed = [
+            reason
+            for r in reports
+            for reason in evaluation.threshold_failures(
+                r,
+                min_recall=options["min_recall"],
+                max_violations=options["max_violations"],
+                max_errors=options["max_errors"],
+            )
+        ]
+        if missed:
+            raise CommandError("thresholds not met: " + "; ".join(missed))
+
+    def _replay(self, models: list[str], options: dict[str, Any]) -> None:
+        try:
+            sessions = evaluation.load_replay(options["replay"])
+        except evaluation.ScenarioError as error:
+            raise CommandError(str(error)) from None
+        show = options["show_lines"]
+        reports = []
+        for model in models:
+
+            def propose(
+                lines: list[str],
+                transcript: list[dict[str, str]],
+                context: list[dict[str, str]],
+                model: str = model,
+            ) -> evaluation.PassOutcome:
+                return run_pass(model, lines=lines, transcript=transcript, context=context)
+
+            reports.append(
+                evaluation.replay(
+                    model,
+                    sessions,
+                    propose,
+                    is_remember_request=is_remember_request,
+                    turns_per_pass=options["turns_per_pass"],
+                )
+            )
+        if options["json"]:
+            out = {"replays": [evaluation.replay_dict(r, show_lines=show) for r in reports]}
+            self.stdout.write(json.dumps(out, indent=2, ensure_ascii=False))
+        else:
+            self.stdout.write(
+                "\n\n".join(evaluation.replay_table(r, show_lines=show) for r in reports)
+            )
