@@ -231,6 +231,10 @@ MEMORY_READ_TIMEOUT_MS = env.int("MEMORY_READ_TIMEOUT_MS", default=200)
 MEMORY_PASS_LEASE_SECONDS = env.int("MEMORY_PASS_LEASE_SECONDS", default=600)
 MEMORY_CAS_ATTEMPTS = env.int("MEMORY_CAS_ATTEMPTS", default=3)
 MEMORY_OWED_AFTER_SECONDS = env.int("MEMORY_OWED_AFTER_SECONDS", default=30)
+# A pass dropped after its retries stays owed and is tried again after this long; only work
+# that made it fail this many times in a row is given up as read.
+MEMORY_DROPPED_PASS_RETRY_SECONDS = env.int("MEMORY_DROPPED_PASS_RETRY_SECONDS", default=3600)
+MEMORY_PASS_DROPS_BEFORE_SKIP = env.int("MEMORY_PASS_DROPS_BEFORE_SKIP", default=3)
 GUEST_IDLE_DAYS = env.int("GUEST_IDLE_DAYS", default=30)
 
 LOGGING = {

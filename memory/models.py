@@ -53,6 +53,8 @@ class Memory(models.Model):
     lease_until = models.DateTimeField(null=True, blank=True)
     # After a failure that may pass, the retry waits (backoff); the sweeper waits with it.
     pass_not_before = models.DateTimeField(null=True, blank=True)
+    # Passes dropped in a row after their retries (the turns stay unread until the limit).
+    pass_failures = models.PositiveSmallIntegerField(default=0)
     updated_at = models.DateTimeField(default=timezone.now)
 
     objects = MemoryQuerySet.as_manager()

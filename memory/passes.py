@@ -178,23 +178,36 @@ def run_pass(*, memory_id: int, retry_in: int = 0) -> PassResult:
 
 
 def drop_pass(*, memory_id: int) -> None:
-    """Give up on a pass after its last retry: the work it choked on counts as read (a voice
-    session or a turn that always fails must not block every later pass), the request is no
-    longer owed, and the trace says so. The list stays as it was."""
+    """Give up on a pass after its last retry, without losing a turn: the turns stay unread and
+    the pass stays owed, tried again after ``MEMORY_DROPPED_PASS_RETRY_SECONDS`` (an outage
+    of the memory model makes memory late, never forgetful). Only work that made the pass fail
+    ``MEMORY_PASS_DROPS_BEFORE_SKIP`` times in a row (a voice session or a turn the model always
+    chokes on) is given up as read, so it cannot block every later pass. The list stays as it
+    was, and the trace says which it was."""
     memory = Memory.objects.filter(pk=memory_id).first()
     if memory is None:
         return
-    work = _next_work(memory)
-    if work is not None:
-        _consume(work)
-    # Only the request that failed: a trigger that came in since is still owed.
-    Memory.objects.filter(pk=memory_id, pass_requested_at=F("pass_claimed_at")).update(
-        pass_requested=False, pass_not_before=None
-    )
+    failures = memory.pass_failures + 1
+    if failures < settings.MEMORY_PASS_DROPS_BEFORE_SKIP:
+        retry_at = timezone.now() + timedelta(seconds=settings.MEMORY_DROPPED_PASS_RETRY_SECONDS)
+        Memory.objects.filter(pk=memory_id).update(
+            pass_failures=failures, pass_requested=True, pass_not_before=retry_at
+        )
+        outcome = "dropped"
+    else:
+        work = _next_work(memory)
+        if work is not None:
+            _consume(work)
+        # Only the request that failed: a trigger that came in since is still owed.
+        Memory.objects.filter(pk=memory_id).update(pass_failures=0, pass_not_before=None)
+        Memory.objects.filter(pk=memory_id, pass_requested_at=F("pass_claimed_at")).update(
+            pass_requested=False
+        )
+        outcome = "skipped"
     record_event(
         owner_id=memory.owner_id,
         kind=MemoryEvent.Kind.PASS,
-        outcome="dropped",
+        outcome=outcome,
         before=memory.lines,
         after=memory.lines,
     )
@@ -290,7 +303,7 @@ def _store(memory: Memory, work: Work, rewrite: Rewrite) -> bool:
             # ``version=F("version")`` keeps the UPDATE real, so a match is never mistaken for a
             # lost race.
             written = Memory.objects.filter(pk=memory.pk, version=memory.version).update(
-                version=F("version"), rules_version=RULES_VERSION
+                version=F("version"), rules_version=RULES_VERSION, pass_failures=0
             )
         else:
             written = write_lines(
@@ -298,6 +311,7 @@ def _store(memory: Memory, work: Work, rewrite: Rewrite) -> bool:
                 lines=rewrite.lines,
                 tokens=rewrite.tokens,
                 rules_version=RULES_VERSION,
+                pass_failures=0,
             )
         if not written or _mark_read(work) != len(work.message_ids):
             transaction.set_rollback(True)

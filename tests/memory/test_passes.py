@@ -405,15 +405,44 @@ def test_dropping_a_failed_pass_keeps_a_trigger_that_came_in_since(account, memo
     assert MemoryEvent.objects.filter(outcome="dropped").count() == 1
 
 
-def test_dropping_a_failed_pass_stops_owing_it(account, memory_model):
-    conversation_with(account, "hello", "hi")
-    memory = memory_with(account, "Name is Anna")
+def test_a_dropped_pass_keeps_its_turns_unread_and_is_tried_again_later(account, memory_model):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    conversation_with(account, "My name is Anna", "hi")
+    memory = memory_with(account)
     memory_model.answer("{broken")
     assert run(memory).retry
     passes.drop_pass(memory_id=memory.pk)
     memory.refresh_from_db()
+    assert memory.pass_requested  # still owed: an outage makes memory late, not forgetful
+    assert memory.pass_not_before > timezone.now() + timedelta(minutes=30)
+    assert set(Message.objects.values_list("memory_state", flat=True)) == {
+        Message.MemoryState.UNREAD
+    }
+
+    Memory.objects.filter(pk=memory.pk).update(pass_not_before=None)  # an hour later
+    memory_model.answer(answer("Name is Anna"))
+    assert run(memory).outcome == "ok"
+    assert memory.lines == ["Name is Anna"]
+    assert memory.pass_failures == 0
+
+
+def test_work_that_fails_every_time_is_given_up_after_the_third_drop(account, memory_model):
+    conversation_with(account, "poison", "hi")
+    memory = memory_with(account, "Name is Anna")
+    for _ in range(3):
+        Memory.objects.filter(pk=memory.pk).update(pass_not_before=None)
+        memory_model.answer("{broken")
+        assert run(memory).retry
+        passes.drop_pass(memory_id=memory.pk)
+    memory.refresh_from_db()
     assert not memory.pass_requested
     assert memory.lines == ["Name is Anna"]
+    assert not Message.objects.filter(memory_state=Message.MemoryState.UNREAD).exists()
+    outcomes = MemoryEvent.objects.filter(outcome__in=["dropped", "skipped"]).order_by("id")
+    assert list(outcomes.values_list("outcome", flat=True)) == ["dropped", "dropped", "skipped"]
 
 
 def test_a_transcript_larger_than_the_cap_is_read_over_two_rounds_with_nothing_dropped(
@@ -488,9 +517,11 @@ def test_a_voice_pass_that_always_fails_is_dropped_without_blocking_later_passes
         ended_at=timezone.now(),
         transcript=[{"role": "user", "content": "poison"}],
     )
-    memory_model.answer("{broken")
-    assert run(memory).retry
-    passes.drop_pass(memory_id=memory.pk)
+    for _ in range(3):  # the session fails on every try, and is given up after the third
+        Memory.objects.filter(pk=memory.pk).update(pass_not_before=None)
+        memory_model.answer("{broken")
+        assert run(memory).retry
+        passes.drop_pass(memory_id=memory.pk)
     conversation_with(account, "I live in Turin", "Nice")
     request_pass(owner_id=account.pk)
     memory_model.answer(answer("Likes jazz", "Lives in Turin"))
