@@ -195,31 +195,37 @@ def guest_session(port: int, messages: int, results: dict, index: int) -> None:
     results[index] = {"token": token, "sent": sent, "remembered": remembered}
 
 
+def ask_database(env: dict[str, str], code: str) -> str:
+    """Run ``code`` with Django set up against the stack's database; its printed output."""
+    return subprocess.run(
+        [sys.executable, "-c", "import django; django.setup()\n" + code],
+        cwd=ROOT,
+        env=env | {"DJANGO_SETTINGS_MODULE": "config.settings"},
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+
+
 def drained(env: dict[str, str]) -> tuple[bool, int]:
-    """Whether every turn has been read and no pass is owed (asked of the database)."""
-    code = (
-        "import django;django.setup();from chat.models import Message;from memory.models import "
-        "Memory;u=Message.objects.filter(memory_state=0,conversation__temporary=False).count();"
-        "o=Memory.objects.filter(pass_requested=True).count();print(u,o)"
-    )
-    out = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, env=env | {"DJANGO_SETTINGS_MODULE":
-        "config.settings"}, capture_output=True, text=True, check=True,
-    ).stdout.split()  # fmt: skip
-    unread, owed = int(out[0]), int(out[1])
-    return unread == 0 and owed == 0, unread
+    """Whether every turn has been read and no pass is owed."""
+    unread, owed = ask_database(
+        env,
+        "from chat.models import Message\nfrom memory.models import Memory\n"
+        "print(Message.objects.filter(memory_state=0, conversation__temporary=False).count(),"
+        " Memory.objects.filter(pass_requested=True).count())",
+    ).split()
+    return int(unread) == 0 and int(owed) == 0, int(unread)
 
 
 def passes_run(env: dict[str, str]) -> Counter:
-    code = (
-        "import django,json;django.setup();from memory.models import MemoryEvent as E;"
-        "from django.db.models import Count;print(json.dumps({f\"{r['kind']}:{r['outcome']}\":"
-        "r['n'] for r in E.objects.values('kind','outcome').annotate(n=Count('id'))}))"
+    """Memory events by kind and outcome."""
+    out = ask_database(
+        env,
+        "import json\nfrom django.db.models import Count\nfrom memory.models import MemoryEvent\n"
+        "rows = MemoryEvent.objects.values('kind', 'outcome').annotate(n=Count('id'))\n"
+        "print(json.dumps({f\"{r['kind']}:{r['outcome']}\": r['n'] for r in rows}))",
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, env=env | {"DJANGO_SETTINGS_MODULE":
-        "config.settings"}, capture_output=True, text=True, check=True,
-    ).stdout  # fmt: skip
     return Counter(json.loads(out))
 
 

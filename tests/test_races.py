@@ -81,6 +81,19 @@ def signup(client: APIClient, email: str = "anna@example.com"):
     return client.post("/api/v1/auth/signup", {"email": email, "password": PASSWORD}, format="json")
 
 
+def send_while_the_account_is_deleted(scripted, account, text: str, **headers: str):
+    """Send a message whose account is deleted (and committed) during the model call."""
+    client = client_for(account)
+    conversation_id = chat_with(client)
+
+    def reply_while_deleting(messages):
+        in_another_thread(lambda: client_for(account).delete("/api/v1/account"))
+        return "Got it."
+
+    scripted.answer(reply_while_deleting)
+    return send(client, conversation_id, text, **headers)
+
+
 def is_json_answer(response, *allowed: int) -> bool:
     if response.status_code not in allowed:
         return False
@@ -117,15 +130,7 @@ def test_a_message_whose_guest_signs_up_mid_reply_lands_in_the_account_with_its_
 def test_a_message_whose_account_is_deleted_mid_reply_answers_404_and_leaves_nothing(
     scripted, account
 ):
-    client = client_for(account)
-    conversation_id = chat_with(client)
-
-    def reply_while_deleting(messages):
-        in_another_thread(lambda: client_for(account).delete("/api/v1/account"))
-        return "Got it."
-
-    scripted.answer(reply_while_deleting)
-    response = send(client, conversation_id, "Remember that I like tea")
+    response = send_while_the_account_is_deleted(scripted, account, "Remember that I like tea")
 
     assert response.status_code == 404
     assert response.json()["code"] == "not_found"
@@ -139,15 +144,9 @@ def test_a_message_whose_account_is_deleted_mid_reply_answers_404_and_leaves_not
 def test_a_streamed_message_whose_account_is_deleted_mid_reply_ends_with_an_error_event(
     scripted, account
 ):
-    client = client_for(account)
-    conversation_id = chat_with(client)
-
-    def reply_while_deleting(messages):
-        in_another_thread(lambda: client_for(account).delete("/api/v1/account"))
-        return "Got it."
-
-    scripted.answer(reply_while_deleting)
-    response = send(client, conversation_id, "hello", HTTP_ACCEPT="text/event-stream")
+    response = send_while_the_account_is_deleted(
+        scripted, account, "hello", HTTP_ACCEPT="text/event-stream"
+    )
     body = b"".join(response.streaming_content).decode()
 
     assert response.status_code == 200
