@@ -23,6 +23,7 @@ urlpatterns = [
     path("voice/sessions", chat.VoiceSessionCreateView.as_view()),
     path("voice/sessions/<int:pk>/end", chat.VoiceSessionEndView.as_view()),
     path("memory", memory.MemoryView.as_view()),
+    path("memory/lines", memory.MemoryLinesView.as_view()),
     path("memory/lines/<int:index>", memory.MemoryLineView.as_view()),
     path("schema", SpectacularAPIView.as_view(), name="schema"),
 ]

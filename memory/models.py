@@ -83,6 +83,8 @@ class MemoryEvent(models.Model):
         CUT = "cut"
         CLEAR = "clear"
         DELETE_LINE = "delete_line"
+        ADD_LINE = "add_line"
+        EDIT_LINE = "edit_line"
         SWITCH = "switch"
         MERGE = "merge"
         ACCOUNT_DELETED = "account_deleted"

@@ -35,6 +35,20 @@ class LineNotFound(Exception):
     """No line at that index (HTTP 404)."""
 
 
+class LineRefused(Exception):
+    """A line the person wrote is refused by the same rules as the model's (HTTP 400); the
+    reason is a code ("secret", "link", "instruction", "markup", "length", "duplicate"), never
+    the text."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(f"line refused: {reason}")
+        self.reason = reason
+
+
+class MemoryFull(Exception):
+    """The line would take the list over its cap (HTTP 409)."""
+
+
 @dataclass
 class MemoryView:
     """What a person sees of their memory: exactly what the model receives."""
@@ -239,6 +253,61 @@ def delete_line(*, owner_id: int, index: int, expected_version: int | None) -> M
     record_event(
         owner_id=owner_id,
         kind=MemoryEvent.Kind.DELETE_LINE,
+        outcome="ok",
+        before=memory.lines,
+        after=after,
+    )
+    return view_memory(owner_id=owner_id)
+
+
+def add_line(*, owner_id: int, text: str, expected_version: int | None = None) -> MemoryView:
+    """Add a fact the person wrote, at the end, checked by the same rules as the model's
+    lines (SPEC §3: code decides what is stored, whoever wrote it)."""
+    return _write_own_line(owner_id=owner_id, index=None, text=text, expected=expected_version)
+
+
+def edit_line(*, owner_id: int, index: int, text: str, expected_version: int | None) -> MemoryView:
+    """Replace one line with the person's wording, only if the list is still the version they
+    were looking at (``None``: any version). Checked like an added line."""
+    return _write_own_line(owner_id=owner_id, index=index, text=text, expected=expected_version)
+
+
+def _write_own_line(
+    *, owner_id: int, index: int | None, text: str, expected: int | None
+) -> MemoryView:
+    from memory.filters import refusal_reason
+    from memory.lines import clean_line, line_key
+
+    line = clean_line(text)
+    reason = refusal_reason(line)
+    if reason is not None:
+        raise LineRefused(reason)
+    for _ in range(settings.MEMORY_CAS_ATTEMPTS):
+        memory = get_memory(owner_id=owner_id)
+        if expected is not None and memory.version != expected:
+            raise StaleVersion
+        if index is not None and not 0 <= index < len(memory.lines):
+            raise LineNotFound
+        others = [old for i, old in enumerate(memory.lines) if i != index]
+        if line_key(line) in {line_key(old) for old in others}:
+            raise LineRefused("duplicate")
+        after = list(memory.lines)
+        if index is None:
+            after.append(line)
+        else:
+            after[index] = line
+        tokens = budget.list_tokens(after)
+        if tokens > settings.MEMORY_TOKEN_LIMIT:
+            raise MemoryFull
+        if write_lines(memory=memory, lines=after, tokens=tokens):
+            break
+        if expected is not None:
+            raise StaleVersion
+    else:
+        raise StaleVersion
+    record_event(
+        owner_id=owner_id,
+        kind=MemoryEvent.Kind.ADD_LINE if index is None else MemoryEvent.Kind.EDIT_LINE,
         outcome="ok",
         before=memory.lines,
         after=after,

@@ -5,3 +5,18 @@ from django.utils.translation import gettext_lazy as _
 
 MEMORY_UNAVAILABLE = _("Memory isn't available right now. Try again later.")
 CLEAR_FAILED = _("Couldn't clear memory. Try again.")
+
+# Why a line the person wrote was refused (the same rules as the model's lines), by reason code.
+_NOT_AN_ORDER = _(
+    "Write a fact about you, not an instruction for the assistant "
+    "(for example “Prefers short answers”)."
+)
+LINE_REFUSED = {
+    "secret": _("Memory doesn't keep secrets such as passwords, card numbers or keys."),
+    "link": _("Memory doesn't keep links or web addresses."),
+    "instruction": _NOT_AN_ORDER,
+    "markup": _NOT_AN_ORDER,
+    "length": _("A fact must be 3 to 160 characters long."),
+    "duplicate": _("Memory already has this fact."),
+}
+MEMORY_FULL = _("Memory is full. Delete a fact first.")

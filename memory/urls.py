@@ -10,5 +10,7 @@ urlpatterns = [
     path("settings/memory", views.section, name="section"),
     path("settings/memory/clear", views.clear, name="clear"),
     path("settings/memory/lines/<int:index>/delete", views.delete_line, name="delete_line"),
+    path("settings/memory/lines/add", views.add_line, name="add_line"),
+    path("settings/memory/lines/<int:index>/edit", views.edit_line, name="edit_line"),
     path("settings/memory/switch", views.switch, name="switch"),
 ]

@@ -1,4 +1,5 @@
-"""The Memory section of Settings (SPEC §7): see the list, delete a line, clear it, switch it.
+"""The Memory section of Settings (SPEC §7): see the list, add, edit or delete a line, clear it,
+switch it.
 
 Every action is a plain form post that redirects back to ``settings#memory``, so the essentials
 work without JavaScript. The page's script posts the same forms with ``X-Whizi-Fragment`` and
@@ -8,6 +9,7 @@ service and never delete anything: a failed read shows an error instead of an em
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -25,6 +27,9 @@ MEMORY_UNAVAILABLE = texts.MEMORY_UNAVAILABLE
 CLEAR_FAILED = texts.CLEAR_FAILED
 LIST_CHANGED = _(
     "Your memory changed in the meantime. Here is the latest list; nothing was deleted."
+)
+NOT_CHANGED = _(
+    "Your memory changed in the meantime. Here is the latest list; nothing was changed."
 )
 # Messages meant for the memory section carry this tag, so they show inside it.
 TAG = "memory"
@@ -84,6 +89,44 @@ def delete_line(request: HttpRequest, index: int) -> HttpResponse:
         messages.error(request, MEMORY_UNAVAILABLE, extra_tags=TAG)
     else:
         messages.success(request, _("Deleted."), extra_tags=TAG)
+    return _back(request)
+
+
+@require_POST
+@person_required
+def add_line(request: HttpRequest) -> HttpResponse:
+    return _write_line(request, lambda text: services.add_line(owner_id=request.user.pk, text=text))
+
+
+@require_POST
+@person_required
+def edit_line(request: HttpRequest, index: int) -> HttpResponse:
+    version = request.POST.get("version", "")
+    return _write_line(
+        request,
+        lambda text: services.edit_line(
+            owner_id=request.user.pk,
+            index=index,
+            text=text,
+            expected_version=int(version) if version.isdigit() else -1,
+        ),
+    )
+
+
+def _write_line(request: HttpRequest, write: Callable[[str], object]) -> HttpResponse:
+    """A line the person wrote: saved, or the reason it was not, shown in the section."""
+    try:
+        write(request.POST.get("text", "")[:2_000])
+    except services.LineRefused as refused:
+        messages.error(request, texts.LINE_REFUSED[refused.reason], extra_tags=TAG)
+    except services.MemoryFull:
+        messages.error(request, texts.MEMORY_FULL, extra_tags=TAG)
+    except (services.StaleVersion, services.LineNotFound):
+        messages.warning(request, NOT_CHANGED, extra_tags=TAG)
+    except DatabaseError:
+        messages.error(request, MEMORY_UNAVAILABLE, extra_tags=TAG)
+    else:
+        messages.success(request, _("Saved."), extra_tags=TAG)
     return _back(request)
 
 

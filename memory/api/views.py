@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.db import DatabaseError
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
@@ -78,34 +80,94 @@ def parse_if_match(header: str | None) -> int | None:
     return int(value) if value.isdigit() else None
 
 
+class LineSerializer(serializers.Serializer):
+    text = serializers.CharField(max_length=2_000, trim_whitespace=True)
+
+
+STALE = "The memory changed since you loaded it. Reload and try again."
+IF_MATCH = OpenApiParameter("If-Match", str, OpenApiParameter.HEADER, required=True)
+
+
+def _changing(
+    request: Request,
+    change: Callable[[int | None], services.MemoryView],
+    *,
+    version_required: bool = True,
+) -> Response:
+    """Run a change of the list guarded by ``If-Match`` and answer it (SPEC §10)."""
+    header = request.headers.get("If-Match")
+    if header is None and not version_required:
+        header = "*"  # adding at the end cannot undo anyone's change
+    if header is None:
+        return error(
+            "version_required",
+            "Send If-Match with the version you are looking at.",
+            status.HTTP_428_PRECONDITION_REQUIRED,
+        )
+    version = parse_if_match(header)
+    try:
+        if version is None:
+            raise services.StaleVersion
+        view = change(None if version == ANY_VERSION else version)
+    except services.StaleVersion:
+        return error("stale_version", STALE, status.HTTP_412_PRECONDITION_FAILED)
+    except services.LineNotFound:
+        return error("not_found", "Not found.", status.HTTP_404_NOT_FOUND)
+    except services.LineRefused as refused:
+        return error(
+            "line_refused",
+            texts.LINE_REFUSED[refused.reason],
+            status.HTTP_400_BAD_REQUEST,
+            reason=refused.reason,
+        )
+    except services.MemoryFull:
+        return error("memory_full", texts.MEMORY_FULL, status.HTTP_409_CONFLICT)
+    return memory_response(view, status.HTTP_201_CREATED if request.method == "POST" else 200)
+
+
+class MemoryLinesView(APIView):
+    @extend_schema(
+        request=LineSerializer,
+        parameters=[OpenApiParameter("If-Match", str, OpenApiParameter.HEADER)],
+        responses={201: MemorySerializer, 400: None, 409: None, 412: None},
+    )
+    def post(self, request: Request) -> Response:
+        """Add a fact of the person's own, checked like the model's lines."""
+        data = LineSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        text = data.validated_data["text"]
+        return _changing(
+            request,
+            lambda version: services.add_line(
+                owner_id=request.user.pk, text=text, expected_version=version
+            ),
+            version_required=False,
+        )
+
+
 class MemoryLineView(APIView):
     @extend_schema(
-        parameters=[OpenApiParameter("If-Match", str, OpenApiParameter.HEADER, required=True)],
-        responses={200: MemorySerializer, 412: None, 428: None},
+        request=LineSerializer,
+        parameters=[IF_MATCH],
+        responses={200: MemorySerializer, 400: None, 404: None, 409: None, 412: None, 428: None},
     )
+    def patch(self, request: Request, index: int) -> Response:
+        """Rewrite one line in the person's own words, checked like the model's lines."""
+        data = LineSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        text = data.validated_data["text"]
+        return _changing(
+            request,
+            lambda version: services.edit_line(
+                owner_id=request.user.pk, index=index, text=text, expected_version=version
+            ),
+        )
+
+    @extend_schema(parameters=[IF_MATCH], responses={200: MemorySerializer, 412: None, 428: None})
     def delete(self, request: Request, index: int) -> Response:
-        header = request.headers.get("If-Match")
-        if header is None:
-            return error(
-                "version_required",
-                "Send If-Match with the version you are looking at.",
-                status.HTTP_428_PRECONDITION_REQUIRED,
-            )
-        version = parse_if_match(header)
-        try:
-            if version is None:
-                raise services.StaleVersion
-            view = services.delete_line(
-                owner_id=request.user.pk,
-                index=index,
-                expected_version=None if version == ANY_VERSION else version,
-            )
-        except services.StaleVersion:
-            return error(
-                "stale_version",
-                "The memory changed since you loaded it. Reload and try again.",
-                status.HTTP_412_PRECONDITION_FAILED,
-            )
-        except services.LineNotFound:
-            return error("not_found", "Not found.", status.HTTP_404_NOT_FOUND)
-        return memory_response(view)
+        return _changing(
+            request,
+            lambda version: services.delete_line(
+                owner_id=request.user.pk, index=index, expected_version=version
+            ),
+        )

@@ -128,7 +128,7 @@ def test_chatting_fills_memory_which_can_be_seen_deleted_cleared_and_switched_of
 
     page.get_by_role("link", name="Settings").click()
     memory = page.locator("#memory")
-    row = memory.locator("summary")
+    row = memory.locator(".memory-row > summary")
     expect(row).to_contain_text("What Whizi remembers")
     row.click()
     lines = memory.locator(".memory-line")
@@ -172,13 +172,38 @@ def test_cancelling_the_clear_dialog_keeps_everything(page: Page) -> None:
     page.goto("/settings/")
     remember(User.objects.get(), "Name is Anna")
     page.reload()
-    page.locator("#memory summary").click()
+    page.locator("#memory .memory-row > summary").click()
     page.get_by_role("link", name="Clear memory").click()
     dialog = page.locator("dialog#clear-memory-dialog")
     dialog.get_by_role("button", name="Cancel").click()
     expect(dialog).to_be_hidden()
     expect(page.locator("#memory .memory-line")).to_have_text(["Name is Anna"])
     assert Memory.objects.get().lines == ["Name is Anna"]
+
+
+def test_a_fact_is_edited_and_added_by_hand_and_a_secret_is_refused(page: Page) -> None:
+    page.goto("/settings/")
+    remember(User.objects.get(), "Name is Anna", "Lives in Turin")
+    page.reload()
+    memory = page.locator("#memory")
+    memory.locator(".memory-row > summary").click()
+
+    turin = memory.locator("li").filter(has_text="Turin")
+    turin.get_by_label("Edit: Lives in Turin").click()
+    turin.get_by_role("textbox").fill("Lives in Milan")
+    turin.get_by_role("button", name="Save").click()
+    expect(page.locator("#memory .memory-line")).to_have_text(["Name is Anna", "Lives in Milan"])
+
+    page.locator("#memory").get_by_label("Add a fact").fill("Prefers short answers")
+    page.locator("#memory").get_by_role("button", name="Add").click()
+    expect(page.locator("#memory .memory-line")).to_have_text(
+        ["Name is Anna", "Lives in Milan", "Prefers short answers"]
+    )
+
+    page.locator("#memory").get_by_label("Add a fact").fill("my card is 4111.1111.1111.1111")
+    page.locator("#memory").get_by_role("button", name="Add").click()
+    expect(page.locator("#memory .notice.error")).to_contain_text("Memory doesn't keep secrets")
+    assert Memory.objects.get().lines == ["Name is Anna", "Lives in Milan", "Prefers short answers"]
 
 
 def test_a_guest_confirms_deleting_their_data_in_a_dialog(page: Page) -> None:
@@ -248,7 +273,7 @@ def test_a_guests_facts_follow_them_into_their_new_account(page: Page, eager_mem
 
     page.get_by_role("link", name="Settings").click()
     expect(page.get_by_text("Sign up to keep your chats")).to_have_count(0)
-    page.locator("#memory summary").click()
+    page.locator("#memory .memory-row > summary").click()
     expect(page.locator("#memory .memory-line").filter(has_text="Anna")).to_have_count(1)
     account = User.objects.get(email="anna@example.com")
     assert any("Anna" in line for line in Memory.objects.get(owner=account).lines)
@@ -295,7 +320,7 @@ def test_the_settings_page_screenshots_in_english_and_italian(
         page = open_page(browser, live_server.url, locale=locale)
         log_in(page, "anna@example.com", "a-long-passphrase-42")
         page.goto("/settings/?memory=open")
-        expect(page.locator("#memory summary")).to_contain_text(row)
+        expect(page.locator("#memory .memory-row > summary")).to_contain_text(row)
         expect(page.locator("#memory .memory-line")).to_have_count(6)
         page.screenshot(path=str(screenshots / name), full_page=True)
         assert (screenshots / name).stat().st_size > 10_000
@@ -310,10 +335,10 @@ def test_the_memory_essentials_work_without_javascript(browser: Browser, live_se
     remember(User.objects.get(), "Name is Anna", "Lives in Turin")
     page.reload()
 
-    page.locator("#memory summary").click()
+    page.locator("#memory .memory-row > summary").click()
     page.locator("#memory li").filter(has_text="Turin").get_by_role("button").click()
     expect(page.locator("#memory .memory-line")).to_have_text(["Name is Anna"])
-    expect(page.locator("#memory details")).to_have_attribute("open", "")
+    expect(page.locator("#memory details.memory-row")).to_have_attribute("open", "")
 
     page.locator("#memory").get_by_role("link", name="Clear memory").click()
     expect(page.get_by_role("heading", name="Clear Whizi's memory?")).to_be_visible()
