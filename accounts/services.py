@@ -10,7 +10,7 @@ from django.conf import settings
 from django.contrib.auth import authenticate, password_validation
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, OperationalError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 from rest_framework.authtoken.models import Token
@@ -152,9 +152,11 @@ def delete_account(*, user: User) -> None:
     """Delete the person and everything of theirs, all or nothing; a pass in flight brings
     nothing back (its compare-and-set finds no memory row).
 
-    The conversations are locked first, as a chat message locks its conversation first: a
-    message racing the deletion either lands before it (and is deleted with it) or finds the
-    conversation gone. The trace records the deletion only once it happened.
+    Locks are taken in the order everyone else takes them: the conversations (a chat message
+    locks its conversation first, so it lands before the deletion or finds it gone), the
+    person, then the memory row (a pass writes the memory row before its messages, and the
+    cascade below deletes messages first). The trace records the deletion only once it
+    happened.
     """
     for attempt in range(3):
         try:
@@ -166,12 +168,14 @@ def delete_account(*, user: User) -> None:
                 )
                 if not User.objects.select_for_update().filter(pk=user.pk).exists():
                     return
+                memory_services.lock_memory(owner_id=user.pk)
                 memory_services.forget_owner(owner_id=user.pk)
                 User.objects.filter(pk=user.pk).delete()
             return
-        except IntegrityError:
-            # Something of theirs was written between the lock and the delete (a new
-            # conversation, say): everything rolled back; look again.
+        except (IntegrityError, OperationalError):
+            # Something of theirs was written between the locks and the delete (a new
+            # conversation, say), or the database broke a deadlock with someone who locks in
+            # another order: everything rolled back; look again.
             if attempt == 2:
                 raise
 

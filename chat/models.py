@@ -102,8 +102,10 @@ class VoiceSession(models.Model):
     transcript = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)
-    # Set when the session's one memory pass has consumed the transcript.
+    # Set when memory has consumed the transcript (or must never read it: said with memory off,
+    # or before a clear). A long transcript is read over several passes: this many turns so far.
     memory_pass_done_at = models.DateTimeField(null=True, blank=True)
+    memory_turns_read = models.PositiveIntegerField(default=0)
 
     objects = OwnedQuerySet.as_manager()
 

@@ -9,10 +9,11 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Case, Count, F, Q, Subquery, Value, When
+from django.db.models import Case, Count, Exists, F, IntegerField, Q, Subquery, Value, When
 from django.http import Http404
 from django.utils import timezone
 from django.utils.formats import number_format
@@ -100,9 +101,10 @@ def check_model(model: str) -> str:
 
 def create_project(*, owner_id: int, name: str, instructions: str = "") -> Project:
     """A project; its instructions reach the model in its conversations (they are not memory)."""
-    return Project.objects.create(
-        owner_id=owner_id, name=clean_text(name).strip(), instructions=clean_text(instructions)
-    )
+    with memory_services.owner_still_there():
+        return Project.objects.create(
+            owner_id=owner_id, name=clean_text(name).strip(), instructions=clean_text(instructions)
+        )
 
 
 def update_project(
@@ -140,12 +142,11 @@ def create_conversation(
 ) -> Conversation:
     """A new conversation on ``model`` (default: the first on offer); a temporary one neither
     reads nor feeds memory."""
-    return Conversation.objects.create(
-        owner_id=owner_id,
-        model=check_model(model or settings.DEFAULT_CHAT_MODEL),
-        project=project,
-        temporary=temporary,
-    )
+    model = check_model(model or settings.DEFAULT_CHAT_MODEL)
+    with memory_services.owner_still_there():
+        return Conversation.objects.create(
+            owner_id=owner_id, model=model, project=project, temporary=temporary
+        )
 
 
 def switch_model(*, conversation: Conversation, model: str) -> Conversation:
@@ -174,7 +175,19 @@ def clean_message(content: object) -> str:
 # --- Sending ----------------------------------------------------------------------------------
 
 
-def build_request(conversation: Conversation) -> list[dict[str, str]]:
+def read_memory_for(conversation: Conversation) -> memory_services.MemoryRead:
+    """The memory a message in this conversation reads (bounded, fails open); a temporary
+    conversation reads none."""
+    if conversation.temporary:
+        return memory_services.MemoryRead(enabled=False, block=None)
+    return memory_services.read_for_request(
+        owner_id=conversation.owner_id, conversation_id=conversation.pk
+    )
+
+
+def build_request(
+    conversation: Conversation, memory: memory_services.MemoryRead | None = None
+) -> list[dict[str, str]]:
     """The messages sent to the chat model, in a stable order for provider prompt caching:
     the fixed system prompt, the project's instructions, the memory, then the history."""
     messages = [
@@ -190,11 +203,8 @@ def build_request(conversation: Conversation) -> list[dict[str, str]]:
                 "content": f"Instructions for this project:\n{conversation.project.instructions}",
             }
         )
-    memory = (
-        memory_services.MemoryRead(enabled=False, block=None)
-        if conversation.temporary
-        else memory_services.read_for_request(owner_id=conversation.owner_id)
-    )
+    if memory is None:
+        memory = read_memory_for(conversation)
     if memory.block:
         messages.append({"role": "system", "content": memory.block})
     elif not memory.enabled:
@@ -219,13 +229,23 @@ def _touch_conversation(conversation: Conversation, **changes: object) -> None:
     conversation.updated_at = now
 
 
-def _unread_state(conversation: Conversation) -> int:
-    # A temporary chat is never read by memory: its turns are skipped from the start.
-    skipped = conversation.temporary
-    return Message.MemoryState.SKIPPED if skipped else Message.MemoryState.UNREAD
+def _reply_state(user_message: Message) -> Any:
+    """A reply starts in its question's state, as the question is now (a clear may have put it
+    out of reach meanwhile), decided in the reply's own INSERT."""
+    skipped = Message.MemoryState.SKIPPED
+    question_skipped = Message.objects.filter(pk=user_message.pk, memory_state=skipped)
+    return Case(
+        When(Exists(question_skipped), then=Value(skipped)),
+        default=Value(Message.MemoryState.UNREAD),
+        output_field=IntegerField(),
+    )
 
 
-def _store_user_message(conversation: Conversation, text: str) -> Message:
+def _store_user_message(conversation: Conversation, text: str, *, memory_on: bool) -> Message:
+    """Store the person's message. Said with memory off (or in a temporary chat), it is never
+    read by memory, also not once memory is back on or the guest has become an account.
+    ``memory_on`` comes from the request's own bounded memory read, so a slow memory table
+    never holds the message up (a failed read counts as on: it fails open)."""
     title = text.strip().splitlines()[0][:TITLE_CHARS]
     try:
         with transaction.atomic():
@@ -237,7 +257,9 @@ def _store_user_message(conversation: Conversation, text: str) -> Message:
                 conversation=conversation,
                 role=Message.Role.USER,
                 content=text,
-                memory_state=_unread_state(conversation),
+                memory_state=Message.MemoryState.UNREAD
+                if memory_on
+                else Message.MemoryState.SKIPPED,
             )
     except IntegrityError:
         raise ConversationGone from None  # SQLite checks the conversation only at commit
@@ -257,7 +279,7 @@ def _store_reply(conversation: Conversation, user_message: Message, text: str) -
                 role=Message.Role.ASSISTANT,
                 content=clean_text(text),
                 model=conversation.model,
-                memory_state=_unread_state(conversation),
+                memory_state=_reply_state(user_message),
             )
             if _calls_for_pass(conversation, user_message, reply):
                 # The owner now, not when the request began: a guest may have signed up since
@@ -299,11 +321,12 @@ def _calls_for_pass(conversation: Conversation, user_message: Message, reply: Me
 def send_message(*, conversation: Conversation, content: object) -> Exchange:
     """Store the person's message, ask the conversation's model, store the reply."""
     text = clean_message(content)
-    user_message = _store_user_message(conversation, text)
+    memory = read_memory_for(conversation)
+    user_message = _store_user_message(conversation, text, memory_on=memory.enabled)
     try:
         answer = llm.complete(
             model=conversation.model,
-            messages=build_request(conversation),
+            messages=build_request(conversation, memory),
             timeout=settings.CHAT_MODEL_TIMEOUT,
         )
     except llm.ModelError as error:
@@ -327,16 +350,19 @@ def stream_message(
     """Like ``send_message``, but the reply arrives as events; validation errors raise before
     anything is stored, model errors arrive as an "error" event after the user message is kept."""
     text = clean_message(content)
-    user_message = _store_user_message(conversation, text)
-    return user_message, _stream_events(conversation, user_message)
+    memory = read_memory_for(conversation)
+    user_message = _store_user_message(conversation, text, memory_on=memory.enabled)
+    return user_message, _stream_events(conversation, user_message, memory)
 
 
-def _stream_events(conversation: Conversation, user_message: Message) -> Iterator[StreamEvent]:
+def _stream_events(
+    conversation: Conversation, user_message: Message, memory: memory_services.MemoryRead
+) -> Iterator[StreamEvent]:
     parts: list[str] = []
     try:
         for delta in llm.stream(
             model=conversation.model,
-            messages=build_request(conversation),
+            messages=build_request(conversation, memory),
             timeout=settings.CHAT_MODEL_TIMEOUT,
         ):
             parts.append(delta)
@@ -366,11 +392,16 @@ class AlreadyEnded(Exception):
 
 def start_voice_session(*, owner_id: int, model: str | None = None) -> tuple[VoiceSession, str]:
     """A voice session and its prompt: the system prompt with the memory (SPEC §6)."""
-    session = VoiceSession.objects.create(
-        owner_id=owner_id, model=check_model(model or settings.DEFAULT_CHAT_MODEL)
-    )
-    parts = [settings.CHAT_SYSTEM_PROMPT.format(assistant=settings.ASSISTANT_NAME)]
+    model = check_model(model or settings.DEFAULT_CHAT_MODEL)
     memory = memory_services.read_for_request(owner_id=owner_id)
+    with memory_services.owner_still_there():
+        session = VoiceSession.objects.create(
+            owner_id=owner_id,
+            model=model,
+            # Said with memory off: never read (switching memory back on does not change that).
+            memory_pass_done_at=None if memory.enabled else timezone.now(),
+        )
+    parts = [settings.CHAT_SYSTEM_PROMPT.format(assistant=settings.ASSISTANT_NAME)]
     if memory.block:
         parts.append(memory.block)
     elif not memory.enabled:

@@ -31,7 +31,8 @@ class Channel(filesystem.Channel):
     def _put(self, queue: str, payload: Any, **kwargs: Any) -> None:
         name = f"{_now_ms()}_{uuid.uuid4()}.{queue}.msg"
         final = os.path.join(self.data_folder_out, name)
-        partial = os.path.join(self.data_folder_out, f".{name}.partial")
+        # No queue name in it: kombu's own size and purge match queues by substring.
+        partial = os.path.join(self.data_folder_out, f".{uuid.uuid4()}.partial")
         try:
             with open(partial, "wb") as f:
                 f.write(dumps(payload).encode())

@@ -40,10 +40,6 @@ class Memory(models.Model):
     # Turns up to this message id never go to a pass, not even as context: set by a clear.
     # (Which turns are sources is each message's ``memory_state``.)
     context_from_id = models.BigIntegerField(default=0)
-    # When memory was switched off, and the newest message id then: switching it back on skips
-    # what was said in between (never read), and nothing said before.
-    switched_off_at = models.DateTimeField(null=True, blank=True)
-    switched_off_at_message_id = models.BigIntegerField(default=0)
     # Coalescing: a trigger sets pass_requested (and the time); a pass claims the lease with a
     # conditional UPDATE that copies that time to pass_claimed_at, so at most one pass per owner
     # runs at a time across all workers, and it only marks done the request it answered.

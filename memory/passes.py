@@ -84,6 +84,8 @@ class Work:
     context: list[Turn] = field(default_factory=list)
     message_ids: tuple[int, ...] = ()
     voice_session_id: int | None = None
+    # The voice turns this pass reads: from (already read before) to (read once stored).
+    voice_turns: tuple[int, int] = (0, 0)
     # Unread turns are left for another round (the transcript cap, or a long backlog).
     more: bool = False
 
@@ -182,9 +184,10 @@ def drop_pass(*, memory_id: int) -> None:
     the pass stays owed, tried again after ``MEMORY_DROPPED_PASS_RETRY_SECONDS`` (an outage
     of the memory model makes memory late, never forgetful). Only work that made the pass fail
     ``MEMORY_PASS_DROPS_BEFORE_SKIP`` times in a row (a voice session or a turn the model always
-    chokes on) is given up as read, so it cannot block every later pass. The list stays as it
-    was, and the trace says which it was."""
-    memory = Memory.objects.filter(pk=memory_id).first()
+    chokes on) is given up, as never read, so it cannot block every later pass. The list stays
+    as it was, and the trace says which it was. A pass running meanwhile (another task holds
+    the lease) decides instead: nothing is dropped under it."""
+    memory = Memory.objects.lease_free(timezone.now()).filter(pk=memory_id).first()
     if memory is None:
         return
     failures = memory.pass_failures + 1
@@ -197,7 +200,7 @@ def drop_pass(*, memory_id: int) -> None:
     else:
         work = _next_work(memory)
         if work is not None:
-            _consume(work)
+            _give_up(work)
         # Only the request that failed: a trigger that came in since is still owed.
         Memory.objects.filter(pk=memory_id).update(pass_failures=0, pass_not_before=None)
         Memory.objects.filter(pk=memory_id, pass_requested_at=F("pass_claimed_at")).update(
@@ -261,8 +264,9 @@ def _apply_next(memory_id: int) -> PassResult:
             )
             if failure.retryable:
                 return PassResult(failure.code, retry=True)
-            # A permanent failure still consumes the work, or every later pass would choke on it.
-            _consume(work)
+            # A permanent failure gives the work up (never read), or every later pass would
+            # choke on it.
+            _give_up(work)
             return PassResult(failure.code, more=more)
         if _store(memory, work, rewrite):
             outcome = "unchanged" if rewrite.lines == memory.lines else "ok"
@@ -316,10 +320,9 @@ def _store(memory: Memory, work: Work, rewrite: Rewrite) -> bool:
         if not written or _mark_read(work) != len(work.message_ids):
             transaction.set_rollback(True)
             return False
-        if work.voice_session_id is not None:
-            VoiceSession.objects.filter(pk=work.voice_session_id).update(
-                memory_pass_done_at=timezone.now()
-            )
+        if work.voice_session_id is not None and not _mark_voice_read(work):
+            transaction.set_rollback(True)  # another pass read these voice turns first
+            return False
     return True
 
 
@@ -331,13 +334,35 @@ def _mark_read(work: Work) -> int:
     ).update(memory_state=Message.MemoryState.READ)
 
 
+def _mark_voice_read(work: Work) -> bool:
+    """Move the session's read mark past this pass's turns, only from where this pass started;
+    done once the whole transcript is read."""
+    start, end = work.voice_turns
+    done = None if work.more else timezone.now()
+    return bool(
+        VoiceSession.objects.filter(
+            pk=work.voice_session_id, memory_turns_read=start, memory_pass_done_at__isnull=True
+        ).update(memory_turns_read=end, memory_pass_done_at=done)
+    )
+
+
 def _consume(work: Work) -> None:
-    """Count the work as read without a list to store (nothing to learn, or a dead end)."""
+    """Count the work as read without a list to store (nothing the person said)."""
+    if work.voice_session_id is not None:
+        _mark_voice_read(work)
+    _mark_read(work)
+
+
+def _give_up(work: Work) -> None:
+    """Work a pass failed on every time: never read, so never a source nor context either."""
     if work.voice_session_id is not None:
         VoiceSession.objects.filter(pk=work.voice_session_id).update(
             memory_pass_done_at=timezone.now()
         )
-    _mark_read(work)
+    if work.message_ids:
+        Message.objects.filter(
+            pk__in=work.message_ids, memory_state=Message.MemoryState.UNREAD
+        ).update(memory_state=Message.MemoryState.SKIPPED)
 
 
 # --- Reading the turns --------------------------------------------------------------------------
@@ -366,12 +391,18 @@ def _next_work(memory: Memory) -> Work | None:
         turns: list[Turn] = [
             {"role": str(t.get("role")), "content": str(t.get("content"))} for t in voice.transcript
         ]
-        turns = _fit_transcript(turns)
+        start = voice.memory_turns_read
+        taken = _fit_transcript(turns[start:])
+        end = start + len(taken)
         return Work(
             task="voice",
-            transcript=turns,
-            forget_requested=_asks_to_forget(turns),
+            transcript=taken,
+            # A long session is read over several passes; what came before goes as context.
+            context=turns[max(0, start - CONTEXT_TURNS) : start],
+            forget_requested=_asks_to_forget(taken),
             voice_session_id=voice.pk,
+            voice_turns=(start, end),
+            more=end < len(turns),
         )
     return _chat_work(memory)
 

@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import StrEnum
 
 from django.conf import settings
 from django.db import DatabaseError, IntegrityError, connection, transaction
-from django.db.models import BigIntegerField, F, Q, Subquery, Value
+from django.db.models import BigIntegerField, F, Q, Subquery
 from django.db.models.functions import Coalesce, Greatest
+from django.http import Http404
 from django.utils import timezone
 
 from accounts.models import User
@@ -49,6 +52,22 @@ class MemoryFull(Exception):
     """The line would take the list over its cap (HTTP 409)."""
 
 
+class OwnerGone(Http404):
+    """The person was deleted (or, a guest, merged into an account) while a request of theirs
+    was on its way: what it wanted to create has no one to belong to (HTTP 404)."""
+
+
+@contextmanager
+def owner_still_there() -> Iterator[None]:
+    """Create rows of an owner, or OwnerGone: the foreign key to a person deleted meanwhile
+    fails (PostgreSQL checks it at commit), and that is not a server error."""
+    try:
+        with transaction.atomic():
+            yield
+    except IntegrityError:
+        raise OwnerGone from None
+
+
 @dataclass
 class MemoryView:
     """What a person sees of their memory: exactly what the model receives."""
@@ -72,7 +91,10 @@ def lock_memory(*, owner_id: int) -> None:
 
 def get_memory(*, owner_id: int) -> Memory:
     """The owner's memory row, created empty on first use."""
-    memory, _ = Memory.objects.get_or_create(owner_id=owner_id)
+    memory = Memory.objects.filter(owner_id=owner_id).first()
+    if memory is None:
+        with owner_still_there():
+            memory, _ = Memory.objects.get_or_create(owner_id=owner_id)
     return memory
 
 
@@ -142,13 +164,23 @@ class MemoryRead:
     block: str | None
 
 
-def read_for_request(*, owner_id: int) -> MemoryRead:
+def read_for_request(*, owner_id: int, conversation_id: int | None = None) -> MemoryRead:
     """The memory for one chat or voice request (SPEC §6).
 
     Bounded and fail-open: a slow or failing read gives no memory block, never a delayed or
-    failed reply. Memory switched off reads no lines.
+    failed reply. Memory switched off reads no lines. With a conversation, the memory read is
+    its owner's now, in the same query: a conversation that changed hands since the request
+    began (its guest signed up or logged in meanwhile) reads as memory off, so what is said in
+    that moment is never learned by either side.
     """
-    rows = Memory.objects.filter(owner_id=owner_id).values("enabled", "lines")
+    if conversation_id is None:
+        rows = Memory.objects.filter(owner_id=owner_id).values("owner_id", "enabled", "lines")
+    else:
+        from chat.models import Conversation
+
+        rows = Conversation.objects.filter(pk=conversation_id).values(
+            "owner_id", enabled=F("owner__memory__enabled"), lines=F("owner__memory__lines")
+        )
     try:
         if connection.vendor == "postgresql":
             # SET LOCAL lasts until the end of the transaction: it bounds this one SELECT.
@@ -164,9 +196,9 @@ def read_for_request(*, owner_id: int) -> MemoryRead:
     except DatabaseError:
         log.warning("memory.read_failed owner=%s", owner_id)
         return MemoryRead(enabled=True, block=None)
-    if row is None:
+    if row is None or row["enabled"] is None:  # no memory row yet (or no conversation)
         return MemoryRead(enabled=True, block=None)
-    if not row["enabled"]:
+    if row["owner_id"] != owner_id or not row["enabled"]:
         return MemoryRead(enabled=False, block=None)
     return MemoryRead(enabled=True, block=prompts.memory_block(row["lines"]))
 
@@ -194,13 +226,13 @@ def _skip_unread(owner_id: int, **since: object) -> int:
     ).update(memory_state=Message.MemoryState.SKIPPED)
 
 
-def _close_voice_sessions(owner_id: int, **since: object) -> None:
+def _close_voice_sessions(owner_id: int) -> None:
     """Voice sessions (ended or still running) that no pass may read, ever."""
     from chat.models import VoiceSession
 
-    VoiceSession.objects.filter(
-        owner_id=owner_id, memory_pass_done_at__isnull=True, **since
-    ).update(memory_pass_done_at=timezone.now())
+    VoiceSession.objects.filter(owner_id=owner_id, memory_pass_done_at__isnull=True).update(
+        memory_pass_done_at=timezone.now()
+    )
 
 
 def clear_memory(*, owner_id: int) -> None:
@@ -244,8 +276,10 @@ def delete_line(*, owner_id: int, index: int, expected_version: int | None) -> M
         if not 0 <= index < len(memory.lines):
             raise LineNotFound
         after = [line for i, line in enumerate(memory.lines) if i != index]
-        if write_lines(memory=memory, lines=after):
-            break
+        with transaction.atomic():
+            if write_lines(memory=memory, lines=after):
+                _forget_in_pending_merges(owner_id, removed=[memory.lines[index]])
+                break
         if expected_version is not None:
             raise StaleVersion
     else:
@@ -299,8 +333,11 @@ def _write_own_line(
         tokens = budget.list_tokens(after)
         if tokens > settings.MEMORY_TOKEN_LIMIT:
             raise MemoryFull
-        if write_lines(memory=memory, lines=after, tokens=tokens):
-            break
+        with transaction.atomic():
+            if write_lines(memory=memory, lines=after, tokens=tokens):
+                if index is not None:
+                    _forget_in_pending_merges(owner_id, removed=[memory.lines[index]])
+                break
         if expected is not None:
             raise StaleVersion
     else:
@@ -315,27 +352,35 @@ def _write_own_line(
     return view_memory(owner_id=owner_id)
 
 
+def _forget_in_pending_merges(owner_id: int, *, removed: list[str]) -> None:
+    """A guest still waiting to merge into this owner (over the cap: a task finishes it) must
+    not bring back a line the person just deleted or rewrote. Runs in the caller's transaction
+    with the owner's write, so a merge in flight loses its compare-and-set and merges again."""
+    from memory.lines import line_key
+
+    keys = {line_key(line) for line in removed}
+    pending = Memory.objects.filter(owner__merging_into_id=owner_id, owner__is_guest=True)
+    for guest_memory in pending:
+        kept = [line for line in guest_memory.lines if line_key(line) not in keys]
+        if kept != guest_memory.lines:
+            write_lines(memory=guest_memory, lines=kept)
+
+
 def set_enabled(*, owner_id: int, enabled: bool) -> MemoryView:
     """The on/off switch. Off: nothing read, no passes; the saved list stays until cleared.
-    Back on: what was said while it was off is never read; what was said before, unread, is."""
+    What is said while memory is off is stored as never read (``chat.services``), so switching
+    it back on reads only what was said before, with memory on, and not read yet."""
     memory = get_memory(owner_id=owner_id)
     if memory.enabled != enabled:
         with transaction.atomic():
-            changes: dict[str, object] = {"enabled": enabled, "pass_requested": False}
-            if not enabled:
-                changes |= {
-                    "switched_off_at": timezone.now(),
-                    "switched_off_at_message_id": Coalesce(
-                        _newest_message_id(owner_id), Value(0), output_field=_ID
-                    ),
-                }
             Memory.objects.filter(pk=memory.pk).update(
-                version=F("version") + 1, updated_at=timezone.now(), **changes
+                enabled=enabled,
+                pass_requested=False,
+                version=F("version") + 1,
+                updated_at=timezone.now(),
             )
-            if enabled:
-                _skip_said_while_off(memory)
-                if _has_unread_turns(owner_id):
-                    request_pass(owner_id=owner_id)
+            if enabled and _has_unread_work(owner_id):
+                request_pass(owner_id=owner_id)
             record_event(
                 owner_id=owner_id,
                 kind=MemoryEvent.Kind.SWITCH,
@@ -346,20 +391,20 @@ def set_enabled(*, owner_id: int, enabled: bool) -> MemoryView:
     return view_memory(owner_id=owner_id)
 
 
-def _skip_said_while_off(memory: Memory) -> None:
-    _skip_unread(memory.owner_id, id__gt=memory.switched_off_at_message_id)
-    if memory.switched_off_at is not None:
-        _close_voice_sessions(memory.owner_id, created_at__gte=memory.switched_off_at)
+def _has_unread_work(owner_id: int) -> bool:
+    """Turns or ended voice sessions of the owner that no pass has read yet."""
+    from chat.models import Message, VoiceSession
 
-
-def _has_unread_turns(owner_id: int) -> bool:
-    from chat.models import Message
-
-    return Message.objects.filter(
-        conversation__owner_id=owner_id,
-        conversation__temporary=False,
-        memory_state=Message.MemoryState.UNREAD,
-    ).exists()
+    return (
+        Message.objects.filter(
+            conversation__owner_id=owner_id,
+            conversation__temporary=False,
+            memory_state=Message.MemoryState.UNREAD,
+        ).exists()
+        or VoiceSession.objects.filter(
+            owner_id=owner_id, ended_at__isnull=False, memory_pass_done_at__isnull=True
+        ).exists()
+    )
 
 
 # --- Triggers ---------------------------------------------------------------------------------
@@ -524,7 +569,8 @@ def hand_over_turns(*, from_owner_id: int, into_owner_id: int) -> None:
     """Before a guest's conversations move to an account, settle the guest's promises on its
     turns (the caller holds the guest's conversations locked):
     - turns the guest cleared stay out of reach, not even context for the account;
-    - turns said while the guest's memory was off, or in temporary chats, are never read;
+    - turns said while the guest's memory was off, or in temporary chats, are never read (they
+      were stored so);
     - turns the guest's memory already read stay read;
     - the guest's unread turns said with memory on stay unread: the account reads them once.
     A pass running on the guest loses its compare-and-set (the version moves) and reads nothing.
@@ -539,9 +585,7 @@ def hand_over_turns(*, from_owner_id: int, into_owner_id: int) -> None:
         ).exclude(memory_state=Message.MemoryState.SKIPPED).update(
             memory_state=Message.MemoryState.SKIPPED
         )
-        if not source.enabled:
-            _skip_said_while_off(source)
-    if _has_unread_turns(from_owner_id):
+    if _has_unread_work(from_owner_id):
         request_pass(owner_id=into_owner_id)
 
 

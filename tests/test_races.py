@@ -242,3 +242,120 @@ def test_a_line_deleted_while_a_pass_is_running_stays_deleted(account, memory_mo
 
     assert deleted == [200]
     assert Memory.objects.get(pk=memory.pk).lines == ["Likes tea", "Likes kites"]
+
+
+def lock_waiters() -> int:
+    """How many sessions of this database are waiting for a lock right now."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND wait_event_type = 'Lock'"
+        )
+        return cursor.fetchone()[0]
+
+
+class Held:
+    """A row lock held by another connection until ``release()``: it makes the races below
+    happen in one chosen order, waiting for conditions, never for a duration."""
+
+    def __init__(self, lock: Callable[[], object]) -> None:
+        from django.db import transaction
+
+        self.locked, self.released = threading.Event(), threading.Event()
+
+        def hold():
+            try:
+                with transaction.atomic():
+                    lock()
+                    self.locked.set()
+                    self.released.wait(30)
+            finally:
+                connection.close()
+
+        self.thread = threading.Thread(target=hold)
+        self.thread.start()
+        assert self.locked.wait(10)
+
+    def release(self) -> None:
+        self.released.set()
+        self.thread.join()
+
+
+def in_background(action: Callable[[], object]) -> tuple[threading.Thread, list[object]]:
+    result: list[object] = []
+
+    def run():
+        try:
+            result.append(action())
+        except Exception as exc:  # noqa: BLE001 - the outcome under test, reported as such
+            result.append(exc)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    return thread, result
+
+
+def test_an_account_deleted_while_a_pass_stores_its_list_is_deleted_without_a_deadlock(account):
+    from memory import passes
+    from memory.services import lock_memory
+    from tests.memory.helpers import conversation_with, memory_with
+
+    conversation_with(account, "I like tea", "Nice")
+    memory = memory_with(account, "Name is Anna")
+    memory.voice_pending = False
+    work = passes._next_work(memory)
+    rewrite = passes.Rewrite(["Name is Anna", "Likes tea"], 8, 0, 0, 0, 0, False, False)
+    client = client_for(account)
+    held = Held(lambda: lock_memory(owner_id=account.pk))
+
+    store, stored = in_background(lambda: passes._store(memory, work, rewrite))
+    wait_until(lambda: lock_waiters() >= 1)  # the pass waits for the memory row
+    delete, deleted = in_background(lambda: client.delete("/api/v1/account").status_code)
+    wait_until(lambda: lock_waiters() >= 2)  # and so does the deletion
+    held.release()
+    store.join()
+    delete.join()
+
+    assert deleted == [204]
+    assert stored in ([True], [False])
+    assert not User.objects.filter(pk=account.pk).exists()
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "body"),
+    [
+        ("post", "/api/v1/conversations", {}),
+        ("post", "/api/v1/projects", {"name": "Thesis"}),
+        ("post", "/api/v1/voice/sessions", {}),
+        ("patch", "/api/v1/memory", {"enabled": False}),
+    ],
+)
+def test_creating_something_while_the_account_is_being_deleted_answers_404(
+    account, method, path, body
+):
+    from tests.memory.helpers import conversation_with
+
+    conversation = conversation_with(account, "hello", "hi")
+    first = Message.objects.filter(conversation=conversation).first()
+    client = client_for(account)
+    held = Held(lambda: list(Message.objects.select_for_update().filter(pk=first.pk)))
+
+    delete, deleted = in_background(lambda: client.delete("/api/v1/account").status_code)
+    wait_until(lambda: lock_waiters() >= 1)  # the deletion holds the account, waits on a message
+    create, created = in_background(lambda: getattr(client, method)(path, body, format="json"))
+    wait_until(lambda: lock_waiters() >= 2)  # the creation waits on the account
+    held.release()
+    delete.join()
+    create.join()
+
+    assert deleted == [204]
+    assert created[0].status_code == 404
+    assert created[0].json()["code"] == "not_found"
+
+
+def wait_until(condition: Callable[[], bool]) -> None:
+    from tests.memory.helpers import wait_for
+
+    assert wait_for(condition, seconds=20)

@@ -246,16 +246,40 @@ def test_a_switched_off_memory_runs_no_pass(account, memory_model):
 
 
 def test_what_was_said_while_memory_was_off_is_never_read(account, memory_model):
+    from chat.services import create_conversation, send_message
     from memory.services import request_pass, set_enabled
 
     memory = memory_with(account, owed=False)
     set_enabled(owner_id=account.pk, enabled=False)
-    conversation_with(account, "Remember that my name is Anna", "ok")
+    conversation = create_conversation(owner_id=account.pk, model="offline/whizi-chat")
+    send_message(conversation=conversation, content="Remember that my name is Anna")
     assert request_pass(owner_id=account.pk) is False
     set_enabled(owner_id=account.pk, enabled=True)
     Memory.objects.filter(pk=memory.pk).update(pass_requested=True)
     assert run(memory).outcome == "no_work"
     assert memory.lines == []
+    assert memory_model.calls == []
+
+
+def test_what_was_said_before_memory_went_off_is_still_read_once_it_is_back_on(
+    account, memory_model
+):
+    from chat.services import create_conversation, send_message
+    from memory.services import set_enabled
+
+    memory = memory_with(account, owed=False)
+    conversation = create_conversation(owner_id=account.pk, model="offline/whizi-chat")
+    send_message(conversation=conversation, content="I like tea")  # no pass due yet
+    set_enabled(owner_id=account.pk, enabled=False)
+    send_message(conversation=conversation, content="I like kites")
+    set_enabled(owner_id=account.pk, enabled=True)  # owes a pass for what is still unread
+    memory_model.answer(lambda messages: answer("Likes tea"))
+
+    assert run(memory).outcome == "ok"
+    sources = [t["content"] for t in payload(memory_model.calls[0]["messages"])["transcript"]]
+    assert "I like tea" in sources
+    assert "I like kites" not in sources
+    assert "I like kites" not in str(payload(memory_model.calls[0]["messages"])["context"])
 
 
 def test_nul_bytes_and_surrogates_never_reach_the_list(account, memory_model):
