@@ -84,6 +84,13 @@ _DIED_PET_RE: Final = re.compile(
     re.IGNORECASE,
 )
 _PETS: Final = frozenset({"has:dog", "has:cat"})
+# ...not a character of a film, book, series or game.
+_FICTION_RE: Final = re.compile(
+    r"\b(?:film|movie|book|novel|show|series|episode|story|game|cartoon|libro|romanzo|serie|"
+    r"episodio|storia|gioco|livre|roman|série|épisode|histoire|jeu|película|novela|episodio|"
+    r"historia|juego|buch|folge|geschichte|spiel|filme|livro|episódio|jogo)\b",
+    re.IGNORECASE,
+)
 # Leaving a job or changing it: the older work lines are no longer current.
 _JOB_CHANGE_RE: Final = re.compile(
     r"\b(?:i (?:left|quit)|i've (?:left|quit)|i (?:changed|switched) jobs|new job|"
@@ -137,6 +144,8 @@ def forget(lines: list[str], target: str) -> list[str]:
 
 def _passed_away(lines: list[str], sentence: str) -> list[str]:
     """Drop the line of a pet the sentence says died ("Toby murió", "my dog passed away")."""
+    if p.is_question(sentence) or p.is_hypothetical(sentence) or _FICTION_RE.search(sentence):
+        return lines
     named = {match["n"].casefold() for match in _DIED_NAME_RE.finditer(sentence)}
     kinds = set()
     for match in _DIED_PET_RE.finditer(sentence):

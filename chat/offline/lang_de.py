@@ -81,6 +81,7 @@ def _gern(g: Groups) -> str | None:
 
 _NAMED = named(r"namens|mit namen|der heißt|die heißt|der|die", "und")
 _I = r"\b(?:ich )?"
+_NOW = r"arbeite (?:jetzt |nun |inzwischen )?"
 
 RULES: Final[tuple[Rule, ...]] = (
     rule("de", r"\bich heiße (?P<v>.+)", "Heißt {v}", "name", rd.name(capped=False)),
@@ -92,12 +93,12 @@ RULES: Final[tuple[Rule, ...]] = (
          "Wohnt in {v}", "home", rd.place(lower_ok=False)),
     rule("de", _I + r"(?:komme|stamme) (?:ursprünglich )?aus (?P<v>.+)", "Kommt aus {v}",
          "origin", rd.place(lower_ok=False)),
-    rule("de", _I + r"arbeite als (?P<v>.+)", "Arbeitet als {v}", "work_as", rd.role),
+    rule("de", _I + _NOW + r"als (?P<v>.+)", "Arbeitet als {v}", "work_as", rd.role),
     rule("de", r"\bich bin (?P<v>(?:ein |eine )?[\w-].*)", "Ist {v}", "work_as", rd.job),
     rule("de", r"\bich bin (?:in rente|im ruhestand|pensioniert|rentner(?:in)?)\b",
          "Ist in Rente", "work_as"),
-    rule("de", _I + r"arbeite (?P<p>bei|für) (?P<v>.+)", "Arbeitet {p} {v}", "work_at", rd.org),
-    rule("de", _I + r"arbeite (?P<p>in einer|in einem|im|in der) (?P<v>.+)", "Arbeitet {p} {v}",
+    rule("de", _I + _NOW + r"(?P<p>bei|für) (?P<v>.+)", "Arbeitet {p} {v}", "work_at", rd.org),
+    rule("de", _I + _NOW + r"(?P<p>in einer|in einem|im|in der) (?P<v>.+)", "Arbeitet {p} {v}",
          "work_at", rd.one_of(rd.WORKPLACES, max_words=1)),
     rule("de", _I + r"unterrichte (?P<v>.+)", "Unterrichtet {v}", "teaches",
          rd.phrase(4, cut=True)),
@@ -118,7 +119,7 @@ RULES: Final[tuple[Rule, ...]] = (
     rule("de", r"\bich bin (?:ein |eine )?(?P<s>vegetarier(?:in)?|veganer(?:in)?|vegetarisch|"
          r"vegan)\b", "Ist {s}", "diet"),
     rule("de", _I + r"esse (?P<a>kein|keine|keinen) (?P<v>.+)", "Isst {a} {v}", "noeat:{k}",
-         rd.phrase(4), negative=True),
+         rd.phrase(7), negative=True),
     rule("de", r"\bich bin (?:stark )?allergisch (?P<p>gegen|auf) (?P<v>.+)",
          "Ist allergisch {p} {v}", "allergy:{k}", rd.phrase(4), sensitive=True),
     rule("de", _I + r"habe (?:eine )?(?P<v>[\w-]+allergie)\b", "Hat eine {v}", "allergy:{k}",

@@ -89,7 +89,8 @@ RULES: Final[tuple[Rule, ...]] = (
     rule("en", r"\bi teach (?P<v>.+)", "Teaches {v}", "teaches", rd.phrase(4, cut=True)),
     rule("en", r"\bi (?:currently |now )?work in (?P<v>.+)", "Works in {v}", "work_at",
          rd.one_of(rd.FIELDS, max_words=1)),
-    rule("en", r"\b(?:i|we)(?: have|'ve got| have got|'ve) (?P<n>" + v.NUM_EN + r") (?P<c>"
+    rule("en", r"\b(?:i|we)(?: now| also| still)?(?: have|'ve got| have got|'ve) (?P<n>"
+         + v.NUM_EN + r") (?P<c>"
          + v.COUNT_NOUNS_EN + r")\b" + _NAMED, _count, lambda g: has_key(g["c"].split()[-1]),
          whole=True),
     rule("en", r"\bmy (?P<r>" + RELS + r")(?:'s name is| is called| is named| name is) (?P<v>.+)",
@@ -103,7 +104,7 @@ RULES: Final[tuple[Rule, ...]] = (
     rule("en", I_AM + r" (?:an? )?(?:strict )?(?P<s>vegetarian|vegan|pescatarian)\b", "Is {s}",
          "diet"),
     rule("en", r"\bi (?:don't|do not|never) eat (?P<v>.+)", "Doesn't eat {v}", "noeat:{k}",
-         rd.phrase(5), negative=True),
+         rd.phrase(7), negative=True),
     rule("en", I_AM + r" no longer (?:an? )?(?P<s>vegetarian|vegan|pescatarian)\b",
          "Is no longer {s}", "diet", negative=True),
     rule("en", I_AM + r" not (?:an? )?(?P<s>vegetarian|vegan|pescatarian) any ?more\b",

@@ -61,7 +61,7 @@ RULES: Final[tuple[Rule, ...]] = (
     rule("es", r"\bsoy (?P<s>celíac[oa]|diabétic[oa]|intolerante a la lactosa)\b", "Es {s}",
          lambda g: "health:" + g["s"].lower(), sensitive=True),
     rule("es", r"\bsoy (?P<s>vegetarian[oa]|vegan[oa]|pescetarian[oa])\b", "Es {s}", "diet"),
-    rule("es", r"\bno como (?P<v>.+)", "No come {v}", "noeat:{k}", rd.phrase(5), negative=True),
+    rule("es", r"\bno como (?P<v>.+)", "No come {v}", "noeat:{k}", rd.phrase(7), negative=True),
     rule("es", r"\bya no soy (?P<s>vegetarian[oa]|vegan[oa]|pescetarian[oa])\b",
          "Ya no es {s}", "diet", negative=True),
     rule("es", r"\bsoy (?P<s>alérgic[oa]) (?P<v>(?:a|al) .+)", "Es {s} {v}", "allergy:{k}",

@@ -103,7 +103,7 @@ RULES: Final[tuple[Rule, ...]] = (
     rule("fr", r"\bje suis (?P<s>végétarien(?:ne)?|végétalien(?:ne)?|vegan[e]?|végane?)\b",
          "Est {s}", "diet"),
     rule("fr", r"\bje ne mange (?:pas|jamais|plus) " + _ELIDED + r"(?P<v>.+)", _no_eat,
-         "noeat:{k}", rd.phrase(5), negative=True),
+         "noeat:{k}", rd.phrase(7), negative=True),
     rule("fr", r"\bje ne suis plus (?P<s>végétarien(?:ne)?|végétalien(?:ne)?|vegan[e]?|végane?)\b",
          "N'est plus {s}", "diet", negative=True),
     rule("fr", r"\bje suis (?:très )?allergique (?P<v>(?:à|au|aux) .+|à l'.+)",

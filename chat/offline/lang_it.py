@@ -81,7 +81,7 @@ RULES: Final[tuple[Rule, ...]] = (
          "marital"),
     rule("it", r"\bsono (?:un |una )?(?P<s>vegetarian[oa]|vegan[oa]?|pescetarian[oa])\b",
          "È {s}", "diet"),
-    rule("it", r"\bnon mangio (?:mai )?(?P<v>.+)", "Non mangia {v}", "noeat:{k}", rd.phrase(5),
+    rule("it", r"\bnon mangio (?:mai )?(?P<v>.+)", "Non mangia {v}", "noeat:{k}", rd.phrase(7),
          negative=True),
     rule("it", r"\bnon sono più (?P<s>vegetarian[oa]|vegan[oa]?|pescetarian[oa])\b",
          "Non è più {s}", "diet", negative=True),

@@ -73,7 +73,7 @@ RULES: Final[tuple[Rule, ...]] = (
     rule("pt", r"\bsou (?P<s>celíac[oa]|diabétic[oa]|intolerante à lactose)\b", "É {s}",
          lambda g: "health:" + g["s"].lower(), sensitive=True),
     rule("pt", r"\bsou (?P<s>vegetarian[oa]|vegan[oa]|vegan)\b", "É {s}", "diet"),
-    rule("pt", r"\b(?:não|nao) como (?P<v>.+)", "Não come {v}", "noeat:{k}", rd.phrase(5),
+    rule("pt", r"\b(?:não|nao) como (?P<v>.+)", "Não come {v}", "noeat:{k}", rd.phrase(7),
          negative=True),
     rule("pt", r"\bjá não sou (?P<s>vegetarian[oa]|vegan[oa]?)\b", "Já não é {s}", "diet",
          negative=True),

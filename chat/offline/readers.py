@@ -388,11 +388,17 @@ _CONDITION_TYPE_RE: Final = re.compile(
 )
 
 
+_CONDITION_LEAD_RE: Final = re.compile(
+    r"^(?:(?:type|typ|tipo) (?:[12]|one|two) |l'|la |le |il |el |a |o |die |der )", re.IGNORECASE
+)
+
+
 def condition(text: str, strict: bool) -> str | None:
-    """A health condition named in the list, maybe with its type ("diabetes tipo 1")."""
+    """A health condition named in the list, maybe with its type or article ("diabetes tipo 1",
+    "type 2 diabetes", "l'asma")."""
     value = cut_value(_cut_at_preposition(text))
     typed = _CONDITION_TYPE_RE.search(value)
-    core = value[: typed.start()] if typed else value
+    core = _CONDITION_LEAD_RE.sub("", value[: typed.start()] if typed else value)
     tokens = core.split()
     if not tokens or len(tokens) > 2 or _bare(tokens[-1]).lower() not in v.CONDITIONS:
         return None
