@@ -315,7 +315,8 @@ def test_a_greeting_with_a_bare_name_gives_the_name(said: str, line: str) -> Non
 @pytest.mark.parametrize(
     "said",
     ["Ich bin Deutsche.", "Ich bin Single.", "Sono Italiana.", "Soy Española.",
-     "Je suis Français.", "Sou Brasileira.", "Ich bin Mutter."],
+     "Je suis Français.", "Sou Brasileira.", "Ich bin Mutter.", "Ich bin Berliner.",
+     "Ich bin Schülerin."],
 )  # fmt: skip
 def test_a_nationality_or_state_after_i_am_is_no_name(said: str) -> None:
     assert not any(line.startswith(("Heißt", "Si chiama", "Se llama", "S'appelle", "Chama-se"))
