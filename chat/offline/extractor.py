@@ -43,6 +43,8 @@ _NOTE_RE: Final = re.compile(
 _FORGET_RE: Final = re.compile(
     _POLITE + r"(?:forget|dimentica(?:ti)?|scorda(?:ti)?|oublie[zs]?|olvida|olvídate|olvidate|"
     r"vergiss|vergessen sie|esqueça|esquece|esqueca)\b"
+    # "Vergiss bitte, dass …", "olvida, por favor, que …": politeness after the verb.
+    r"(?:[\s,]+(?:please|pls|per favore|s'il te plaît|stp|por favor|bitte|doch))*,?"
     r"(?:\s+(?:that|about|che|di|que|de que|de|dass|das mit)\b|\s+qu'|\s*,\s*dass\b)?"
     r"\s*(?P<v>.*)$",
     re.IGNORECASE,
@@ -59,6 +61,47 @@ _BARE_REMEMBER_RE: Final = re.compile(
     r"s'il te plaît|por favor|bitte))*[\s.!]*$",
     re.IGNORECASE,
 )
+
+
+# A remember request whose pronoun carries the object ("ricordatelo quando…", "recuérdalo cuando
+# hablemos…"): a request even when "when" follows, which the general trigger reads as reminiscing.
+_ASKED_RE: Final = re.compile(
+    r"\b(?:ricordatel[oa]|ricordal[oa]|tienil[oa] a mente|recuérdal[oa]|recuerdal[oa]|"
+    r"tenlo en cuenta|retiens(?:-le| ça| cela| bien)|souviens-t'en|merk dir (?:das|es)|"
+    r"lembre-se disso|lembra-te disso|lembra disso|guarda isso)\b",
+    re.IGNORECASE,
+)
+# A pet that died: its line is no longer current ("Toby murió", "our dog passed away").
+_DIED: Final = (
+    r"(?:died|passed away|has died|is dead|è morto|è morta|è mancato|è mancata|"
+    r"est mort|est morte|est décédée?|nous a quittés|murió|se murió|ha muerto|falleció|"
+    r"ist gestorben|ist tot|ist verstorben|morreu|faleceu)\b"
+)
+_DIED_NAME_RE: Final = re.compile(r"\b(?P<n>(?-i:[A-ZÀ-ÖØ-Þ])[\w'-]+) " + _DIED, re.IGNORECASE)
+_DIED_PET_RE: Final = re.compile(
+    r"\b(?:my|our|il mio|la mia|mio|mia|mon|ma|notre|mi|nuestro|nuestra|mein|meine|unser|unsere|"
+    r"o meu|a minha|meu|minha|o nosso|a nossa) (?P<r>[\w-]+) " + _DIED,
+    re.IGNORECASE,
+)
+_PETS: Final = frozenset({"has:dog", "has:cat"})
+# ...not a character of a film, book, series or game.
+_FICTION_RE: Final = re.compile(
+    r"\b(?:film|movie|book|novel|show|series|episode|story|game|cartoon|libro|romanzo|serie|"
+    r"episodio|storia|gioco|livre|roman|série|épisode|histoire|jeu|película|novela|episodio|"
+    r"historia|juego|buch|folge|geschichte|spiel|filme|livro|episódio|jogo)\b",
+    re.IGNORECASE,
+)
+# Leaving a job or changing it: the older work lines are no longer current.
+_JOB_CHANGE_RE: Final = re.compile(
+    r"\b(?:i (?:left|quit)|i've (?:left|quit)|i (?:changed|switched) jobs|new job|"
+    r"ho lasciato|ho cambiato lavoro|nuovo lavoro|mi sono licenziat[oa]|j'ai quitté|"
+    r"j'ai changé de (?:travail|boulot|job|poste)|nouveau (?:travail|boulot|job|poste)|"
+    r"dejé|he dejado|cambié de (?:trabajo|empleo)|nuevo (?:trabajo|empleo)|renuncié|"
+    r"gekündigt|verlassen|job gewechselt|neuen? (?:job|arbeit|stelle)|saí d[oae]|deixei|"
+    r"mudei de (?:emprego|trabalho)|novo (?:emprego|trabalho)|me demiti|demiti-me)\b",
+    re.IGNORECASE,
+)
+_WORK_KEYS: Final = frozenset({"work_as", "work_at", "teaches"})
 
 
 def merge(lines: list[str], fact: Fact) -> list[str]:
@@ -84,11 +127,55 @@ def forget(lines: list[str], target: str) -> list[str]:
     for word in words:
         keys.update(p.KIND_WORDS.get(word, ()))
     needed = max(1, (len(words) + 1) // 2)
+    # A relative or pet named ("my girlfriend", "la mia fidanzata") goes with every line about it.
+    relations = {word for word in words if word in RELATIONS.values()}
     kept = []
     for line in lines:
         key = classify_line(line)[1]
-        shared = len(words & p.significant_words(line, RELATIONS))
+        line_words = p.significant_words(line, RELATIONS)
+        shared = len(words & line_words)
         if (key and key in keys) or p.line_norm(line) in exact or (words and shared >= needed):
+            continue
+        if relations & line_words:
+            continue
+        kept.append(line)
+    return kept
+
+
+def _passed_away(lines: list[str], sentence: str) -> list[str]:
+    """Drop the line of a pet the sentence says died ("Toby murió", "my dog passed away")."""
+    if p.is_question(sentence) or p.is_hypothetical(sentence) or _FICTION_RE.search(sentence):
+        return lines
+    named = {match["n"].casefold() for match in _DIED_NAME_RE.finditer(sentence)}
+    kinds = set()
+    for match in _DIED_PET_RE.finditer(sentence):
+        noun = RELATIONS.get(match["r"].lower())
+        if noun:
+            kinds.add("has:" + noun.removesuffix("s"))
+    if not named and not kinds:
+        return lines
+    kept = []
+    for line in lines:
+        key = classify_line(line)[1]
+        words = {w.casefold().strip(".,") for w in line.split()}
+        if key in _PETS and (named & words or key in kinds):
+            continue
+        kept.append(line)
+    return kept
+
+
+def _job_changed(lines: list[str], sentence: str, facts: list[Fact]) -> list[str]:
+    """After "I left the bank" or "I changed jobs", the older work lines are not current: all of
+    them when a new job is said, else those sharing a word with the sentence ("Saí do banco")."""
+    if not _JOB_CHANGE_RE.search(sentence):
+        return lines
+    new_job = any(fact.key in _WORK_KEYS for fact in facts)
+    words = p.significant_words(sentence, RELATIONS)
+    kept = []
+    for line in lines:
+        if classify_line(line)[1] in _WORK_KEYS and (
+            new_job or words & p.significant_words(line, RELATIONS)
+        ):
             continue
         kept.append(line)
     return kept
@@ -109,7 +196,8 @@ def apply_turn(lines: list[str], text: str, *, strict: bool, asked: bool = False
 
     ``asked``: the turn (or the one right after) asks to remember, so health facts may be kept.
     """
-    asked = asked or is_remember_request(text)
+    text = p.strip_fillers(text)
+    asked = asked or is_remember_request(text) or bool(_ASKED_RE.search(text))
     for sentence in p.split_sentences(text):
         request = _forget_request(sentence)
         if request:
@@ -120,6 +208,7 @@ def apply_turn(lines: list[str], text: str, *, strict: bool, asked: bool = False
             facts = note_facts(note["v"], strict=strict)
         else:
             facts = extract(sentence, strict=strict, sensitive_ok=asked)
+        lines = _job_changed(_passed_away(lines, sentence), sentence, facts)
         for fact in facts:
             lines = merge(lines, fact)
     return lines

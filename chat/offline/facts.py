@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from chat.offline import lang_de, lang_en, lang_es, lang_fr, lang_it, lang_pt
+from chat.offline import lang_de, lang_en, lang_es, lang_fr, lang_it, lang_pt, style
 from chat.offline import patterns as p
 from chat.offline.rules import Fact, Kind, Rule
 
@@ -21,7 +21,8 @@ __all__ = ["Fact", "classify_line", "extract", "note_facts"]
 
 _LANGS: Final = (lang_en, lang_it, lang_fr, lang_es, lang_de, lang_pt)
 RULES: Final[tuple[Rule, ...]] = tuple(rule for lang in _LANGS for rule in lang.RULES)
-KINDS: Final[tuple[Kind, ...]] = tuple(kind for lang in _LANGS for kind in lang.KINDS)
+# The style lines first: "Prefers short answers" is a style wish, not any preference.
+KINDS: Final[tuple[Kind, ...]] = style.KINDS + tuple(kind for lang in _LANGS for kind in lang.KINDS)
 
 
 def _variants(clause: str) -> list[str]:
@@ -42,6 +43,7 @@ def extract(text: str, *, strict: bool = False, sensitive_ok: bool = False) -> l
         # Reported speech is someone else's claim, whichever clause holds the fact.
         if p.is_question(sentence) or p.is_reported(sentence):
             continue
+        found = len(facts)
         for clause in p.split_clauses(sentence):
             keys: set[str] = set()
             for variant in _variants(clause):
@@ -54,6 +56,11 @@ def extract(text: str, *, strict: bool = False, sensitive_ok: bool = False) -> l
                     facts.append(fact)
                     if fact.key:
                         keys.add(fact.key)
+        # An answer-style wish a "prefer" rule did not already read ("Prefers short answers").
+        if not any((fact.key or "").startswith("pref:") for fact in facts[found:]):
+            for fact in style.style_facts(sentence, asked=sensitive_ok):
+                if fact not in facts and line_ok(fact.line, strict):
+                    facts.append(fact)
     return facts
 
 
@@ -62,6 +69,8 @@ def _apply(rule: Rule, clause: str, sentence: str, *, strict: bool, sensitive: b
         return None
     match = rule.pattern.search(sentence if rule.whole else clause)
     if not match or p.is_hypothetical(sentence, rule.lang):
+        return None
+    if rule.habitual and p.is_one_off(sentence):
         return None
     if not rule.negative and p.is_negated(clause, rule.lang):
         return None

@@ -16,7 +16,7 @@ from chat.offline.patterns import (
     TIER_WORK,
     word_set,
 )
-from chat.offline.rules import Groups, Kind, Rule, has_key, kind, relation_key, rule
+from chat.offline.rules import Groups, Kind, Rule, has_key, kind, named, names, relation_key, rule
 
 RELS = (r"frau|ehefrau|mann|ehemann|freundin|freund|partnerin|partner|tochter|sohn|mutter|"
         r"mama|vater|papa|bruder|schwester|hund|katze|kater")  # fmt: skip
@@ -25,7 +25,7 @@ _NOUNS: Final = {"frau": "Ehefrau", "mann": "Ehemann", "mama": "Mutter", "papa":
 # First-person verbs that end a subordinate clause ("dass ich in Berlin wohne").
 _FINAL_VERBS: Final = word_set(
     "wohne lebe arbeite heiße heisse bin habe spiele spreche esse mag liebe komme unterrichte "
-    "hasse bevorzuge lerne ist"
+    "hasse bevorzuge lerne ist mache gehe treibe"
 )
 _SUBORDINATE_RE: Final = re.compile(
     r"^(?:dass |daß )?(?P<s>ich|mein \w+|meine \w+) (?P<rest>.+) (?P<verb>\w+)$", re.IGNORECASE
@@ -37,12 +37,23 @@ _IRREGULAR: Final = {
 }  # fmt: skip
 
 
+# A main clause opened by something else than the subject: "In meiner Freizeit spiele ich
+# Schach", "Seit 2019 wohne ich in Berlin".
+_INVERTED_RE: Final = re.compile(
+    r"^(?P<front>(?:[\w'-]+ ){1,4}?)(?P<verb>\w+e) ich (?P<rest>.+)$", re.IGNORECASE
+)
+
+
 def reorder(clause: str) -> str | None:
-    """ "dass ich in Berlin wohne" → "ich wohne in Berlin": main-clause order for the rules."""
+    """ "dass ich in Berlin wohne" → "ich wohne in Berlin", "Am Wochenende spiele ich Tennis" →
+    "ich spiele Tennis": main-clause order for the rules."""
     match = _SUBORDINATE_RE.match(clause.rstrip(".!"))
-    if not match or match["verb"].lower() not in _FINAL_VERBS:
-        return None
-    return f"{match['s']} {match['verb']} {match['rest']}"
+    if match and match["verb"].lower() in _FINAL_VERBS:
+        return f"{match['s']} {match['verb']} {match['rest']}"
+    inverted = _INVERTED_RE.match(clause.rstrip(".!"))
+    if inverted and inverted["verb"].lower() in _FINAL_VERBS:
+        return f"ich {inverted['verb']} {inverted['rest']}"
+    return None
 
 
 def _relative(g: Groups) -> str:
@@ -52,7 +63,8 @@ def _relative(g: Groups) -> str:
 
 def _count(g: Groups) -> str:
     line = f"Hat {g['n']} {g['c']}"
-    return f"{line} namens {g['nm']}" if g.get("nm") else line
+    called = names(g, "und")
+    return f"{line} namens {called}" if called else line
 
 
 def _gern(g: Groups) -> str | None:
@@ -67,8 +79,9 @@ def _gern(g: Groups) -> str | None:
     return f"{third.capitalize()} gern"
 
 
-_NAMED = r"(?:,? (?:namens|die|der) (?P<nm>[A-Z][\w'-]+)(?: heißt)?)?"
+_NAMED = named(r"namens|mit namen|der heißt|die heißt|der|die", "und")
 _I = r"\b(?:ich )?"
+_NOW = r"arbeite (?:jetzt |nun |inzwischen )?"
 
 RULES: Final[tuple[Rule, ...]] = (
     rule("de", r"\bich heiße (?P<v>.+)", "Heißt {v}", "name", rd.name(capped=False)),
@@ -76,21 +89,21 @@ RULES: Final[tuple[Rule, ...]] = (
     rule("de", r"\bmein name ist (?P<v>.+)", "Heißt {v}", "name", rd.name(capped=False)),
     rule("de", _I + r"(?:wohne|lebe) (?:jetzt |seit \w+ )?in (?P<v>.+)", "Wohnt in {v}", "home",
          rd.place(lower_ok=True)),
-    rule("de", r"\bich bin (?:nach|in) (?P<v>.+?) (?:gezogen|umgezogen)\b", "Wohnt in {v}",
-         "home", rd.place(lower_ok=False)),
+    rule("de", r"\b(?:ich bin|wir sind) (?:[\w-]+ ){0,4}?(?:nach|in) (?P<v>.+?) (?:um)?gezogen\b",
+         "Wohnt in {v}", "home", rd.place(lower_ok=False)),
     rule("de", _I + r"(?:komme|stamme) (?:ursprünglich )?aus (?P<v>.+)", "Kommt aus {v}",
          "origin", rd.place(lower_ok=False)),
-    rule("de", _I + r"arbeite als (?P<v>.+)", "Arbeitet als {v}", "work_as", rd.role),
-    rule("de", r"\bich bin (?P<v>(?:ein |eine )?[\w-]+)", "Ist {v}", "work_as", rd.job),
+    rule("de", _I + _NOW + r"als (?P<v>.+)", "Arbeitet als {v}", "work_as", rd.role),
+    rule("de", r"\bich bin (?P<v>(?:ein |eine )?[\w-].*)", "Ist {v}", "work_as", rd.job),
     rule("de", r"\bich bin (?:in rente|im ruhestand|pensioniert|rentner(?:in)?)\b",
          "Ist in Rente", "work_as"),
-    rule("de", _I + r"arbeite (?P<p>bei|für) (?P<v>.+)", "Arbeitet {p} {v}", "work_at", rd.org),
-    rule("de", _I + r"arbeite (?P<p>in einer|in einem|im|in der) (?P<v>.+)", "Arbeitet {p} {v}",
+    rule("de", _I + _NOW + r"(?P<p>bei|für) (?P<v>.+)", "Arbeitet {p} {v}", "work_at", rd.org),
+    rule("de", _I + _NOW + r"(?P<p>in einer|in einem|im|in der) (?P<v>.+)", "Arbeitet {p} {v}",
          "work_at", rd.one_of(rd.WORKPLACES, max_words=1)),
     rule("de", _I + r"unterrichte (?P<v>.+)", "Unterrichtet {v}", "teaches",
          rd.phrase(4, cut=True)),
-    rule("de", _I + r"habe (?P<n>" + v.NUM_DE + r") (?P<c>" + v.COUNT_NOUNS_DE + r")\b" + _NAMED,
-         _count, lambda g: has_key(g["c"])),
+    rule("de", r"\b(?:(?:ich )?habe|wir haben|haben wir) (?P<n>" + v.NUM_DE + r") (?P<c>"
+         + v.COUNT_NOUNS_DE + r")\b" + _NAMED, _count, lambda g: has_key(g["c"]), whole=True),
     rule("de", r"\b(?:mein|meine) (?P<r>" + RELS + r") heißt (?P<v>.+)", _relative,
          lambda g: relation_key(_NOUNS.get(g["r"].lower(), g["r"]).lower()),
          rd.name(capped=False)),
@@ -106,13 +119,15 @@ RULES: Final[tuple[Rule, ...]] = (
     rule("de", r"\bich bin (?:ein |eine )?(?P<s>vegetarier(?:in)?|veganer(?:in)?|vegetarisch|"
          r"vegan)\b", "Ist {s}", "diet"),
     rule("de", _I + r"esse (?P<a>kein|keine|keinen) (?P<v>.+)", "Isst {a} {v}", "noeat:{k}",
-         rd.phrase(2), negative=True),
+         rd.phrase(7), negative=True),
     rule("de", r"\bich bin (?:stark )?allergisch (?P<p>gegen|auf) (?P<v>.+)",
          "Ist allergisch {p} {v}", "allergy:{k}", rd.phrase(4), sensitive=True),
     rule("de", _I + r"habe (?:eine )?(?P<v>[\w-]+allergie)\b", "Hat eine {v}", "allergy:{k}",
          rd.phrase(1), sensitive=True),
-    rule("de", _I + r"(?:habe|leide an) (?P<v>.+)", "Hat {v}", "health:{k}",
-         rd.one_of(v.CONDITIONS, max_words=1), sensitive=True),
+    rule("de", _I + r"habe (?:eine )?(?P<v>[\w-]+(?:intoleranz|unverträglichkeit))\b",
+         "Hat eine {v}", "health:{k}", rd.phrase(1), sensitive=True),
+    rule("de", _I + r"(?:habe|leide an) (?P<v>.+)", "Hat {v}", "health:{k}", rd.condition,
+         sensitive=True),
     rule("de", r"\bmein geburtstag ist (?:am )?(?P<v>.+)", "Geburtstag ist am {v}", "birthday",
          rd.date),
     rule("de", r"\bich habe am (?P<v>.+?) geburtstag\b", "Geburtstag ist am {v}", "birthday",
@@ -120,7 +135,15 @@ RULES: Final[tuple[Rule, ...]] = (
     rule("de", r"\bich bin am (?P<v>.+?) geboren\b", "Geburtstag ist am {v}", "birthday",
          rd.date),
     rule("de", _I + r"spiele (?P<v>.+)", "Spielt {v}", "plays:{k}",
-         rd.one_of(v.INSTRUMENTS_AND_GAMES)),
+         rd.one_of(v.INSTRUMENTS_AND_GAMES), habitual=True),
+    rule("de", r"\bich (?:mache|treibe) (?:gern |gerne |regelmäßig )?(?P<v>.+)", "Macht {v}",
+         "does:{k}", rd.activity, habitual=True),
+    rule("de", r"^ich bin (?:der |die )?(?P<v>[\w'-]+(?: [\w'-]+)?)[.!]?$", "Heißt {v}", "name",
+         rd.lone_name),
+    rule("de", r"\bich bin (?P<s>kein|keine) (?P<v>vegetarier(?:in)?|veganer(?:in)?) mehr\b",
+         "Ist {s} {v} mehr", "diet", negative=True),
+    rule("de", r"\bich bin nicht mehr (?P<v>vegetarisch|vegan|vegetarier(?:in)?|veganer(?:in)?)\b",
+         "Ist nicht mehr {v}", "diet", negative=True),
     rule("de", r"\bich (?P<verb>\w+e) (?:sehr )?gerne?\b", _gern, "taste:{k}"),
     rule("de", r"\bich mag (?P<v>.+)", "Mag {v}", "taste:{k}", rd.phrase(4)),
     rule("de", r"\bich liebe (?P<v>.+)", "Liebt {v}", "taste:{k}", rd.phrase(4)),
@@ -140,8 +163,10 @@ KINDS: Final[tuple[Kind, ...]] = (
     kind(r"^unterrichtet\s", TIER_WORK, "teaches"),
     kind(r"^ist (?:mit .+ )?(?:verheiratet|verlobt|geschieden|verwitwet)", TIER_FAMILY,
          "marital"),
-    kind(r"^ist (?:ein |eine )?(?:vegetarier|veganer|vegetarisch|vegan)", TIER_PREFERENCE,
-         "diet"),
+    kind(r"^ist (?:ein |eine |kein |keine |nicht mehr )?(?:vegetarier|veganer|vegetarisch|vegan)",
+         TIER_PREFERENCE, "diet"),
+    kind(r"^macht (?P<o>.+)$", TIER_PREFERENCE, "does:{o}"),
+    kind(r"^(?:ist fan von|hält zu|ist für) ", TIER_PREFERENCE, "team"),
     kind(r"^isst (?:kein|keine|keinen) (?P<o>.+)$", TIER_PREFERENCE, "noeat:{o}"),
     kind(r"^ist allergisch (?P<o>.+)$", TIER_FAMILY, "allergy:{o}"),
     kind(r"^geburtstag ist\s", TIER_FAMILY, "birthday"),

@@ -15,7 +15,7 @@ from chat.offline.patterns import (
     TIER_WORK,
     capitalise,
 )
-from chat.offline.rules import Groups, Kind, Rule, has_key, kind, relation_key, rule
+from chat.offline.rules import Groups, Kind, Rule, has_key, kind, named, names, relation_key, rule
 
 I_AM = r"\bi(?:'m| am)"
 RELS = (r"wife|husband|partner|boyfriend|girlfriend|fianc[ée]e?|son|daughter|mother|mom|"
@@ -40,7 +40,8 @@ def _count(g: Groups) -> str:
     if number.lower() == "a" and g["c"][:1].lower() in "aeiou":
         number = "an"
     line = f"Has {number} {g['c']}"
-    return f"{line} named {g['nm']}" if g.get("nm") else line
+    called = names(g, "and")
+    return f"{line} named {called}" if called else line
 
 
 def _relative(g: Groups) -> str | None:
@@ -62,7 +63,7 @@ def _not_a_name(text: str, strict: bool) -> str | None:
     return None if not value or value.lower() in v.NOT_NAMES else value
 
 
-_NAMED = r"(?:,? (?:named|called) (?P<nm>[A-Z][\w'-]+))?"
+_NAMED = named(r"named|called|who is called|whose name is", "and")
 
 RULES: Final[tuple[Rule, ...]] = (
     rule("en", r"\bmy name(?: is|'s) (?P<v>.+)", "Name is {v}", "name", rd.name(capped=False)),
@@ -88,8 +89,10 @@ RULES: Final[tuple[Rule, ...]] = (
     rule("en", r"\bi teach (?P<v>.+)", "Teaches {v}", "teaches", rd.phrase(4, cut=True)),
     rule("en", r"\bi (?:currently |now )?work in (?P<v>.+)", "Works in {v}", "work_at",
          rd.one_of(rd.FIELDS, max_words=1)),
-    rule("en", r"\bi(?: have|'ve got| have got|'ve) (?P<n>" + v.NUM_EN + r") (?P<c>"
-         + v.COUNT_NOUNS_EN + r")\b" + _NAMED, _count, lambda g: has_key(g["c"].split()[-1])),
+    rule("en", r"\b(?:i|we)(?: now| also| still)?(?: have|'ve got| have got|'ve) (?P<n>"
+         + v.NUM_EN + r") (?P<c>"
+         + v.COUNT_NOUNS_EN + r")\b" + _NAMED, _count, lambda g: has_key(g["c"].split()[-1]),
+         whole=True),
     rule("en", r"\bmy (?P<r>" + RELS + r")(?:'s name is| is called| is named| name is) (?P<v>.+)",
          _relative, _relative_key, rd.name(capped=False)),
     rule("en", r"\bmy (?P<r>" + RELS + r")(?: is)? (?P<v>.+)", _relative, _relative_key,
@@ -101,21 +104,29 @@ RULES: Final[tuple[Rule, ...]] = (
     rule("en", I_AM + r" (?:an? )?(?:strict )?(?P<s>vegetarian|vegan|pescatarian)\b", "Is {s}",
          "diet"),
     rule("en", r"\bi (?:don't|do not|never) eat (?P<v>.+)", "Doesn't eat {v}", "noeat:{k}",
-         rd.phrase(3), negative=True),
+         rd.phrase(7), negative=True),
+    rule("en", I_AM + r" no longer (?:an? )?(?P<s>vegetarian|vegan|pescatarian)\b",
+         "Is no longer {s}", "diet", negative=True),
+    rule("en", I_AM + r" not (?:an? )?(?P<s>vegetarian|vegan|pescatarian) any ?more\b",
+         "Is no longer {s}", "diet", negative=True),
     rule("en", I_AM + r" (?:severely |very |highly )?allergic to (?P<v>.+)",
          "Is allergic to {v}", "allergy:{k}", rd.phrase(4), sensitive=True),
     rule("en", r"\bi(?: have|'ve got| have got) an? (?P<v>[\w-]+(?: [\w-]+)?) allergy\b",
          "Has a {v} allergy", "allergy:{k}", rd.phrase(2), sensitive=True),
     rule("en", r"\bi(?: have|'ve got| have got| suffer from) (?P<v>.+)", "Has {v}",
-         "health:{k}", rd.one_of(v.CONDITIONS, max_words=2), sensitive=True),
+         "health:{k}", rd.condition, sensitive=True),
     rule("en", I_AM + r" (?P<s>diabetic|coeliac|celiac|epileptic|asthmatic|lactose intolerant|"
          r"gluten intolerant)\b", "Is {s}", lambda g: "health:" + g["s"].lower(), sensitive=True),
     rule("en", r"\bmy birthday is (?:on )?(?P<v>.+)", "Birthday is {v}", "birthday", rd.date),
     rule("en", r"\bi was born on (?P<v>.+)", "Birthday is {v}", "birthday", rd.date),
     rule("en", r"\bmy (?P<r>" + RELS + r")'s birthday is (?:on )?(?P<v>.+)",
          lambda g: f"{capitalise(g['r'])}'s birthday is {g['v']}", "bday:{k}", rd.date),
-    rule("en", r"\bi (?:also )?play (?P<v>.+)", "Plays {v}", "plays:{k}",
-         rd.one_of(v.INSTRUMENTS_AND_GAMES)),
+    rule("en", r"\bi (?:also |regularly |often )?play (?P<v>.+)", "Plays {v}", "plays:{k}",
+         rd.one_of(v.INSTRUMENTS_AND_GAMES), habitual=True),
+    rule("en", r"\bi (?:also |regularly |often )?(?:do|practi[cs]e) (?P<v>.+)", "Does {v}",
+         "does:{k}", rd.activity, habitual=True),
+    rule("en", r"\bi (?:also |regularly |often |usually )?go (?P<v>.+)", "Goes {v}", "does:{k}",
+         rd.go_activity, habitual=True),
     rule("en", r"\bi (?:really |do |genuinely |also )?(?:like|enjoy) (?P<v>.+)", "Likes {v}",
          "taste:{k}", rd.phrase(4)),
     rule("en", r"\bi (?:really |absolutely |also )?love (?P<v>.+)", "Loves {v}", "taste:{k}",
@@ -137,7 +148,9 @@ RULES: Final[tuple[Rule, ...]] = (
     rule("en", r"\bi (?:really )?want to (?P<v>(?:learn|become|run|study|speak) .+)",
          "Wants to {v}", "goal:{k}", rd.phrase(6)),
     rule("en", I_AM + r" (?:currently )?learning (?P<v>.+)", "Is learning {v}", "learn:{k}",
-         rd.phrase(3)),
+         rd.phrase(3, cut=True)),
+    rule("en", r"\bi(?:'ve| have) been (?:learning|studying) (?P<v>.+)", "Is learning {v}",
+         "learn:{k}", rd.phrase(3, cut=True)),
     rule("en", I_AM + r" (?:currently )?training for (?P<v>.+)", "Is training for {v}",
          "goal:{k}", rd.phrase(4)),
 )  # fmt: skip
@@ -151,7 +164,9 @@ KINDS: Final[tuple[Kind, ...]] = (
     kind(r"^(?:works at|works for|works in|employer:)\s", TIER_WORK, "work_at"),
     kind(r"^teaches\s", TIER_WORK, "teaches"),
     kind(r"^is (?:married|engaged|divorced|widowed)\b", TIER_FAMILY, "marital"),
-    kind(r"^is (?:vegetarian|vegan|pescatarian)$", TIER_PREFERENCE, "diet"),
+    kind(r"^is (?:no longer )?(?:vegetarian|vegan|pescatarian)$", TIER_PREFERENCE, "diet"),
+    kind(r"^(?:does|goes) (?P<o>.+)$", TIER_PREFERENCE, "does:{o}"),
+    kind(r"^(?:supports|is a fan of) ", TIER_PREFERENCE, "team"),
     kind(r"^doesn't eat (?P<o>.+)$", TIER_PREFERENCE, "noeat:{o}"),
     kind(r"^is allergic to (?P<o>.+)$", TIER_FAMILY, "allergy:{o}"),
     kind(r"^birthday is\s", TIER_FAMILY, "birthday"),

@@ -14,7 +14,7 @@ from chat.offline.patterns import (
     TIER_PREFERENCE,
     TIER_WORK,
 )
-from chat.offline.rules import Groups, Kind, Rule, has_key, kind, relation_key, rule
+from chat.offline.rules import Groups, Kind, Rule, has_key, kind, named, names, relation_key, rule
 
 RELS = (r"esposa|mujer|esposo|marido|pareja|novia|novio|hija|hijo|madre|mamá|padre|papá|"
         r"hermano|hermana|perro|perra|gato|gata")  # fmt: skip
@@ -22,10 +22,16 @@ RELS = (r"esposa|mujer|esposo|marido|pareja|novia|novio|hija|hijo|madre|mamá|pa
 
 def _count(g: Groups) -> str:
     line = f"Tiene {g['n']} {g['c']}"
-    return f"{line} llamado {g['nm']}" if g.get("nm") else line
+    called = names(g, "y")
+    if not called:
+        return line
+    noun = g["c"].lower()
+    gender = "a" if noun.rstrip("s").endswith("a") else "o"
+    plural = "s" if noun.endswith("s") else ""
+    return f"{line} llamad{gender}{plural} {called}"
 
 
-_NAMED = r"(?:,? (?:que se llama|llamad[oa]) (?P<nm>[A-Z][\w'-]+))?"
+_NAMED = named(r"que se llaman?|se llaman?|llamad[oa]s?", "y")
 
 RULES: Final[tuple[Rule, ...]] = (
     rule("es", r"\bme llamo (?P<v>.+)", "Se llama {v}", "name", rd.name(capped=False)),
@@ -36,13 +42,14 @@ RULES: Final[tuple[Rule, ...]] = (
          rd.place(lower_ok=False)),
     rule("es", r"\b(?:soy|vengo) de (?P<v>.+)", "Es de {v}", "origin", rd.place(lower_ok=False)),
     rule("es", r"\btrabajo como (?P<v>.+)", "Trabaja como {v}", "work_as", rd.role),
-    rule("es", r"\bsoy (?P<v>(?:un |una )?[\w-]+)", "Es {v}", "work_as", rd.job),
+    rule("es", r"\btrabajo de (?P<v>.+)", "Trabaja de {v}", "work_as", rd.job),
+    rule("es", r"\bsoy (?P<v>(?:un |una )?[\w-].*)", "Es {v}", "work_as", rd.job),
     rule("es", r"\b(?:estoy|soy) (?P<s>jubilad[oa])\b", "Está {s}", "work_as"),
     rule("es", r"\btrabajo (?P<p>en|para) (?P<v>.+)", "Trabaja {p} {v}", "work_at", rd.workplace),
     rule("es", r"\b(?:enseño|doy clases de) (?P<v>.+)", "Enseña {v}", "teaches",
          rd.phrase(4, cut=True)),
-    rule("es", r"\btengo (?P<n>" + v.NUM_ES + r") (?P<c>" + v.COUNT_NOUNS_ES + r")\b" + _NAMED,
-         _count, lambda g: has_key(g["c"])),
+    rule("es", r"\b(?:tengo|tenemos) (?P<n>" + v.NUM_ES + r") (?P<c>" + v.COUNT_NOUNS_ES
+         + r")\b" + _NAMED, _count, lambda g: has_key(g["c"]), whole=True),
     rule("es", r"\bmi (?P<r>" + RELS + r") se llama (?P<v>.+)", "Su {r} se llama {v}",
          lambda g: relation_key(g["r"]), rd.name(capped=False)),
     rule("es", r"\bmi (?P<r>" + RELS + r")(?: es)? (?P<v>.+)", "Su {r} se llama {v}",
@@ -54,19 +61,26 @@ RULES: Final[tuple[Rule, ...]] = (
     rule("es", r"\bsoy (?P<s>celíac[oa]|diabétic[oa]|intolerante a la lactosa)\b", "Es {s}",
          lambda g: "health:" + g["s"].lower(), sensitive=True),
     rule("es", r"\bsoy (?P<s>vegetarian[oa]|vegan[oa]|pescetarian[oa])\b", "Es {s}", "diet"),
-    rule("es", r"\bno como (?P<v>.+)", "No come {v}", "noeat:{k}", rd.phrase(3), negative=True),
+    rule("es", r"\bno como (?P<v>.+)", "No come {v}", "noeat:{k}", rd.phrase(7), negative=True),
+    rule("es", r"\bya no soy (?P<s>vegetarian[oa]|vegan[oa]|pescetarian[oa])\b",
+         "Ya no es {s}", "diet", negative=True),
     rule("es", r"\bsoy (?P<s>alérgic[oa]) (?P<v>(?:a|al) .+)", "Es {s} {v}", "allergy:{k}",
          rd.phrase(5), sensitive=True),
     rule("es", r"\btengo alergia (?P<v>(?:a|al) .+)", "Tiene alergia {v}", "allergy:{k}",
          rd.phrase(5), sensitive=True),
     rule("es", r"\b(?:tengo|padezco|sufro de) (?P<v>.+)", "Tiene {v}", "health:{k}",
-         rd.one_of(v.CONDITIONS, max_words=1), sensitive=True),
+         rd.condition, sensitive=True),
     rule("es", r"\bmi cumpleaños es (?:el )?(?P<v>.+)", "Su cumpleaños es el {v}", "birthday",
          rd.date),
     rule("es", r"\bnací el (?P<v>.+)", "Su cumpleaños es el {v}", "birthday", rd.date),
-    rule("es", r"\btoco (?P<v>.+)", "Toca {v}", "plays:{k}", rd.one_of(v.INSTRUMENTS_AND_GAMES)),
+    rule("es", r"\btoco (?P<v>.+)", "Toca {v}", "plays:{k}", rd.one_of(v.INSTRUMENTS_AND_GAMES),
+         habitual=True),
     rule("es", r"\bjuego (?P<v>(?:al|a la|a) .+)", "Juega {v}", "plays:{k}",
-         rd.one_of(v.INSTRUMENTS_AND_GAMES)),
+         rd.one_of(v.INSTRUMENTS_AND_GAMES), habitual=True),
+    rule("es", r"\b(?:hago|practico) (?P<v>.+)", "Hace {v}", "does:{k}", rd.activity,
+         habitual=True),
+    rule("es", r"^(?:yo )?soy (?P<v>[\w'-]+(?: [\w'-]+)?)[.!]?$", "Se llama {v}", "name",
+         rd.lone_name),
     rule("es", r"\bme (?P<g>gusta|gustan) (?:mucho )?(?P<v>.+)", "Le {g} {v}", "taste:{k}",
          rd.phrase(4)),
     rule("es", r"\bme (?P<g>encanta|encantan) (?P<v>.+)", "Le {g} {v}", "taste:{k}",
@@ -83,11 +97,14 @@ KINDS: Final[tuple[Kind, ...]] = (
     kind(r"^se llama\s", TIER_NAME, "name"),
     kind(r"^vive en\s", TIER_HOME, "home"),
     kind(r"^es de\s", TIER_HOME, "origin"),
-    kind(r"^(?:trabaja como|está jubilad)", TIER_WORK, "work_as"),
+    kind(r"^(?:trabaja (?:como|de)|está jubilad)", TIER_WORK, "work_as"),
     kind(r"^trabaja (?:en|para)\s", TIER_WORK, "work_at"),
     kind(r"^enseña\s", TIER_WORK, "teaches"),
     kind(r"^está (?:casad|comprometid|divorciad|viud)", TIER_FAMILY, "marital"),
-    kind(r"^es (?:vegetarian|vegan|pescetarian)", TIER_PREFERENCE, "diet"),
+    kind(r"^(?:ya no )?es (?:vegetarian|vegan|pescetarian)", TIER_PREFERENCE, "diet"),
+    kind(r"^hace (?P<o>.+)$", TIER_PREFERENCE, "does:{o}"),
+    kind(r"^(?:es (?:hincha|aficionad[oa]|seguidora?) (?:de|del)|apoya (?:al|a)) ", TIER_PREFERENCE,
+         "team"),
     kind(r"^no come (?P<o>.+)$", TIER_PREFERENCE, "noeat:{o}"),
     kind(r"^es alérgic[oa] (?P<o>.+)$", TIER_FAMILY, "allergy:{o}"),
     kind(r"^su cumpleaños\s", TIER_FAMILY, "birthday"),
@@ -98,5 +115,5 @@ KINDS: Final[tuple[Kind, ...]] = (
     kind(r"^(?:está aprendiendo|quiere)\s", TIER_GOAL, None),
     kind(r"^tiene (?:un|una|uno|dos|tres|cuatro|cinco|\d+) (?P<r>\w+)", TIER_FAMILY, "has"),
     kind(r"^su (?P<r>\w+) se llama ", TIER_FAMILY, "rel"),
-    kind(r"^es (?:un |una )?(?P<j>[\w-]+)$", TIER_WORK, "work_as?"),
+    kind(r"^es (?:un |una )?(?P<j>[\w-]+)(?: de\s\S+)?$", TIER_WORK, "work_as?"),
 )  # fmt: skip

@@ -15,7 +15,7 @@ from chat.offline.patterns import (
     TIER_WORK,
     word_set,
 )
-from chat.offline.rules import Groups, Kind, Rule, has_key, kind, relation_key, rule
+from chat.offline.rules import Groups, Kind, Rule, has_key, kind, named, names, relation_key, rule
 
 RELS = (r"femme|mari|compagne|compagnon|copine|copain|fiancée?|fille|fils|mère|maman|père|"
         r"papa|frère|s(?:œ|oe)ur|chien|chat|chatte")  # fmt: skip
@@ -48,7 +48,10 @@ def _relative(g: Groups) -> str:
 
 def _count(g: Groups) -> str:
     line = f"A {g['n']} {g['c']}"
-    return f"{line} qui s'appelle {g['nm']}" if g.get("nm") else line
+    called = names(g, "et")
+    if not called:
+        return line
+    return f"{line} qui s'appelle{'nt' if ' et ' in called else ''} {called}"
 
 
 def _no_eat(g: Groups) -> str:
@@ -56,7 +59,11 @@ def _no_eat(g: Groups) -> str:
     return f"Ne mange pas {'d' + chr(39) if value[:1].lower() in 'aeiouyéh' else 'de '}{value}"
 
 
-_NAMED = r"(?:,? (?:qui s'appelle|nommée?|appelée?) (?P<nm>[A-Z][\w'-]+))?"
+_NAMED = named(
+    r"qui s'appellent|qui s'appelle|(?:il|elle|ils|elles) s'appellen?t?|"
+    r"nommée?s?|appelée?s?",
+    "et",
+)
 _ELIDED = r"(?:de |d'|du |de la |des )?"
 
 RULES: Final[tuple[Rule, ...]] = (
@@ -73,7 +80,7 @@ RULES: Final[tuple[Rule, ...]] = (
          rd.place(lower_ok=False)),
     rule("fr", r"\bje travaille (?P<p>comme|en tant que) (?P<v>.+)", "Travaille {p} {v}",
          "work_as", rd.role),
-    rule("fr", r"\bje suis (?P<v>(?:un |une )?[\w-]+)", "Est {v}", "work_as", rd.job),
+    rule("fr", r"\bje suis (?P<v>(?:un |une )?[\w-].*)", "Est {v}", "work_as", rd.job),
     rule("fr", r"\bje suis (?P<s>cœliaque|coeliaque|diabétique|intolérante? au lactose)\b",
          "Est {s}", lambda g: "health:" + g["s"].lower(), sensitive=True),
     rule("fr", r"\bje suis à la retraite\b", "Est à la retraite", "work_as"),
@@ -83,8 +90,8 @@ RULES: Final[tuple[Rule, ...]] = (
     rule("fr", r"\bje travaille (?P<p>à l'|à la |au |dans une |dans un |dans l')(?P<v>\S+)",
          _works_in, "work_at", rd.one_of(_WORKPLACES, max_words=1)),
     rule("fr", r"\bj'enseigne (?P<v>.+)", "Enseigne {v}", "teaches", rd.phrase(4, cut=True)),
-    rule("fr", r"\bj'ai (?P<n>" + v.NUM_FR + r") (?P<c>" + v.COUNT_NOUNS_FR + r")\b" + _NAMED,
-         _count, lambda g: has_key(g["c"])),
+    rule("fr", r"\b(?:j'ai|nous avons|on a) (?P<n>" + v.NUM_FR + r") (?P<c>" + v.COUNT_NOUNS_FR
+         + r")\b" + _NAMED, _count, lambda g: has_key(g["c"]), whole=True),
     rule("fr", r"\b(?P<pos>ma|mon) (?P<r>" + RELS + r") s'appelle (?P<v>.+)", _relative,
          lambda g: relation_key(g["r"]), rd.name(capped=False)),
     rule("fr", r"\b(?P<pos>ma|mon) (?P<r>" + RELS + r")(?: est| c'est)? (?P<v>.+)", _relative,
@@ -96,19 +103,25 @@ RULES: Final[tuple[Rule, ...]] = (
     rule("fr", r"\bje suis (?P<s>végétarien(?:ne)?|végétalien(?:ne)?|vegan[e]?|végane?)\b",
          "Est {s}", "diet"),
     rule("fr", r"\bje ne mange (?:pas|jamais|plus) " + _ELIDED + r"(?P<v>.+)", _no_eat,
-         "noeat:{k}", rd.phrase(3), negative=True),
+         "noeat:{k}", rd.phrase(7), negative=True),
+    rule("fr", r"\bje ne suis plus (?P<s>végétarien(?:ne)?|végétalien(?:ne)?|vegan[e]?|végane?)\b",
+         "N'est plus {s}", "diet", negative=True),
     rule("fr", r"\bje suis (?:très )?allergique (?P<v>(?:à|au|aux) .+|à l'.+)",
          "Est allergique {v}", "allergy:{k}", rd.phrase(5), sensitive=True),
     rule("fr", r"\bj'ai une allergie (?P<v>(?:à|au|aux) .+|à l'.+)", "A une allergie {v}",
          "allergy:{k}", rd.phrase(5), sensitive=True),
     rule("fr", r"\bj'ai (?:le |la |l'|de l'|du |des )?(?P<v>.+)", "A {v}", "health:{k}",
-         rd.one_of(v.CONDITIONS, max_words=1), sensitive=True),
-    rule("fr", r"\bmon anniversaire (?:est|c'est|tombe) (?:le )?(?P<v>.+)",
-         "Son anniversaire est le {v}", "birthday", rd.date),
+         rd.condition, sensitive=True),
+    rule("fr", r"\bmon anniversaire,? (?:est|c'est|tombe) (?:le )?(?P<v>.+)",
+         "Son anniversaire est le {v}", "birthday", rd.date, whole=True),
     rule("fr", r"\bje suis née? le (?P<v>.+)", "Son anniversaire est le {v}", "birthday",
          rd.date),
     rule("fr", r"\bje joue (?P<v>(?:du|de la|de l'|des|au|aux|à la) ?.+)", "Joue {v}",
-         "plays:{k}", rd.one_of(v.INSTRUMENTS_AND_GAMES)),
+         "plays:{k}", rd.one_of(v.INSTRUMENTS_AND_GAMES), habitual=True),
+    rule("fr", r"\bje (?:fais|pratique) (?P<v>.+)", "Fait {v}", "does:{k}", rd.activity,
+         habitual=True),
+    rule("fr", r"^(?:moi,? c'est|je suis) (?P<v>[\w'-]+(?: [\w'-]+)?)[.!]?$", "S'appelle {v}",
+         "name", rd.lone_name),
     rule("fr", r"\bj'aime (?:bien |beaucoup |vraiment )?(?P<v>.+)", "Aime {v}", "taste:{k}",
          rd.phrase(4)),
     rule("fr", r"\bj'adore (?P<v>.+)", "Adore {v}", "taste:{k}", rd.phrase(4)),
@@ -131,7 +144,9 @@ KINDS: Final[tuple[Kind, ...]] = (
     kind(r"^travaille (?:chez|pour|à|au|dans)\b", TIER_WORK, "work_at"),
     kind(r"^enseigne\s", TIER_WORK, "teaches"),
     kind(r"^est (?:marié|fiancé|divorcé|veu|pacsé)", TIER_FAMILY, "marital"),
-    kind(r"^est (?:végé|vegan|végan)", TIER_PREFERENCE, "diet"),
+    kind(r"^(?:est|n'est plus) (?:végé|vegan|végan)", TIER_PREFERENCE, "diet"),
+    kind(r"^fait (?P<o>.+)$", TIER_PREFERENCE, "does:{o}"),
+    kind(r"^(?:supporte|est supporter|est supportrice|est fan de) ", TIER_PREFERENCE, "team"),
     kind(r"^ne mange pas (?P<o>.+)$", TIER_PREFERENCE, "noeat:{o}"),
     kind(r"^est allergique (?P<o>.+)$", TIER_FAMILY, "allergy:{o}"),
     kind(r"^son anniversaire\s", TIER_FAMILY, "birthday"),
@@ -142,5 +157,5 @@ KINDS: Final[tuple[Kind, ...]] = (
     kind(r"^(?:apprend|veut)\s", TIER_GOAL, None),
     kind(r"^a (?:un|une|deux|trois|quatre|cinq|\d+) (?P<r>[\w-]+)", TIER_FAMILY, "has"),
     kind(r"^(?:sa|son) (?P<r>\w+) s'appelle ", TIER_FAMILY, "rel"),
-    kind(r"^est (?:un |une )?(?P<j>[\w-]+)$", TIER_WORK, "work_as?"),
+    kind(r"^est (?:un |une )?(?P<j>[\w-]+)(?: (?:de|d')\s?\S+)?$", TIER_WORK, "work_as?"),
 )  # fmt: skip

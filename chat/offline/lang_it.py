@@ -15,7 +15,7 @@ from chat.offline.patterns import (
     TIER_WORK,
     word_set,
 )
-from chat.offline.rules import Groups, Kind, Rule, has_key, kind, relation_key, rule
+from chat.offline.rules import Groups, Kind, Rule, has_key, kind, named, names, relation_key, rule
 
 RELS = (r"moglie|marito|compagna|compagno|fidanzata|fidanzato|figlia|figlio|madre|mamma|"
         r"padre|papà|fratello|sorella|cane|gatto|gatta")  # fmt: skip
@@ -36,14 +36,15 @@ def _relative(g: Groups) -> str:
 
 def _count(g: Groups) -> str:
     line = f"Ha {_space(g['n'])}{g['c']}"
-    return f"{line} di nome {g['nm']}" if g.get("nm") else line
+    called = names(g, "e")
+    return f"{line} di nome {called}" if called else line
 
 
 def _workplace(text: str, strict: bool) -> str | None:
     return rd.org(text, strict) or rd.one_of(_WORKPLACES, max_words=1)(text, strict)
 
 
-_NAMED = r"(?:,? (?:che si chiama|di nome|chiamat[oa]) (?P<nm>[A-Z][\w'-]+))?"
+_NAMED = named(r"che si chiama(?:no)?|si chiama(?:no)?|di nome|chiamat[oaie]", "e")
 
 RULES: Final[tuple[Rule, ...]] = (
     rule("it", r"\bmi chiamo (?P<v>.+)", "Si chiama {v}", "name", rd.name(capped=False)),
@@ -58,9 +59,9 @@ RULES: Final[tuple[Rule, ...]] = (
          rd.place(lower_ok=False)),
     rule("it", r"\bvengo da (?P<v>.+)", "È di {v}", "origin", rd.place(lower_ok=False)),
     rule("it", r"\blavoro come (?P<v>.+)", "Lavora come {v}", "work_as", rd.role),
-    rule("it", r"\bfaccio (?P<a>il|la|lo|l') ?(?P<v>\S+)", lambda g: f"Fa {_space(g['a'])}{g['v']}",
-         "work_as", rd.job),
-    rule("it", r"\bsono (?P<v>(?:un |una |uno |un')?[\w']+)", "È {v}", "work_as", rd.job),
+    rule("it", r"\bfaccio (?P<a>il|la|lo|l') ?(?P<v>\S.*)",
+         lambda g: f"Fa {_space(g['a'])}{g['v']}", "work_as", rd.job),
+    rule("it", r"\bsono (?P<v>(?:un |una |uno |un')?[\w'].*)", "È {v}", "work_as", rd.job),
     rule("it", r"\bsono (?P<s>celiac[oa]|diabetic[oa]|intollerante al lattosio)\b", "È {s}",
          lambda g: "health:" + g["s"].lower(), sensitive=True),
     rule("it", r"\bsono in pensione\b", "È in pensione", "work_as"),
@@ -68,8 +69,8 @@ RULES: Final[tuple[Rule, ...]] = (
     rule("it", r"\blavoro (?P<p>presso|per|da|alla|all'|al|nella|nel|in) ?(?P<v>.+)",
          lambda g: f"Lavora {_space(g['p'])}{g['v']}", "work_at", _workplace),
     rule("it", r"\binsegno (?P<v>.+)", "Insegna {v}", "teaches", rd.phrase(4, cut=True)),
-    rule("it", r"\bho (?P<n>" + v.NUM_IT + r") ?(?P<c>" + v.COUNT_NOUNS_IT + r")\b" + _NAMED,
-         _count, lambda g: has_key(g["c"])),
+    rule("it", r"\b(?:ho|abbiamo) (?P<n>" + v.NUM_IT + r") ?(?P<c>" + v.COUNT_NOUNS_IT + r")\b"
+         + _NAMED, _count, lambda g: has_key(g["c"]), whole=True),
     rule("it", r"\b(?P<pos>mia|mio) (?P<r>" + RELS + r") si chiama (?P<v>.+)", _relative,
          lambda g: relation_key(g["r"]), rd.name(capped=False)),
     rule("it", r"\b(?P<pos>mia|mio) (?P<r>" + RELS + r")(?: è| e')? (?P<v>.+)", _relative,
@@ -80,20 +81,27 @@ RULES: Final[tuple[Rule, ...]] = (
          "marital"),
     rule("it", r"\bsono (?:un |una )?(?P<s>vegetarian[oa]|vegan[oa]?|pescetarian[oa])\b",
          "È {s}", "diet"),
-    rule("it", r"\bnon mangio (?:mai )?(?P<v>.+)", "Non mangia {v}", "noeat:{k}", rd.phrase(3),
+    rule("it", r"\bnon mangio (?:mai )?(?P<v>.+)", "Non mangia {v}", "noeat:{k}", rd.phrase(7),
          negative=True),
+    rule("it", r"\bnon sono più (?P<s>vegetarian[oa]|vegan[oa]?|pescetarian[oa])\b",
+         "Non è più {s}", "diet", negative=True),
     rule("it", r"\bsono (?P<s>allergic[oa]) (?P<v>(?:a|al|alla|alle|ai|agli|allo) .+|all'.+)",
          "È {s} {v}", "allergy:{k}", rd.phrase(5), sensitive=True),
     rule("it", r"\bho (?:un'|una )?allergia (?P<v>(?:a|al|alla|alle|ai|agli|all') ?.+)",
          "Ha un'allergia {v}", "allergy:{k}", rd.phrase(5), sensitive=True),
     rule("it", r"\b(?:ho|soffro di) (?P<v>.+)", "Ha {v}", "health:{k}",
-         rd.one_of(v.CONDITIONS, max_words=2), sensitive=True),
+         rd.condition, sensitive=True),
     rule("it", r"\bil mio compleanno (?:è|e') (?:il )?(?P<v>.+)", "Il compleanno è il {v}",
          "birthday", rd.date),
     rule("it", r"\bsono nat[oa] il (?P<v>.+)", "Il compleanno è il {v}", "birthday", rd.date),
-    rule("it", r"\bsuono (?P<v>.+)", "Suona {v}", "plays:{k}", rd.one_of(v.INSTRUMENTS_AND_GAMES)),
+    rule("it", r"\bsuono (?P<v>.+)", "Suona {v}", "plays:{k}", rd.one_of(v.INSTRUMENTS_AND_GAMES),
+         habitual=True),
     rule("it", r"\bgioco (?P<v>(?:a|al|allo|alla|agli) .+)", "Gioca {v}", "plays:{k}",
-         rd.one_of(v.INSTRUMENTS_AND_GAMES)),
+         rd.one_of(v.INSTRUMENTS_AND_GAMES), habitual=True),
+    rule("it", r"\b(?:faccio|pratico) (?P<v>.+)", "Fa {v}", "does:{k}", rd.activity,
+         habitual=True),
+    rule("it", r"^(?:io )?sono (?P<v>[\w'-]+(?: [\w'-]+)?)[.!]?$", "Si chiama {v}", "name",
+         rd.lone_name),
     rule("it", r"\bmi (?:piace|piacciono) (?:molto |tanto )?(?P<v>.+)", "Apprezza {v}",
          "taste:{k}", rd.phrase(4)),
     rule("it", r"\bamo (?P<v>.+)", "Ama {v}", "taste:{k}", rd.phrase(4)),
@@ -116,7 +124,9 @@ KINDS: Final[tuple[Kind, ...]] = (
     kind(r"^lavora (?:presso|per|da|alla|al|all'|nella|nel|in)\b", TIER_WORK, "work_at"),
     kind(r"^insegna\s", TIER_WORK, "teaches"),
     kind(r"^è (?:sposat|fidanzat|divorziat|vedov)", TIER_FAMILY, "marital"),
-    kind(r"^è (?:vegetarian|vegan|pescetarian)", TIER_PREFERENCE, "diet"),
+    kind(r"^(?:non )?è (?:più )?(?:vegetarian|vegan|pescetarian)", TIER_PREFERENCE, "diet"),
+    kind(r"^fa (?P<o>.+)$", TIER_PREFERENCE, "does:{o}"),
+    kind(r"^(?:tifa|è tifos[oa]) ", TIER_PREFERENCE, "team"),
     kind(r"^non mangia (?P<o>.+)$", TIER_PREFERENCE, "noeat:{o}"),
     kind(r"^è allergic[oa] (?P<o>.+)$", TIER_FAMILY, "allergy:{o}"),
     kind(r"^il compleanno è\s", TIER_FAMILY, "birthday"),
@@ -127,5 +137,6 @@ KINDS: Final[tuple[Kind, ...]] = (
     kind(r"^(?:sta imparando|vuole)\s", TIER_GOAL, None),
     kind(r"^ha (?:un|una|uno|un'|due|tre|quattro|cinque|\d+) ?(?P<r>[\w]+)", TIER_FAMILY, "has"),
     kind(r"^(?:la|il) (?P<r>\w+) si chiama ", TIER_FAMILY, "rel"),
-    kind(r"^è (?:un |una |uno |un')?(?P<j>[\w']+)$", TIER_WORK, "work_as?"),
+    kind(r"^è (?:un |una |uno |un')?(?P<j>[\w']+)(?: (?:di|d'|dell')\s?\S+)?$", TIER_WORK,
+         "work_as?"),
 )  # fmt: skip

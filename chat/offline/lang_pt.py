@@ -14,7 +14,7 @@ from chat.offline.patterns import (
     TIER_PREFERENCE,
     TIER_WORK,
 )
-from chat.offline.rules import Groups, Kind, Rule, has_key, kind, relation_key, rule
+from chat.offline.rules import Groups, Kind, Rule, has_key, kind, named, names, relation_key, rule
 
 RELS = (r"esposa|mulher|esposo|marido|namorada|namorado|companheira|companheiro|filha|filho|"
         r"mãe|pai|irmão|irmã|cão|cachorro|cachorra|gato|gata")  # fmt: skip
@@ -27,7 +27,13 @@ def _relative(g: Groups) -> str:
 
 def _count(g: Groups) -> str:
     line = f"Tem {g['n']} {g['c']}"
-    return f"{line} chamado {g['nm']}" if g.get("nm") else line
+    called = names(g, "e")
+    if not called:
+        return line
+    noun = g["c"].lower()
+    gender = "a" if noun.rstrip("s").endswith("a") else "o"
+    plural = "s" if noun.endswith("s") else ""
+    return f"{line} chamad{gender}{plural} {called}"
 
 
 def _lives(g: Groups) -> str:
@@ -35,7 +41,7 @@ def _lives(g: Groups) -> str:
     return f"Mora {'em' if prep.lower() == 'para' else prep} {g['v']}"
 
 
-_NAMED = r"(?:,? (?:que se chama|chamad[oa]) (?P<nm>[A-Z][\w'-]+))?"
+_NAMED = named(r"que se chamam?|chamad[oa]s?|chama-se|chamam-se|se chamam?", "e")
 
 RULES: Final[tuple[Rule, ...]] = (
     rule("pt", r"\b(?:me chamo|chamo-me) (?P<v>.+)", "Chama-se {v}", "name",
@@ -48,14 +54,14 @@ RULES: Final[tuple[Rule, ...]] = (
     rule("pt", r"\b(?:sou|venho) (?P<p>de|do|da) (?P<v>.+)", "É {p} {v}", "origin",
          rd.place(lower_ok=False)),
     rule("pt", r"\btrabalho como (?P<v>.+)", "Trabalha como {v}", "work_as", rd.role),
-    rule("pt", r"\bsou (?P<v>(?:um |uma )?[\w-]+)", "É {v}", "work_as", rd.job),
+    rule("pt", r"\bsou (?P<v>(?:um |uma )?[\w-].*)", "É {v}", "work_as", rd.job),
     rule("pt", r"\b(?:sou|estou) (?P<s>aposentad[oa]|reformad[oa])\b", "É {s}", "work_as"),
     rule("pt", r"\btrabalho (?P<p>na|no|em|para|num|numa) (?P<v>.+)", "Trabalha {p} {v}", "work_at",
          rd.workplace),
     rule("pt", r"\b(?:ensino|dou aulas de) (?P<v>.+)", "Ensina {v}", "teaches",
          rd.phrase(4, cut=True)),
-    rule("pt", r"\btenho (?P<n>" + v.NUM_PT + r") (?P<c>" + v.COUNT_NOUNS_PT + r")\b" + _NAMED,
-         _count, lambda g: has_key(g["c"])),
+    rule("pt", r"\b(?:tenho|temos) (?P<n>" + v.NUM_PT + r") (?P<c>" + v.COUNT_NOUNS_PT + r")\b"
+         + _NAMED, _count, lambda g: has_key(g["c"]), whole=True),
     rule("pt", r"\b(?P<pos>minha|meu) (?P<r>" + RELS + r") (?:se chama|chama-se) (?P<v>.+)",
          _relative, lambda g: relation_key(g["r"]), rd.name(capped=False)),
     rule("pt", r"\b(?P<pos>minha|meu) (?P<r>" + RELS + r")(?: é)? (?P<v>.+)", _relative,
@@ -67,20 +73,30 @@ RULES: Final[tuple[Rule, ...]] = (
     rule("pt", r"\bsou (?P<s>celíac[oa]|diabétic[oa]|intolerante à lactose)\b", "É {s}",
          lambda g: "health:" + g["s"].lower(), sensitive=True),
     rule("pt", r"\bsou (?P<s>vegetarian[oa]|vegan[oa]|vegan)\b", "É {s}", "diet"),
-    rule("pt", r"\b(?:não|nao) como (?P<v>.+)", "Não come {v}", "noeat:{k}", rd.phrase(4),
+    rule("pt", r"\b(?:não|nao) como (?P<v>.+)", "Não come {v}", "noeat:{k}", rd.phrase(7),
+         negative=True),
+    rule("pt", r"\bjá não sou (?P<s>vegetarian[oa]|vegan[oa]?)\b", "Já não é {s}", "diet",
+         negative=True),
+    rule("pt", r"\bnão sou mais (?P<s>vegetarian[oa]|vegan[oa]?)\b", "Não é mais {s}", "diet",
          negative=True),
     rule("pt", r"\bsou (?P<s>alérgic[oa]) (?P<v>(?:a|ao|à|aos|às) .+)", "É {s} {v}",
          "allergy:{k}", rd.phrase(5), sensitive=True),
     rule("pt", r"\btenho alergia (?P<v>(?:a|ao|à|aos|às) .+)", "Tem alergia {v}", "allergy:{k}",
          rd.phrase(5), sensitive=True),
     rule("pt", r"\b(?:tenho|sofro de) (?P<v>.+)", "Tem {v}", "health:{k}",
-         rd.one_of(v.CONDITIONS, max_words=1), sensitive=True),
+         rd.condition, sensitive=True),
     rule("pt", r"\b(?:o )?meu aniversário é (?:em |no dia |dia |a )?(?P<v>.+)",
          "O aniversário é a {v}", "birthday", rd.date),
     rule("pt", r"\bnasci (?:em |no dia |a )(?P<v>.+)", "O aniversário é a {v}", "birthday",
          rd.date),
-    rule("pt", r"\btoco (?P<v>.+)", "Toca {v}", "plays:{k}", rd.one_of(v.INSTRUMENTS_AND_GAMES)),
-    rule("pt", r"\bjogo (?P<v>.+)", "Joga {v}", "plays:{k}", rd.one_of(v.INSTRUMENTS_AND_GAMES)),
+    rule("pt", r"\btoco (?P<v>.+)", "Toca {v}", "plays:{k}", rd.one_of(v.INSTRUMENTS_AND_GAMES),
+         habitual=True),
+    rule("pt", r"\bjogo (?P<v>.+)", "Joga {v}", "plays:{k}", rd.one_of(v.INSTRUMENTS_AND_GAMES),
+         habitual=True),
+    rule("pt", r"\b(?:faço|pratico) (?P<v>.+)", "Faz {v}", "does:{k}", rd.activity,
+         habitual=True),
+    rule("pt", r"^(?:eu )?sou (?:o |a )?(?P<v>[\w'-]+(?: [\w'-]+)?)[.!]?$", "Chama-se {v}",
+         "name", rd.lone_name),
     rule("pt", r"\bgosto (?:muito )?(?P<p>de|do|da|dos|das) (?P<v>.+)", "Gosta {p} {v}",
          "taste:{k}", rd.phrase(4)),
     rule("pt", r"\bodeio (?P<v>.+)", "Odeia {v}", "taste:{k}", rd.phrase(4)),
@@ -100,7 +116,10 @@ KINDS: Final[tuple[Kind, ...]] = (
     kind(r"^trabalha (?:na|no|em|para|num|numa)\s", TIER_WORK, "work_at"),
     kind(r"^ensina\s", TIER_WORK, "teaches"),
     kind(r"^é (?:casad|noiv|divorciad|viúv)", TIER_FAMILY, "marital"),
-    kind(r"^é (?:vegetarian|vegan)", TIER_PREFERENCE, "diet"),
+    kind(r"^(?:já não é |não é mais |é )(?:vegetarian|vegan)", TIER_PREFERENCE, "diet"),
+    kind(r"^faz (?P<o>.+)$", TIER_PREFERENCE, "does:{o}"),
+    kind(r"^(?:torce (?:pelo|pela|para)|é (?:adepto|adepta|torcedor|torcedora) d)", TIER_PREFERENCE,
+         "team"),
     kind(r"^não come (?P<o>.+)$", TIER_PREFERENCE, "noeat:{o}"),
     kind(r"^é alérgic[oa] (?P<o>.+)$", TIER_FAMILY, "allergy:{o}"),
     kind(r"^o aniversário\s", TIER_FAMILY, "birthday"),
@@ -112,5 +131,5 @@ KINDS: Final[tuple[Kind, ...]] = (
     kind(r"^(?:está a aprender|quer)\s", TIER_GOAL, None),
     kind(r"^tem (?:um|uma|dois|duas|três|quatro|cinco|\d+) (?P<r>\w+)", TIER_FAMILY, "has"),
     kind(r"^(?:a|o) (?P<r>\w+) chama-se ", TIER_FAMILY, "rel"),
-    kind(r"^é (?:um |uma )?(?P<j>[\w-]+)$", TIER_WORK, "work_as?"),
+    kind(r"^é (?:um |uma )?(?P<j>[\w-]+)(?: de\s\S+)?$", TIER_WORK, "work_as?"),
 )  # fmt: skip

@@ -84,6 +84,14 @@ _LEAD_RE: Final = re.compile(
     r"hallo|und|auch|bem|então|olá|oi|sim|aliás|ah|eh)\b[\s,:!-]*)+",
     re.IGNORECASE,
 )
+# A one-off, not a habit: "today I play tennis", "ce soir je fais du vélo".
+_ONE_OFF_RE: Final = re.compile(
+    r"\b(?:today|tonight|tomorrow|yesterday|this (?:morning|afternoon|evening)|oggi|stasera|"
+    r"stamattina|domani|ieri|aujourd'hui|ce soir|ce matin|demain|hier|hoy|esta (?:noche|tarde|"
+    r"mañana)|mañana|ayer|heute|morgen|gestern|heute abend|hoje|amanhã|ontem|esta noite|"
+    r"logo à noite)\b",
+    re.IGNORECASE,
+)
 _APOSTROPHES_RE: Final = re.compile(r"[’‘`´ʼ]")
 # Words cut a value short: what follows explains, it is not part of the fact.
 _VALUE_STOP_RE: Final = re.compile(
@@ -92,6 +100,26 @@ _VALUE_STOP_RE: Final = re.compile(
     r"obwohl|porque|quando|enquanto|pois)\b.*$",
     re.IGNORECASE,
 )
+
+
+# Hesitations of speech ("um", "euh", "ähm") and a "like" set off by commas: noise, never a
+# fact. Dropped with the commas around them, so "I live in, uh, Bristol" reads "I live in Bristol".
+_FILLER_RE: Final = re.compile(
+    # "um" is also Portuguese "a" ("um gato"): a filler only before a comma or English words.
+    r"(?:,\s*|^|(?<=\s))(?:umm+|uh+m?|uhm|erm|ehm+|euh+|heu+|hmm+|mmm+|äh+m?|ähm|"
+    r"um(?=\s*,|\s+(?:so|yeah|well|i|i'm|my|and|like|ok|okay)\b))(?=[\s,.!?]|$)"
+    r"[ \t,]*|(?:,\s*|^|(?<=\s))(?:eh+|ah+|er|hum|öhm)[ \t]*,[ \t]*"
+    r"|,\s*(?:like|you know|tipo|cioè|genre|quoi|o sea|sabes|sozusagen|tipo assim|sei lá|"
+    r"niente|bueno|bon|bref)\s*,",
+    re.IGNORECASE,
+)
+
+
+def strip_fillers(text: str) -> str:
+    """Drop the hesitations of a speech transcript: "um so, my name's, uh, Marco"."""
+    text = _FILLER_RE.sub(" ", normalise(text))
+    text = re.sub(r"\s+,", ",", text)
+    return re.sub(r"[ \t]+", " ", text).strip(" ,")
 
 
 def normalise(text: str) -> str:
@@ -133,6 +161,11 @@ def is_hypothetical(sentence: str, lang: str = "") -> bool:
         return True
     extra = _IF_BY_LANG.get(lang)
     return bool(extra and extra.search(sentence))
+
+
+def is_one_off(sentence: str) -> bool:
+    """The sentence is about today, tonight or tomorrow: a one-off, not a habit."""
+    return bool(_ONE_OFF_RE.search(sentence))
 
 
 def is_negated(clause: str, lang: str = "") -> bool:
@@ -227,14 +260,16 @@ STOPWORDS: Final = word_set(
     "hai tutto dimentica dimenticati scorda scordati que qui les des une pour avec mon mes ton "
     "tes est sont oublie oubliez tout moi toi dans sur note olvida olvidate olvídate los las "
     "una por mis ich mein meine meinen dass vergiss das die der und ein eine esqueça esquece "
-    "meu minha sobre isso tudo uma para"
+    "meu minha sobre isso tudo uma para "
+    "where dove où dónde donde onde what quello quella quelli sai sulla sullo sulle sugli sul "
+    "ce sur lo sé sabes über weißt was sobre sabe"
 )
 # Words that name a kind of fact, mapped to the line keys they cover.
 KIND_WORDS: Final = {
     "name": ("name",), "live": ("home",), "address": ("home",), "city": ("home",),
     "town": ("home",), "home": ("home",), "job": ("work_as", "work_at", "teaches"),
     "work": ("work_as", "work_at", "teaches"), "employer": ("work_at",), "diet": ("diet",),
-    "birthday": ("birthday",),
+    "birthday": ("birthday",), "team": ("team",),
 }  # fmt: skip
 WORD_MAP: Final = {
     "nome": "name", "nom": "name", "prénom": "name", "nombre": "name", "chiamo": "name",
@@ -246,6 +281,11 @@ WORD_MAP: Final = {
     "travail": "work", "métier": "work", "boulot": "work", "trabajo": "work", "arbeit": "work",
     "beruf": "work", "trabalho": "work", "compleanno": "birthday", "anniversaire": "birthday",
     "cumpleaños": "birthday", "geburtstag": "birthday", "aniversário": "birthday",
+    "trabajar": "work", "emprego": "work",
+    "lavori": "work", "lavorare": "work", "travaille": "work", "arbeite": "work",
+    "squadra": "team", "équipe": "team", "equipo": "team", "mannschaft": "team",
+    "verein": "team", "clube": "team", "club": "team", "football": "team", "soccer": "team",
+    "calcio": "team", "fútbol": "team", "futbol": "team", "fußball": "team", "futebol": "team",
 }  # fmt: skip
 
 

@@ -34,6 +34,7 @@ _ROLE_STOP: Final = word_set(
     "à con avec al alla nel nella now currently ora adesso maintenant en para desde y ahora "
     "bei für seit und bei jetzt em na no para com e agora"
 )
+_PRONOUNS: Final = word_set("i we io noi je nous yo nosotros ich wir eu nós")
 _TIME_WORDS: Final = word_set("moment weekend weekends night nights home end same minute")
 # A preference or taste must not point at something in the conversation ("I love that photo").
 _DEICTIC: Final = word_set(
@@ -98,6 +99,19 @@ def take_name(text: str, *, require_cap: bool) -> str | None:
         if raw != token or len(out) == 3:
             break
     return " ".join(out) or None
+
+
+def lone_name(text: str, strict: bool) -> str | None:
+    """ "Lukas" in "ich bin Lukas": one or two capitalised words that are no nationality, job,
+    language or state ("ich bin Deutscher", "sono Italiano")."""
+    words = [_bare(word) for word in text.split()]
+    if not 1 <= len(words) <= 2 or not all(_NAME_TOKEN_RE.fullmatch(w) for w in words):
+        return None
+    if not all(word[0].isupper() for word in words):
+        return None
+    lowered = {word.lower() for word in words}
+    blocked = v.NOT_NAMES | v.NOT_NAMES_OTHER | v.JOBS | v.EN_JOBS | v.LANGUAGE_NAMES
+    return None if lowered & (blocked | _NAME_STOP) else " ".join(words)
 
 
 def name(*, capped: bool) -> Reader:
@@ -191,15 +205,46 @@ def looks_like_job(noun: str) -> bool:
     return word in v.EN_JOBS or word.endswith(v.EN_JOB_SUFFIXES)
 
 
+# What a job teaches or covers: "professeure de mathématiques", "insegnante d'inglese".
+_SUBJECT_RE: Final = re.compile(
+    r"^(?:(?:de|di|da|do|del|de la) (?P<w>[^\W\d_][\w-]*)|(?:d'|dell')(?P<e>[^\W\d_][\w-]*))"
+    r"(?=$|[\s,.;:!?])",
+    re.IGNORECASE,
+)
+_SUBJECT_STOP: Final = word_set(
+    "nuit jour notte giorno noche día nacht dia professione profession profesión beruf "
+    "profissão mestiere métier oficio formazione formation formación ruolo rôle"
+)
+
+
+def _with_subject(job_words: str, rest: str) -> str:
+    """The job, with what it covers when said right after it ("de música")."""
+    match = _SUBJECT_RE.match(rest)
+    word = match and (match["w"] or match["e"])
+    if not match or not word or word[0].isupper() or word.lower() in _SUBJECT_STOP:
+        return job_words
+    return f"{job_words} {match.group(0)}"
+
+
 def job(text: str, strict: bool) -> str | None:
-    """One known job noun (any of the six languages), with its article if any: "infermiera"."""
-    words = [_bare(word) for word in text.split()[:3]]
+    """One known job noun (any of the six languages), with its article if any: "infermiera",
+    and the subject it covers when said right after it: "profesora de música"."""
+    raw = text.split()
+    words = [_bare(word) for word in raw[:3]]
     if not words:
         return None
     lead = words[0].lower()
     if lead in ("un", "una", "uno", "une", "ein", "eine", "um", "uma") and len(words) > 1:
-        return f"{words[0]} {words[1]}" if words[1].lower() in v.JOBS else None
-    return words[0] if lead in v.JOBS else None
+        if words[1].lower() not in v.JOBS:
+            return None
+        found, used = f"{words[0]} {words[1]}", 2
+    elif lead in v.JOBS:
+        found, used = words[0], 1
+    else:
+        return None
+    if raw[used - 1] != words[used - 1]:  # punctuation ends the job: "infermiera, e …"
+        return found
+    return _with_subject(found, " ".join(raw[used:]))
 
 
 def _cut_at_preposition(text: str) -> str:
@@ -213,7 +258,7 @@ def _cut_at_preposition(text: str) -> str:
 
 _CUT_WORDS: Final = word_set(
     "at in for since with on because per presso con in a da chez pour depuis dans avec à en "
-    "para desde con bei für seit mit an in em na no com"
+    "para desde con bei für seit mit an in em na no com im am beim zum zur vom"
 )
 
 
@@ -245,19 +290,31 @@ def one_of(words: Collection[str], *, max_words: int = 3) -> Reader:
         tokens = value.split()
         if not tokens or len(tokens) > max_words:
             return None
+        if any(_bare(token).lower() in _PRONOUNS for token in tokens):  # "spiele ich Schach"
+            return None
         return value if _bare(tokens[-1]).lower() in words else None
 
     return read
 
 
+_LIST_TOKEN_RE: Final = re.compile(r"[^\W\d_][\w'-]*|,")
+_ELISION_RE: Final = re.compile(r"^(?:d|l|dell|dall)'", re.IGNORECASE)
+
+
 def languages(text: str, strict: bool) -> str | None:
-    """A list of language names ("Spanish and German", "spagnolo e un po' di tedesco")."""
+    """A list of language names ("Spanish and German", "français, arabe et un peu d'espagnol"),
+    up to where the names end ("English and Portuguese, and I've been learning…")."""
     value = _TRAILING_TIME_RE.sub("", cut_value(text))
-    tokens = [_bare(word).lower() for word in value.replace(",", " , ").split() if word != ","]
-    named = [word for word in tokens if word in v.LANGUAGE_NAMES]
-    if not named or any(w not in v.LANGUAGE_NAMES and w not in v.LANGUAGE_GLUE for w in tokens):
-        return None
-    return value
+    end = 0
+    for match in _LIST_TOKEN_RE.finditer(value):
+        if match.group(0) == ",":
+            continue
+        token = match.group(0).lower()
+        if token in v.LANGUAGE_NAMES or _ELISION_RE.sub("", token) in v.LANGUAGE_NAMES:
+            end = match.end()
+        elif token not in v.LANGUAGE_GLUE and _ELISION_RE.sub("", token) not in v.LANGUAGE_GLUE:
+            break
+    return value[:end] if end else None
 
 
 _DATE_RE: Final = re.compile(
@@ -294,3 +351,55 @@ FIELDS: Final = word_set(
 def workplace(text: str, strict: bool) -> str | None:
     """An employer by name ("Acme") or a kind of place ("a bank", "un hospital")."""
     return take_org(text) or one_of(WORKPLACES)(text, strict)
+
+
+_ACTIVITY_LEAD: Final = word_set(
+    "the some a bit of il lo la l' un po' di dello della dell' del le les du de des d' el "
+    "los las o os as um pouco do da dos das"
+)
+
+
+def activity(text: str, strict: bool) -> str | None:
+    """An everyday activity with its article ("de la randonnée", "arrampicata", "Yoga"), up to
+    the activity word; None when the words before it are not articles."""
+    out: list[str] = []
+    for raw in text.split()[:5]:
+        token = _bare(raw)
+        bare = token.lower()
+        split = bare.split("'", 1)
+        if bare in v.ACTIVITIES or (len(split) == 2 and split[1] in v.ACTIVITIES):
+            return " ".join([*out, token])
+        if bare not in _ACTIVITY_LEAD or raw != token:
+            return None
+        out.append(token)
+    return None
+
+
+def go_activity(text: str, strict: bool) -> str | None:
+    """ "hiking" in "I go hiking every Sunday"."""
+    words = text.split()
+    token = _bare(words[0]) if words else ""
+    return token if token.lower() in v.GO_ACTIVITIES else None
+
+
+_CONDITION_TYPE_RE: Final = re.compile(
+    r"\s+(?:de\s+)?(?:type|tipo|typ)\s+(?:[12]|i{1,2}|one|two|uno|dos|due|um|dois|eins|zwei)$",
+    re.IGNORECASE,
+)
+
+
+_CONDITION_LEAD_RE: Final = re.compile(
+    r"^(?:(?:type|typ|tipo) (?:[12]|one|two) |l'|la |le |il |el |a |o |die |der )", re.IGNORECASE
+)
+
+
+def condition(text: str, strict: bool) -> str | None:
+    """A health condition named in the list, maybe with its type or article ("diabetes tipo 1",
+    "type 2 diabetes", "l'asma")."""
+    value = cut_value(_cut_at_preposition(text))
+    typed = _CONDITION_TYPE_RE.search(value)
+    core = _CONDITION_LEAD_RE.sub("", value[: typed.start()] if typed else value)
+    tokens = core.split()
+    if not tokens or len(tokens) > 2 or _bare(tokens[-1]).lower() not in v.CONDITIONS:
+        return None
+    return value

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from chat.offline import vocab as v
-from chat.offline.patterns import capitalise, line_norm
+from chat.offline.patterns import capitalise, line_norm, word_set
 from chat.offline.readers import Reader
 
 Groups = dict[str, str]
@@ -55,6 +55,9 @@ class Rule:
     # The rule reads the whole sentence: its value is a list a comma would cut ("English,
     # French and Italian").
     whole: bool = False
+    # The rule states a habit ("I play tennis", "je fais du vélo"): a one-off said with "today",
+    # "tonight" or "tomorrow" is no fact.
+    habitual: bool = False
 
     def build(self, match: re.Match[str], strict: bool) -> Fact | None:
         groups = {name: (value or "").strip() for name, value in match.groupdict().items()}
@@ -84,9 +87,41 @@ def rule(
     sensitive: bool = False,
     negative: bool = False,
     whole: bool = False,
+    habitual: bool = False,
 ) -> Rule:
     pattern = re.compile(rx, re.IGNORECASE)
-    return Rule(lang, pattern, template, key, read, sensitive, negative, whole)
+    return Rule(lang, pattern, template, key, read, sensitive, negative, whole, habitual)
+
+
+# --- names of pets and children said with the count ("I have two cats, Pixel and Mochi") ----
+# A capital letter, even though the rules match without case: "(?-i:…)".
+_CAP = r"(?-i:[A-ZÀ-ÖØ-Þ])[\w'-]+"
+_NAME_NOT: Final = word_set(
+    "i he she it we they and but who which that the a an il lo la le les el los las der die das "
+    "ein eine o os as um uma e et y und ma mais pero aber mas"
+)
+
+
+def named(connectors: str, glue: str) -> str:
+    """The regex tail naming what was counted: "named Rex", ", Rex", "un bassotto che si chiama
+    Briciola", with a second name after the language's "and" (``glue``)."""
+    breed = r"(?:,? (?:a|an|un|una|uno|une|ein|eine|einen|um|uma) [\w-]+)?"
+
+    def second(group: str) -> str:
+        return r"(?:,? (?:" + glue + r") (?P<" + group + r">" + _CAP + r"))?"
+
+    return (r"(?:" + breed + r",? (?:" + connectors + r") (?P<nm>[\w][\w'-]*)" + second("nm2")
+            + r"|, (?P<nm1>" + _CAP + r")" + second("nm3") + r"(?=\s*(?:$|[,.;!])))?")  # fmt: skip
+
+
+def names(g: Groups, glue: str) -> str:
+    """The names captured by ``named``, joined with the language's "and"; "" when unsure."""
+    first = g.get("nm") or g.get("nm1") or ""
+    found = [name for name in (first, g.get("nm2") or g.get("nm3") or "") if name]
+    if not found or any(name.lower() in _NAME_NOT for name in found):
+        return ""
+    found = [capitalise(name) for name in found]
+    return f" {glue} ".join(found)
 
 
 # --- recognising existing lines: (pattern, tier, key); "{o}" in a key is the object ---------

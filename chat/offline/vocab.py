@@ -63,6 +63,14 @@ RELATIONS: Final = {
     "irmão": "brother", "irmãos": "brothers", "irmã": "sister", "irmãs": "sisters",
     "netos": "grandchildren", "gêmeos": "twins", "gémeos": "twins", "cão": "dog",
     "cachorro": "dog", "cães": "dogs", "cachorros": "dogs", "gata": "cat",
+    # Young animals and diminutives, in the six languages
+    "puppy": "dog", "puppies": "dogs", "kitten": "cat", "kittens": "cats",
+    "cagnolino": "dog", "cagnolina": "dog", "cucciolo": "dog", "gattino": "cat",
+    "gattina": "cat", "gattini": "cats", "chiot": "dog", "chiots": "dogs", "chaton": "cat",
+    "chatons": "cats", "perrito": "dog", "perrita": "dog", "perritos": "dogs",
+    "cachorrito": "dog", "gatito": "cat", "gatita": "cat", "gatitos": "cats",
+    "welpe": "dog", "welpen": "dogs", "kätzchen": "cat", "cachorrinho": "dog",
+    "cachorrinha": "dog", "gatinho": "cat", "gatinha": "cat", "gatinhos": "cats",
 }  # fmt: skip
 # One of each at a time: a newer "my wife is …" replaces the older line.
 SINGLE_RELATIONS: Final = word_set(
@@ -92,6 +100,8 @@ JOBS: Final = word_set(
     "consulente elettricista idraulico veterinario veterinaria dentista fotografo fotografa "
     "traduttore traduttrice scrittore scrittrice musicista artista commesso commessa impiegato "
     "impiegata designer grafico grafica chirurgo chirurga poliziotto poliziotta "
+    "receptionist cassiere cassiera barista manager segretario segretaria parrucchiere "
+    "parrucchiera estetista autista tassista operaio operaia muratore "
     # French
     "infirmier infirmière médecin docteur professeur professeure enseignant enseignante "
     "instituteur institutrice ingénieur ingénieure développeur développeuse programmeur "
@@ -100,6 +110,8 @@ JOBS: Final = word_set(
     "consultant consultante plombier vétérinaire dentiste photographe traducteur traductrice "
     "écrivain écrivaine musicien musicienne artiste vendeur vendeuse électricien boulanger "
     "boulangère policier policière "
+    "professeure caissier caissière secrétaire coiffeur coiffeuse chauffeur ouvrier ouvrière "
+    "réceptionniste manager designer graphiste "
     # Spanish
     "enfermero enfermera médico médica doctor doctora profesor profesora maestro maestra "
     "ingeniero ingeniera programador programadora desarrollador desarrolladora abogado abogada "
@@ -108,6 +120,8 @@ JOBS: Final = word_set(
     "investigadora consultor consultora electricista fontanero veterinario veterinaria "
     "dentista fotógrafo fotógrafa traductor traductora escritor escritora músico música "
     "artista vendedor vendedora diseñador diseñadora policía "
+    "cajero cajera secretario secretaria peluquero peluquera taxista conductor conductora "
+    "recepcionista camionero camionera obrero obrera "
     # German
     "arzt ärztin lehrer lehrerin ingenieur ingenieurin programmierer programmiererin "
     "entwickler entwicklerin softwareentwickler softwareentwicklerin anwalt anwältin "
@@ -118,6 +132,8 @@ JOBS: Final = word_set(
     "zahnärztin fotograf fotografin übersetzer übersetzerin schriftsteller schriftstellerin "
     "musiker musikerin künstler künstlerin verkäufer verkäuferin designer designerin "
     "polizist polizistin bäcker bäckerin "
+    "kassierer kassiererin sekretär sekretärin friseur friseurin fahrer fahrerin "
+    "taxifahrer taxifahrerin krankenpflegerin erzieher erzieherin "
     # Portuguese
     "enfermeiro enfermeira médico médica professor professora engenheiro engenheira "
     "programador programadora desenvolvedor desenvolvedora advogado advogada arquiteto "
@@ -126,7 +142,8 @@ JOBS: Final = word_set(
     "psicóloga pesquisador pesquisadora investigador investigadora consultor consultora "
     "eletricista canalizador encanador veterinário veterinária dentista fotógrafo fotógrafa "
     "tradutor tradutora escritor escritora músico música artista vendedor vendedora designer "
-    "polícia policial"
+    "polícia policial caixa secretário secretária cabeleireiro cabeleireira motorista "
+    "taxista rececionista recepcionista operário operária"
 )
 
 LANGUAGE_NAMES: Final = word_set(
@@ -181,26 +198,28 @@ MONTHS: Final = word_set(
 # Count nouns of "I have two kids / a cat", per language (plurals and genders included).
 COUNT_NOUNS_EN: Final = (
     r"(?:(?:little|younger|older|big|elder|twin|grown-up) )?(?:kids?|children|child|sons?|"
-    r"daughters?|brothers?|sisters?|siblings?|grandchildren|grandkids|dogs?|cats?|twins)"
+    r"daughters?|brothers?|sisters?|siblings?|grandchildren|grandkids|dogs?|cats?|twins|"
+    r"kittens?|pupp(?:y|ies))"
 )
 COUNT_NOUNS_IT: Final = (
     r"(?:figli[oe]?|figlia|bambin[ioae]|fratell[io]|sorell[ae]|nipoti|can[ei]|gatt[aio]|"
-    r"gemelli)"
+    r"gemelli|gattin[oia]|cagnolin[oa]|cuccioli?)"
 )
 COUNT_NOUNS_FR: Final = (
     r"(?:enfants?|fils|filles?|frères?|s(?:œ|oe)urs?|petits-enfants|jumeaux|jumelles|chiens?|"
-    r"chats?|chattes?)"
+    r"chats?|chattes?|chatons?|chiots?)"
 )
 COUNT_NOUNS_ES: Final = (
-    r"(?:hij[oa]s?|niñ[oa]s|herman[oa]s?|niet[oa]s|gemel[oa]s|perr[oa]s?|gat[oa]s?)"
+    r"(?:hij[oa]s?|niñ[oa]s|herman[oa]s?|niet[oa]s|gemel[oa]s|perr(?:it)?[oa]s?|"
+    r"gat(?:it)?[oa]s?|cachorrit[oa]s?)"
 )
 COUNT_NOUNS_DE: Final = (
     r"(?:kinder|kind|söhne|sohn|töchter|tochter|brüder|bruder|schwestern|schwester|"
-    r"geschwister|enkel(?:kinder)?|zwillinge|hunde?|katzen?|kater)"
+    r"geschwister|enkel(?:kinder)?|zwillinge|hunde?|katzen?|kater|welpen?|kätzchen)"
 )
 COUNT_NOUNS_PT: Final = (
     r"(?:filh[oa]s?|crianças|irmã(?:o|os|s)?|irmãos|net[oa]s|gêmeos|gémeos|cão|cães|"
-    r"cachorr[oa]s?|gat[oa]s?)"
+    r"cachorr(?:inh)?[oa]s?|gat(?:inh)?[oa]s?)"
 )
 NUM_EN: Final = r"a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d{1,2}"
 NUM_IT: Final = r"un'|una|uno|un|due|tre|quattro|cinque|sei|sette|otto|nove|dieci|\d{1,2}"
@@ -226,4 +245,47 @@ NOT_NAMES: Final = word_set(
     "swiss austrian belgian greek turkish korean swedish norwegian danish finnish jewish "
     "muslim christian catholic vegan vegetarian sorry fine good ok okay back here home done "
     "ready glad happy sure tired busy new so not just also still really very the a an"
+)
+
+# Capitalised words after "ich bin", "soy", "sono", "je suis", "sou" that are no name.
+NOT_NAMES_OTHER: Final = word_set(
+    "deutscher deutsche österreicher österreicherin schweizer schweizerin italiener "
+    "italienerin franzose französin spanier spanierin engländer engländerin amerikaner "
+    "amerikanerin single rentner rentnerin vegetarier vegetarierin veganer veganerin mutter "
+    "vater christ christin muslim muslimin jude jüdin fan anfänger anfängerin experte "
+    "expertin hier da zurück wieder fertig berliner berlinerin hamburger hamburgerin münchner "
+    "münchnerin kölner kölnerin wiener wienerin bayer bayerin schüler schülerin azubi mama "
+    "papa oma opa hausfrau hausmann "
+    "italiano italiana francese spagnolo spagnola tedesco tedesca inglese americano americana "
+    "español española mexicano mexicana argentino argentina colombiano colombiana "
+    "alemán alemana francés francesa inglés inglesa "
+    "français française italien italienne espagnol espagnole allemand allemande anglais "
+    "anglaise belge suisse canadien canadienne "
+    "português portuguesa brasileiro brasileira alemão alemã francês inglês "
+    "yo io je eu moi ich sono soy sou ok okay"
+)
+
+# Everyday activities said as "I do …" ("je fais de la randonnée", "faccio yoga"), per language.
+ACTIVITIES: Final = word_set(
+    "yoga pilates hiking climbing bouldering running jogging swimming cycling skiing "
+    "snowboarding surfing sailing diving fishing gardening knitting sewing painting drawing "
+    "photography pottery dancing boxing karate judo crossfit archery rowing kayaking skating "
+    "arrampicata escursionismo escursioni trekking corsa nuoto ciclismo bici bicicletta sci "
+    "vela immersioni pesca giardinaggio maglia uncinetto cucito pittura disegno fotografia "
+    "ceramica danza ballo boxe palestra equitazione canottaggio running "
+    "escalade randonnée randonnées course footing natation vélo cyclisme ski voile plongée "
+    "pêche jardinage tricot couture peinture dessin photographie poterie céramique danse "
+    "karaté équitation aviron musculation "
+    "escalada senderismo natación bici esquí buceo jardinería punto costura pintura dibujo "
+    "fotografía cerámica baile boxeo kárate equitación remo "
+    "klettern bouldern wandern laufen joggen schwimmen radfahren skifahren snowboarden "
+    "surfen segeln tauchen angeln gärtnern stricken nähen malen zeichnen fotografie töpfern "
+    "tanzen boxen reiten rudern kraftsport sport "
+    "ioga caminhada caminhadas trilhas trilha corrida natação ciclismo bicicleta esqui "
+    "mergulho jardinagem tricô desenho dança caratê judô equitação musculação surf"
+)
+# English gerunds of "I go hiking" (the activity goes on, a trip does not).
+GO_ACTIVITIES: Final = word_set(
+    "hiking climbing bouldering running jogging swimming cycling biking skiing snowboarding "
+    "surfing sailing diving fishing dancing skating kayaking rowing camping"
 )

@@ -295,3 +295,158 @@ def test_one_italian_message_can_hold_several_facts() -> None:
     said = "Mi chiamo Anna e vivo a Torino. Ho due figli e suono il violoncello."
     assert run_pass(said) == ["Si chiama Anna", "Vive a Torino", "Ha due figli",
                               "Suona il violoncello"]  # fmt: skip
+
+
+# --- phrasings beyond the first ones: greetings, pets with their names, activities, style -----
+@pytest.mark.parametrize(
+    ("said", "line"),
+    [
+        ("Servus, ich bin die Anna.", "Heißt Anna"),
+        ("Buenas, soy Carmen.", "Se llama Carmen"),
+        ("Ciao, sono Giulia.", "Si chiama Giulia"),
+        ("Salut, moi c'est Léa.", "S'appelle Léa"),
+        ("Olá, sou a Beatriz.", "Chama-se Beatriz"),
+    ],
+)
+def test_a_greeting_with_a_bare_name_gives_the_name(said: str, line: str) -> None:
+    assert run_pass(said) == [line]
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["Ich bin Deutsche.", "Ich bin Single.", "Sono Italiana.", "Soy Española.",
+     "Je suis Français.", "Sou Brasileira.", "Ich bin Mutter.", "Ich bin Berliner.",
+     "Ich bin Schülerin."],
+)  # fmt: skip
+def test_a_nationality_or_state_after_i_am_is_no_name(said: str) -> None:
+    assert not any(line.startswith(("Heißt", "Si chiama", "Se llama", "S'appelle", "Chama-se"))
+                   for line in run_pass(said))  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("said", "line"),
+    [
+        ("I've got two cats, Salt and Pepper.", "Has two cats named Salt and Pepper"),
+        ("We now have a kitten, Mo.", "Has a kitten named Mo"),
+        ("Ich habe eine Katze, Minka.", "Hat eine Katze namens Minka"),
+        ("Wir haben zwei Katzen, Minka und Felix.", "Hat zwei Katzen namens Minka und Felix"),
+        ("Nous avons un chien qui s'appelle Filou.", "A un chien qui s'appelle Filou"),
+        ("On a deux chiens, Filou et Pistache.", "A deux chiens qui s'appellent Filou et Pistache"),
+        ("Abbiamo una gattina che si chiama Nuvola.", "Ha una gattina di nome Nuvola"),
+        ("Ho un cane, un labrador che si chiama Otto.", "Ha un cane di nome Otto"),
+        ("Tenemos dos perros, Coco y Nala.", "Tiene dos perros llamados Coco y Nala"),
+        ("Tengo una perrita que se llama Kira.", "Tiene una perrita llamada Kira"),
+        ("Temos uma gatinha, Mia.", "Tem uma gatinha chamada Mia"),
+    ],
+)
+def test_pets_keep_their_names_said_after_a_comma_or_a_breed(said: str, line: str) -> None:
+    assert run_pass(said) == [line]
+
+
+def test_a_capitalised_word_after_the_count_that_starts_a_new_clause_is_no_name() -> None:
+    assert run_pass("I have two kids, Monday is always busy.") == ["Has two kids"]
+
+
+def test_portuguese_um_is_an_article_not_a_hesitation() -> None:
+    assert run_pass("Tenho um cão chamado Bolt.") == ["Tem um cão chamado Bolt"]
+
+
+@pytest.mark.parametrize(
+    ("said", "line"),
+    [
+        ("Tengo asma, recuérdalo cuando hablemos de deporte.", "Tiene asma"),
+        ("Ho l'asma, ricordatelo quando parliamo di sport.", "Ha l'asma"),
+        (
+            "Ich habe eine Glutenunverträglichkeit. Merk dir das.",
+            "Hat eine Glutenunverträglichkeit",
+        ),
+        ("Remember that I have type 2 diabetes", "Has type 2 diabetes"),
+        ("Tengo diabetes tipo 2, recuérdalo.", "Tiene diabetes tipo 2"),
+    ],
+)
+def test_health_with_its_type_or_a_pronoun_remember_request_is_kept(said: str, line: str) -> None:
+    assert run_pass(said) == [line]
+
+
+@pytest.mark.parametrize("said", ["Tengo diabetes tipo 1.", "Ich habe eine Laktoseintoleranz."])
+def test_health_with_its_type_said_in_passing_is_not_kept(said: str) -> None:
+    assert run_pass(said) == []
+
+
+@pytest.mark.parametrize(
+    ("said", "line"),
+    [
+        ("I don't eat pork or shellfish.", "Doesn't eat pork or shellfish"),
+        ("Non mangio carne di maiale né cozze", "Non mangia carne di maiale né cozze"),
+        ("Mon anniversaire, c'est le 3 mars.", "Son anniversaire est le 3 mars"),
+    ],
+)  # fmt: skip
+def test_longer_negative_diets_and_a_birthday_after_a_comma(said: str, line: str) -> None:
+    assert run_pass(said) == [line]
+
+
+@pytest.mark.parametrize(
+    ("said", "line"),
+    [
+        ("I go climbing every weekend.", "Goes climbing"),
+        ("I do pottery on Sundays.", "Does pottery"),
+        ("Faccio nuoto tre volte a settimana.", "Fa nuoto"),
+        ("Je fais du yoga le mardi.", "Fait du yoga"),
+        ("Hago escalada los sábados.", "Hace escalada"),
+        ("Am Wochenende spiele ich Tennis.", "Spielt Tennis"),
+        ("In meiner Freizeit mache ich Yoga.", "Macht Yoga"),
+        ("Faço natação de manhã.", "Faz natação"),
+    ],
+)
+def test_everyday_activities_in_six_languages(said: str, line: str) -> None:
+    assert run_pass(said) == [line]
+
+
+@pytest.mark.parametrize(
+    ("said", "lines"),
+    [
+        ("I speak Italian and German, and I'm learning Korean.",
+         ["Speaks Italian and German", "Is learning Korean"]),
+        ("I've been studying Greek for two years", ["Is learning Greek"]),
+        ("Je parle anglais et un peu d'allemand.", ["Parle anglais et un peu d'allemand"]),
+        ("Parlo inglese e un po' di tedesco, e sto imparando il giapponese.",
+         ["Parla inglese e un po' di tedesco", "Sta imparando il giapponese"]),
+    ],
+)  # fmt: skip
+def test_a_language_list_ends_where_the_language_names_end(said: str, lines: list[str]) -> None:
+    assert run_pass(said) == lines
+
+
+@pytest.mark.parametrize(
+    ("said", "line"),
+    [
+        ("I prefer step-by-step explanations.", "Prefers step-by-step explanations"),
+        ("From now on, please keep your replies brief.", "Prefers short answers"),
+        ("Always explain things with examples, please.", "Prefers explanations with examples"),
+        ("D'ora in poi dammi risposte brevi.", "Preferisce risposte brevi"),
+        ("Dammi pure del tu.", "Preferisce che gli si dia del tu"),
+        ("Tu peux me tutoyer.", "Préfère le tutoiement"),
+        ("Désormais, explique-moi tout étape par étape.",
+         "Préfère des explications étape par étape"),
+        ("A partir de ahora, respuestas cortas por favor.", "Prefiere respuestas breves"),
+        ("Puedes tutearme.", "Prefiere que le tuteen"),
+        ("Du kannst mich duzen.", "Möchte geduzt werden"),
+        ("Ab jetzt bitte immer kurze Antworten.", "Bevorzugt kurze Antworten"),
+        ("A partir de agora, explica passo a passo.", "Prefere explicações passo a passo"),
+    ],
+)  # fmt: skip
+def test_lasting_answer_style_wishes_in_six_languages(said: str, line: str) -> None:
+    assert run_pass(said) == [line]
+
+
+@pytest.mark.parametrize(
+    ("said", "line"),
+    [
+        ("um, I'm, uh, a teacher, and I, um, live in Leeds", "Lives in Leeds"),
+        ("ähm, ich heiße, äh, Jonas und wohne in Köln", "Heißt Jonas"),
+        ("euh, moi c'est Chloé, euh, j'habite à Lille", "Habite à Lille"),
+        ("ehm, eu moro em, hum, Braga", "Mora em Braga"),
+    ],
+)
+def test_voice_hesitations_do_not_hide_the_facts(said: str, line: str) -> None:
+    assert line in run_pass(said, task="voice")

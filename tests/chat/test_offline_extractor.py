@@ -176,6 +176,72 @@ def test_a_forget_request_removes_the_matching_line_in_six_languages(said: str) 
     assert run_pass(said, memory=memory) == ["Name is Anna", "Likes jazz"]
 
 
+@pytest.mark.parametrize(
+    ("memory", "said", "expected"),
+    [
+        (["Name is Sam", "Wife is Laura", "Lives in Leeds"],
+         "Please forget what you know about my wife.", ["Name is Sam", "Lives in Leeds"]),
+        (["Se llama Eva", "Su novio se llama Dani", "Vive en Cádiz"],
+         "Olvida lo de mi novio, por favor.", ["Se llama Eva", "Vive en Cádiz"]),
+        (["Heißt Eva", "Wohnt in Bonn", "Spielt Klavier"],
+         "Vergiss bitte, dass ich in Bonn wohne.", ["Heißt Eva", "Spielt Klavier"]),
+        (["Chama-se Rui", "Trabalha como motorista", "Mora em Faro"],
+         "Esquece onde eu trabalho, por favor.", ["Chama-se Rui", "Mora em Faro"]),
+        (["Name is Sam", "Supports Arsenal", "Lives in Leeds"],
+         "Forget my football team please.", ["Name is Sam", "Lives in Leeds"]),
+        (["Si chiama Ada", "Trabaja de taxista", "Vive a Roma"],
+         "Dimentica dove lavoro, per favore.", ["Si chiama Ada", "Vive a Roma"]),
+    ],
+)  # fmt: skip
+def test_a_forget_request_with_politeness_or_a_relative_removes_only_that_line(
+    memory: list[str], said: str, expected: list[str]
+) -> None:
+    assert run_pass(said, memory=memory) == expected
+
+
+@pytest.mark.parametrize(
+    ("memory", "said", "expected"),
+    [
+        (["Name is Sam", "Has a dog named Rex"],
+         "Sadly Rex died last month. We now have a kitten, Mo.",
+         ["Name is Sam", "Has a kitten named Mo"]),
+        (["Si chiama Ada", "Ha un gatto di nome Fufi"], "Il mio gatto è morto, purtroppo.",
+         ["Si chiama Ada"]),
+        (["Name is Sam", "Works at Acme", "Lives in Leeds"], "I quit Acme, now I work as a nurse.",
+         ["Name is Sam", "Lives in Leeds", "Works as a nurse"]),
+        (["Heißt Tom", "Arbeitet bei Siemens"],
+         "Ich habe den Job gewechselt, ich arbeite jetzt bei Bosch.",
+         ["Heißt Tom", "Arbeitet bei Bosch"]),
+        (["Se llama Eva", "Trabaja en un banco"], "Dejé el banco y ahora soy profesora de inglés.",
+         ["Se llama Eva", "Es profesora de inglés"]),
+        (["Si chiama Elena", "Lavora come cassiera"],
+         "Ho cambiato lavoro, adesso faccio la commessa.", ["Si chiama Elena", "Fa la commessa"]),
+        (["Heißt Jonas", "Wohnt in Köln"], "Wir sind vor zwei Jahren nach Hamburg umgezogen.",
+         ["Heißt Jonas", "Wohnt in Hamburg"]),
+        (["Name is Sam", "Is vegan", "Lives in Leeds"], "I'm not vegan anymore.",
+         ["Name is Sam", "Is no longer vegan", "Lives in Leeds"]),
+        (["Heißt Tom", "Ist Vegetarier"], "Ich bin kein Vegetarier mehr.",
+         ["Heißt Tom", "Ist kein Vegetarier mehr"]),
+        (["Se llama Eva", "Es vegetariana"], "Ya no soy vegetariana.",
+         ["Se llama Eva", "Ya no es vegetariana"]),
+        (["Si chiama Eva", "È vegetariana"], "Non sono più vegetariana.",
+         ["Si chiama Eva", "Non è più vegetariana"]),
+        (["Chama-se Eva", "É vegetariana"], "Já não sou vegetariana.",
+         ["Chama-se Eva", "Já não é vegetariana"]),
+    ],
+)  # fmt: skip
+def test_a_change_of_pet_job_home_or_diet_replaces_the_outdated_line(
+    memory: list[str], said: str, expected: list[str]
+) -> None:
+    assert run_pass(said, memory=memory) == expected
+
+
+def test_someone_elses_pet_dying_or_leaving_a_party_changes_nothing() -> None:
+    memory = ["Name is Sam", "Has a dog named Rex", "Works at Acme"]
+    said = ("My neighbour's dog died.", "I left the party early.")
+    assert run_pass(*said, memory=memory) == memory
+
+
 def test_a_forget_request_removes_a_line_written_in_another_language() -> None:
     memory = ["Si chiama Anna", "Vive a Torino"]
     assert run_pass("Forget where I live", memory=memory) == ["Si chiama Anna"]
