@@ -423,14 +423,22 @@ def request_pass(*, owner_id: int) -> bool:
     memory_id = _memory_id(owner_id)
     if memory_id is None:
         return False
-    owed = Memory.objects.filter(pk=memory_id, enabled=True)
-    # Newly owed, or backing off after a failure (new turns are worth a try at once).
-    if owed.filter(Q(pass_requested=False) | Q(pass_not_before__isnull=False)).update(
-        pass_requested=True, pass_requested_at=now, pass_not_before=None
-    ):
-        transaction.on_commit(lambda: enqueue_pass(memory_id=memory_id))
-        return True
-    return bool(owed.update(pass_requested_at=now))
+    memory = Memory.objects.filter(pk=memory_id, enabled=True)
+    for _ in range(3):
+        # Newly owed, or backing off after a failure (new turns are worth a try at once).
+        if memory.filter(Q(pass_requested=False) | Q(pass_not_before__isnull=False)).update(
+            pass_requested=True, pass_requested_at=now, pass_not_before=None
+        ):
+            transaction.on_commit(lambda: enqueue_pass(memory_id=memory_id))
+            return True
+        # Already owed: the pass in flight takes one more round. Only while it is still owed:
+        # a pass that finished between these two statements has let go of the request, and
+        # the next round of this loop owes a new one.
+        if memory.filter(pass_requested=True).update(pass_requested_at=now):
+            return True
+        if not memory.exists():
+            return False  # memory is off: nothing is kept
+    return False
 
 
 def _memory_id(owner_id: int) -> int | None:
