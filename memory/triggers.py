@@ -79,6 +79,8 @@ _REMINISCING_AFTER_RE: Final = re.compile(
     r"^\s*(?:when|the time|that time|how we|what|where|who|whether|if|quando|quand|cuando|wann"
     r"|als|wie|was)\b"
 )
+# Italian and Spanish verbs with their object attached: "ricordatelo", "recuérdalo".
+_ATTACHED_OBJECT_RE: Final = re.compile(r"(?:lo|la|li|le|los|las)$")
 # Questions that are still requests: "Could you remember that I'm vegan?"
 _POLITE_REMEMBER_RE: Final = re.compile(
     r"\b(?:could|would|will|can) you (?:please |kindly )?(?:also )?(?:remember|memori[sz]e"
@@ -156,7 +158,10 @@ def is_remember_request(text: str) -> bool:
                 return True
             continue
         for match in _REMEMBER_RE.finditer(sentence):
-            if _REMINISCING_AFTER_RE.search(sentence[match.end() :]):
+            # "Remember when we…" reminisces; "ricordatelo quando…" ("remember it when…") has
+            # its object attached to the verb, so the "when" says when to use it: a request.
+            has_object = _ATTACHED_OBJECT_RE.search(match.group(0))
+            if not has_object and _REMINISCING_AFTER_RE.search(sentence[match.end() :]):
                 continue
             if _asked_of_assistant(_words_before(sentence, match.start())):
                 return True

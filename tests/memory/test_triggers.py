@@ -3,6 +3,9 @@ import pytest
 from memory.triggers import is_forget_request, is_remember_request
 
 REMEMBER_REQUESTS = [
+    # The object attached to the verb: "when" says when to use it, not a memory of the past.
+    "Sono celiaca, ricordatelo quando mi suggerisci ricette",
+    "Soy alérgica al marisco, recuérdalo cuando hablemos de restaurantes",
     # English
     "Remember that I'm vegan",
     "Please remember my name is Anna",
@@ -56,6 +59,8 @@ REMEMBER_REQUESTS = [
 ]
 
 NOT_REMEMBER_REQUESTS = [
+    "Ricorda quando siamo andati a Roma",
+    "Recuerda cuando fuimos a Madrid",
     "do you remember what I said?",
     "Do you remember what I said",
     "Remember when we talked about Rome?",
