@@ -196,9 +196,11 @@ def read_for_request(*, owner_id: int, conversation_id: int | None = None) -> Me
     except DatabaseError:
         log.warning("memory.read_failed owner=%s", owner_id)
         return MemoryRead(enabled=True, block=None)
+    if row is not None and row["owner_id"] != owner_id:
+        return MemoryRead(enabled=False, block=None)  # changed hands mid-request
     if row is None or row["enabled"] is None:  # no memory row yet (or no conversation)
         return MemoryRead(enabled=True, block=None)
-    if row["owner_id"] != owner_id or not row["enabled"]:
+    if not row["enabled"]:
         return MemoryRead(enabled=False, block=None)
     return MemoryRead(enabled=True, block=prompts.memory_block(row["lines"]))
 

@@ -12,6 +12,8 @@ from tests.memory.test_turns_read_once import new_conversation, say, settled
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
+PASSWORD = "a-long-passphrase-42"
+
 
 def guest_client() -> APIClient:
     client = APIClient()
@@ -133,3 +135,44 @@ def test_a_guest_that_logs_in_keeps_its_promises_too(keeper, worker, account):
     assert wait_for(lambda: settled(account))
     assert lines_of(account) == ["Likes tea"]
     assert said not in keeper.sources + keeper.context
+
+
+def test_a_message_sent_by_a_guest_with_memory_off_as_it_signs_up_is_never_learned(keeper):
+    from accounts import services as accounts
+    from chat import services as chat
+    from memory import passes
+    from memory.services import set_enabled
+
+    guest = User.objects.create_guest()
+    set_enabled(owner_id=guest.pk, enabled=False)
+    conversation = chat.create_conversation(owner_id=guest.pk, model="offline/whizi-chat")
+    # The guest's chat request has loaded its conversation; the signup commits first.
+    account = accounts.sign_up(
+        email="anna@example.com", password="a-long-passphrase-42", guest=guest
+    )
+    said = "My name is Offmode, remember that"
+    chat.send_message(conversation=conversation, content=said)
+
+    passes.run_pass(memory_id=Memory.objects.get(owner=account).pk)
+
+    assert said not in keeper.sources + keeper.context
+    assert Memory.objects.get(owner=account).lines == []
+
+
+def test_a_guests_ended_voice_session_is_owed_by_the_account_after_signup(keeper):
+    from accounts import services as accounts
+    from chat import services as chat
+    from memory import passes
+
+    guest = User.objects.create_guest()
+    session, _ = chat.start_voice_session(owner_id=guest.pk, model="offline/whizi-chat")
+    chat.end_voice_session(session=session, transcript=[{"role": "user", "content": "I like tea"}])
+
+    account = accounts.sign_up(
+        email="anna@example.com", password="a-long-passphrase-42", guest=guest
+    )
+
+    memory = Memory.objects.get(owner=account)
+    assert memory.pass_requested
+    passes.run_pass(memory_id=memory.pk)
+    assert Memory.objects.get(owner=account).lines == ["Likes tea"]

@@ -8,7 +8,7 @@ from accounts.models import User
 from accounts.services import delete_idle_guests, finish_guest_merge, merge_guest
 from memory.models import Memory, MemoryEvent
 from tests.conftest import make_account
-from tests.memory.helpers import answer, memory_with
+from tests.memory.helpers import answer, memory_with, payload
 
 pytestmark = pytest.mark.django_db
 
@@ -167,3 +167,25 @@ def test_housekeeping_resends_waiting_merges_instead_of_deleting_them(
     User.objects.filter(pk=guest.pk).update(last_seen_at=timezone.now() - timedelta(days=365))
     assert delete_idle_guests() == 0
     assert resume_guest_merges() == 1
+
+
+def test_a_line_deleted_while_a_guest_waits_to_merge_does_not_come_back(memory_model, settings):
+    from accounts import services as accounts
+    from accounts.models import User
+    from memory.services import delete_line
+    from tests.conftest import make_account
+
+    settings.MEMORY_TOKEN_LIMIT = 12  # the merge goes over the cap: a task finishes it later
+    settings.MEMORY_TARGET_TOKENS = 10
+    account = make_account()
+    memory_with(account, "Likes tea", "Name is Anna", owed=False)
+    guest = User.objects.create_guest()
+    memory_with(guest, "Likes tea", "Works at Acme", owed=False)
+    accounts.log_in(email=account.email, password="a-long-passphrase-42", guest=guest)
+    assert User.objects.filter(pk=guest.pk, merging_into=account).exists()
+
+    delete_line(owner_id=account.pk, index=0, expected_version=None)  # "Likes tea" goes
+    memory_model.answer(lambda messages: answer(*payload(messages)["memory"]))
+    accounts.finish_guest_merge(guest_id=guest.pk, account_id=account.pk)
+
+    assert "Likes tea" not in Memory.objects.get(owner=account).lines

@@ -1,6 +1,7 @@
 """The memory pass with scripted memory model answers (SPEC §3–§5)."""
 
 import json
+import threading
 
 import pytest
 from litellm.exceptions import RateLimitError
@@ -623,3 +624,58 @@ def test_a_database_error_mid_pass_is_retried_and_reported_without_its_text(
     memory.refresh_from_db()
     assert memory.lines == ["Likes jazz"]
     assert memory.pass_requested
+
+
+def test_a_long_voice_session_is_read_over_several_passes_with_nothing_dropped(
+    account, keeper, settings
+):
+    from chat import services as chat
+    from chat.models import VoiceSession
+
+    settings.MEMORY_TRANSCRIPT_TOKEN_LIMIT = 60
+    session, _ = chat.start_voice_session(owner_id=account.pk, model="offline/whizi-chat")
+    turns = []
+    for i in range(10):
+        turns += [
+            {"role": "user", "content": f"I like thing{i}, very very much indeed"},
+            {"role": "assistant", "content": "Lovely."},
+        ]
+    chat.end_voice_session(session=session, transcript=turns)
+
+    passes.run_pass(memory_id=Memory.objects.get(owner=account).pk)
+
+    assert keeper.sources == [turn["content"] for turn in turns if turn["role"] == "user"]
+    assert Memory.objects.get(owner=account).lines == [f"Likes thing{i}" for i in range(10)]
+    assert VoiceSession.objects.get(pk=session.pk).memory_pass_done_at is not None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_reply_to_a_question_said_with_memory_off_is_never_read(account, scripted):
+    from chat import services as chat
+    from memory.services import set_enabled
+
+    set_enabled(owner_id=account.pk, enabled=False)
+    conversation = chat.create_conversation(owner_id=account.pk, model="scripted/chat-a")
+
+    def reply_while_switching_on(messages):
+        def switch_on():
+            from django.db import connection
+
+            try:
+                set_enabled(owner_id=account.pk, enabled=True)
+            finally:
+                connection.close()
+
+        thread = threading.Thread(target=switch_on)
+        thread.start()
+        thread.join()
+        return "Sure, Offmode."
+
+    scripted.answer(reply_while_switching_on)
+    chat.send_message(conversation=conversation, content="My name is Offmode")
+
+    states = Message.objects.filter(conversation=conversation).order_by("id")
+    assert list(states.values_list("role", "memory_state")) == [
+        ("user", Message.MemoryState.SKIPPED),
+        ("assistant", Message.MemoryState.SKIPPED),
+    ]
