@@ -12,6 +12,7 @@ from rest_framework.views import APIView
 
 from accounts import services
 from accounts.models import User
+from config import throttling
 from config.api import error
 
 
@@ -32,9 +33,16 @@ def _guest_of(request: Request) -> User | None:
     return user
 
 
+class PasswordSerializer(serializers.Serializer):
+    password = serializers.CharField(
+        max_length=256, required=False, allow_blank=True, trim_whitespace=False
+    )
+
+
 class GuestView(APIView):
     permission_classes = [AllowAny]
     authentication_classes: list = []
+    throttle_classes = [throttling.GuestThrottle]
 
     @extend_schema(request=None, responses={201: TokenSerializer})
     def post(self, request: Request) -> Response:
@@ -44,6 +52,7 @@ class GuestView(APIView):
 
 class SignupView(APIView):
     permission_classes = [AllowAny]
+    throttle_classes = list(throttling.SIGNUP)
 
     @extend_schema(request=CredentialsSerializer, responses={201: TokenSerializer})
     def post(self, request: Request) -> Response:
@@ -58,6 +67,7 @@ class SignupView(APIView):
 
 class LoginView(APIView):
     permission_classes = [AllowAny]
+    throttle_classes = list(throttling.LOGIN)
 
     @extend_schema(request=CredentialsSerializer, responses={200: TokenSerializer})
     def post(self, request: Request) -> Response:
@@ -78,8 +88,26 @@ class LogoutView(APIView):
 
 
 class AccountView(APIView):
-    @extend_schema(responses={204: None})
+    # A password check: guessing it is throttled like a login.
+    throttle_classes = [throttling.LoginThrottle]
+
+    @extend_schema(request=PasswordSerializer, responses={204: None, 400: None, 403: None})
     def delete(self, request: Request) -> Response:
+        """Delete the account and everything of it; an account confirms with its password (as
+        on the web), a guest has none to give."""
+        data = PasswordSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            services.check_deletion_password(
+                user=request.user, password=data.validated_data.get("password")
+            )
+        except services.AuthError as exc:
+            http_status = (
+                status.HTTP_400_BAD_REQUEST
+                if exc.code == "password_required"
+                else status.HTTP_403_FORBIDDEN
+            )
+            return error(exc.code, exc.message, http_status)
         services.delete_account(user=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
