@@ -167,7 +167,16 @@ def keeper(memory_model) -> Keeper:
 
 
 @pytest.fixture
-def throttling(settings: Any) -> dict[str, str]:
+def fresh_cache(settings: Any) -> None:
+    """The cache in a namespace of this test alone: empty, whatever ran before (without
+    flushing a Redis database the broker's queues share)."""
+    settings.CACHES = {
+        "default": {**settings.CACHES["default"], "KEY_PREFIX": f"test-{uuid.uuid4().hex}"}
+    }
+
+
+@pytest.fixture
+def throttling(settings: Any, fresh_cache: None) -> dict[str, str]:
     """Rate limits on (the test settings turn them off), with small rates, counted in a cache
     namespace of this test alone: a fresh count every test, whatever ran before."""
     settings.THROTTLE_ENABLED = True
@@ -179,9 +188,6 @@ def throttling(settings: Any) -> dict[str, str]:
         "guest": "3/hour",
         "message": "3/min",
         "voice": "2/hour",
-    }
-    settings.CACHES = {
-        "default": {**settings.CACHES["default"], "KEY_PREFIX": f"test-{uuid.uuid4().hex}"}
     }
     return settings.THROTTLE_RATES
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.contrib.auth.models import AnonymousUser
+from django.db import transaction
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
@@ -59,10 +60,14 @@ class SignupView(APIView):
         data = CredentialsSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         try:
-            account = services.sign_up(**data.validated_data, guest=_guest_of(request))
+            # The account and its token together: an outage between them must not leave the
+            # address taken by an account the app never got a token for.
+            with transaction.atomic():
+                account = services.sign_up(**data.validated_data, guest=_guest_of(request))
+                token = services.token_for(account)
         except services.AuthError as exc:
             return error(exc.code, exc.message, status.HTTP_400_BAD_REQUEST)
-        return Response({"token": services.token_for(account)}, status=status.HTTP_201_CREATED)
+        return Response({"token": token}, status=status.HTTP_201_CREATED)
 
 
 class LoginView(APIView):
