@@ -42,6 +42,12 @@ def server_error(request: HttpRequest) -> HttpResponse:
     return _plain_page("500.html", 500)
 
 
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """``CSRF_FAILURE_VIEW``: Django's own page carries inline styles the Content-Security-Policy
+    refuses; this one says the same plainly. (The API is not cookie-based: no CSRF there.)"""
+    return _plain_page("403_csrf.html", 403)
+
+
 class OutageMiddleware:
     """Answers a view that met an unreachable database with ``outage_response``: a page or
     JSON saying so, instead of a 500 (DRF views answer it themselves, in ``config.api``)."""

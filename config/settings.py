@@ -84,6 +84,8 @@ CONTENT_SECURITY_POLICY = "; ".join(
     ]
 )
 PERMISSIONS_POLICY = "camera=(), microphone=(), geolocation=(), payment=(), usb=()"
+# Django's own CSRF failure page has inline styles; ours obeys the policy above.
+CSRF_FAILURE_VIEW = "config.errors.csrf_failure"
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
