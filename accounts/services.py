@@ -162,9 +162,7 @@ def check_deletion_password(*, user: User, password: str | None) -> None:
     if user.is_guest:
         return
     if not password:
-        raise AuthError(
-            "password_required", gettext("Enter your password to delete your account.")
-        )
+        raise AuthError("password_required", gettext("Enter your password to delete your account."))
     if not user.check_password(password):
         raise AuthError("wrong_password", gettext("Wrong password. Nothing was deleted."))
 

@@ -96,8 +96,8 @@ def test_make_run_serves_remembers_and_stops_cleanly(tmp_path):
         # bin/run says "ready" only once /healthz is 200: web, database, broker and worker.
         ready = f"Whizi is ready on http://127.0.0.1:{port}"
         assert eventually(lambda: ready in (tmp_path / "run.log").read_text(), seconds=300), (
-            (tmp_path / "run.log").read_text()[-2000:]
-        )
+            tmp_path / "run.log"
+        ).read_text()[-2000:]
         health = call(port, "GET", "/healthz")
         assert health == {"status": "ok", "database": "ok", "broker": "ok", "worker": "ok"}
         token = call(port, "POST", "/api/v1/auth/guest")["token"]
