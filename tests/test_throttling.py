@@ -127,6 +127,16 @@ def test_behind_a_proxy_the_address_it_forwards_is_counted(throttling, settings)
     assert login(email="x@example.com", HTTP_X_FORWARDED_FOR="198.51.100.2").status_code == 400
 
 
+def test_a_very_long_forwarded_address_is_counted_like_any_other(throttling, settings):
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": 1}
+    forwarded = "x" * 5_000
+    statuses = [
+        login(email=f"u{n}@example.com", HTTP_X_FORWARDED_FOR=forwarded).status_code
+        for n in range(4)
+    ]
+    assert statuses == [400, 400, 400, 429]
+
+
 def test_signups_are_limited_per_email_and_per_address(throttling):
     def signup(email: str, address: str):
         return APIClient().post(
