@@ -22,6 +22,12 @@ from memory import services as memory_services
 log = logging.getLogger(__name__)
 
 
+# The e-mail is also the username, whose column is the shorter one.
+EMAIL_MAX_CHARS = min(
+    User._meta.get_field("email").max_length, User._meta.get_field("username").max_length
+)
+
+
 class AuthError(Exception):
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
@@ -44,6 +50,9 @@ def sign_up(*, email: str, password: str, guest: User | None = None) -> User:
     """Create an account; a guest's memory, conversations and projects move into it."""
     email = User.objects.normalize_email((email or "").strip()).lower()
     try:
+        # Checked as stored: lowering can lengthen it (İ → i̇), and the username holds it too.
+        if len(email) > EMAIL_MAX_CHARS:
+            raise ValidationError("too long")
         validate_email(email)
     except ValidationError:
         raise AuthError("invalid_email", gettext("Enter a valid email address.")) from None
@@ -146,6 +155,16 @@ def touch(user: User) -> None:
     now = timezone.now()
     if now - user.last_seen_at > timedelta(hours=1):
         User.objects.filter(pk=user.pk).update(last_seen_at=now)
+
+
+def check_deletion_password(*, user: User, password: str | None) -> None:
+    """AuthError unless ``password`` is the account's (a guest has none to give)."""
+    if user.is_guest:
+        return
+    if not password:
+        raise AuthError("password_required", gettext("Enter your password to delete your account."))
+    if not user.check_password(password):
+        raise AuthError("wrong_password", gettext("Wrong password. Nothing was deleted."))
 
 
 def delete_account(*, user: User) -> None:

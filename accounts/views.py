@@ -17,7 +17,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from accounts import services
 from accounts.forms import CredentialsForm, DeleteAccountForm, SignupForm
 from accounts.models import User
-from accounts.web import MODEL_BACKEND, guest_of, page, person_required
+from accounts.web import MODEL_BACKEND, guest_of, page, person_of, person_optional
+from config import throttling
 from memory.views import section_context
 
 
@@ -41,6 +42,10 @@ def _credentials_page(request: HttpRequest, template: str, form: CredentialsForm
 
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
+    if request.method == "POST" and (
+        refused := throttling.refuse_page(request, *throttling.SIGNUP)
+    ):
+        return refused
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -55,6 +60,8 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def login_view(request: HttpRequest) -> HttpResponse:
+    if request.method == "POST" and (refused := throttling.refuse_page(request, *throttling.LOGIN)):
+        return refused
     form = CredentialsForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -82,28 +89,36 @@ def _settings_page(
 
 
 @require_GET
-@person_required
+@person_optional
 def settings_view(request: HttpRequest) -> HttpResponse:
     return _settings_page(request, DeleteAccountForm(request.user))
 
 
 @require_GET
-@person_required
+@person_optional
 def export(request: HttpRequest) -> HttpResponse:
-    data = services.export_account(user=request.user)
+    person = person_of(request)
+    if person is None:  # a visitor who has not acted yet has nothing saved
+        return redirect("accounts:settings")
+    data = services.export_account(user=person)
     response = JsonResponse(data, json_dumps_params={"ensure_ascii": False, "indent": 2})
     response["Content-Disposition"] = f'attachment; filename="{services.EXPORT_FILENAME}"'
     return response
 
 
 @require_http_methods(["GET", "POST"])
-@person_required
+@person_optional
 def delete(request: HttpRequest) -> HttpResponse:
+    if person_of(request) is None:  # nothing saved, nothing to delete
+        return redirect("accounts:settings")
     if request.method == "GET":
         # Without JavaScript, the confirmation dialog is this page (a guest has no password to
         # confirm with; an account confirms with its password here or in Settings).
         form = DeleteAccountForm(request.user)
         return page(request, "accounts/delete_confirm.html", {"delete_form": form})
+    # A password check: guessing it is throttled like a login.
+    if refused := throttling.refuse_page(request, throttling.LoginThrottle):
+        return refused
     form = DeleteAccountForm(request.user, request.POST)
     if not form.is_valid():
         return _settings_page(request, form, status=400)

@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import User
 from chat import services
 from chat.models import Project
+from memory.lines import clean_text
 
 
 def model_choices() -> list[tuple[str, str]]:
@@ -45,9 +46,17 @@ class NewConversationForm(forms.Form):
         self.fields["project"].widget.choices = [("", _("No project")), *projects]
 
 
+class CleanTextField(forms.CharField):
+    """Text as the service stores it (``clean_text``: no control characters, NFC), before the
+    length checks, so ``max_length`` counts what is stored (120 × U+FB2C grows to 360)."""
+
+    def to_python(self, value: Any) -> str:
+        return super().to_python(clean_text(value) if isinstance(value, str) else value)
+
+
 class ProjectForm(forms.Form):
-    name = forms.CharField(label=_("Name"), max_length=120)
-    instructions = forms.CharField(
+    name = CleanTextField(label=_("Name"), max_length=120)
+    instructions = CleanTextField(
         label=_("Instructions"),
         required=False,
         max_length=8_000,

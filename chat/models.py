@@ -8,6 +8,9 @@ from django.db import models
 
 class OwnedQuerySet(models.QuerySet):
     def for_owner(self, owner: settings.AUTH_USER_MODEL) -> OwnedQuerySet:
+        # A visitor who has not acted yet (no guest row) owns nothing.
+        if not getattr(owner, "is_authenticated", False):
+            return self.none()
         return self.filter(owner=owner)
 
 

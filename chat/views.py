@@ -18,12 +18,13 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from accounts.web import page, person_required
+from accounts.web import page, person_optional, person_required
 from chat import services
 from chat.access import conversation_for, project_for
 from chat.forms import NewConversationForm, ProjectForm
 from chat.models import Conversation, Message, Project
 from chat.streaming import streaming_reply
+from config import throttling
 
 
 def _accepts(request: HttpRequest, media_type: str) -> bool:
@@ -87,7 +88,7 @@ def _new_chat_page(
 
 
 @require_GET
-@person_required
+@person_optional
 def home(request: HttpRequest) -> HttpResponse:
     latest = Conversation.objects.for_owner(request.user).first()
     if latest is not None:
@@ -105,6 +106,11 @@ def new(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _new_chat_page(request, form, status=400)
     data = form.cleaned_data
+    # A first message sent with the form is a chat message like any other.
+    if data["content"].strip() and (
+        refused := throttling.refuse_page(request, throttling.MessageThrottle)
+    ):
+        return refused
     project = project_for(request.user, data["project"]) if data["project"] else None
     conversation = services.create_conversation(
         owner_id=request.user.pk, model=data["model"], project=project, temporary=data["temporary"]
@@ -115,7 +121,7 @@ def new(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-@person_required
+@person_optional
 def conversation(request: HttpRequest, pk: int) -> HttpResponse:
     conversation = conversation_for(request.user, pk)
     history = list(conversation.messages.all())
@@ -129,9 +135,11 @@ def conversation(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
-@person_required
+@person_optional
 def send(request: HttpRequest, pk: int) -> HttpResponse:
     conversation = conversation_for(request.user, pk)
+    if refused := throttling.refuse_page(request, throttling.MessageThrottle):
+        return refused
     content = request.POST.get("content", "")
     if not _accepts(request, "text/event-stream"):
         _send_and_report(request, conversation, content)
@@ -144,7 +152,7 @@ def send(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
-@person_required
+@person_optional
 def switch_model(request: HttpRequest, pk: int) -> HttpResponse:
     conversation = conversation_for(request.user, pk)
     try:

@@ -4,13 +4,25 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.utils.translation import gettext
 from django.views.defaults import page_not_found
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from config.parsers import BodyTooLarge, JSONTooDeep
+from config.throttling import rate_limited_body
+
+# The database cannot be reached (refused, dropped, timed out): the service is down, not the
+# request wrong. Other database errors (an integrity error, a value too long) are our bugs.
+OUTAGE_ERRORS = (OperationalError, InterfaceError)
+
+
 _CODES = {
+    JSONTooDeep: "too_deep",
+    BodyTooLarge: "too_large",
     exceptions.ParseError: "malformed_json",
     exceptions.NotAuthenticated: "not_authenticated",
     exceptions.AuthenticationFailed: "not_authenticated",
@@ -18,7 +30,7 @@ _CODES = {
     exceptions.MethodNotAllowed: "method_not_allowed",
     exceptions.NotAcceptable: "not_acceptable",
     exceptions.UnsupportedMediaType: "unsupported_media_type",
-    exceptions.Throttled: "throttled",
+    exceptions.Throttled: "rate_limited",
     exceptions.PermissionDenied: "forbidden",
 }
 
@@ -28,12 +40,33 @@ def error(code: str, detail: str, http_status: int, **extra: Any) -> Response:
     return Response({"code": code, "detail": str(detail), **extra}, status=http_status)
 
 
+def unavailable_text() -> str:
+    return gettext("The service is unavailable right now. Try again in a moment.")
+
+
+def _outage(exc: Exception, context: dict[str, Any]) -> Response:
+    """503 with the view's own code for an outage (``memory_unavailable``, ``clear_failed``,
+    as the README promises) or ``unavailable``; also when authentication hit the outage."""
+    view = context.get("view")
+    request = context.get("request")
+    method = getattr(request, "method", "")
+    code, detail = getattr(view, "outage_codes", {}).get(method, ("unavailable", None))
+    return error(code, detail or unavailable_text(), status.HTTP_503_SERVICE_UNAVAILABLE)
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, OUTAGE_ERRORS):
+        return _outage(exc, context)
     response = drf_exception_handler(exc, context)
     if response is None:
         return None
     if isinstance(exc, exceptions.ValidationError):
         response.data = {"code": "invalid", "detail": "Check the fields.", "fields": exc.detail}
+        return response
+    if isinstance(exc, exceptions.Throttled):
+        wait = max(int(exc.wait or 1), 1)
+        response.data = rate_limited_body(wait)
+        response["Retry-After"] = str(wait)
         return response
     if isinstance(exc, Http404):  # get_object_or_404 raises Django's own
         exc = exceptions.NotFound()

@@ -11,6 +11,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 app = Celery("whizi")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+# /healthz and `make run` know a worker is there by its heartbeat (config/heartbeat.py).
+app.steps["consumer"].add("config.heartbeat:Heartbeat")
 
 
 @worker_init.connect

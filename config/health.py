@@ -1,4 +1,5 @@
-"""``GET /healthz``: is the database answering, and can the broker be reached?"""
+"""``GET /healthz``: is the database answering, can the broker be reached, and is a worker
+consuming (its heartbeat, ``config/heartbeat.py``)?"""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from django.db import DatabaseError, connection
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.http import require_GET
 
+from config import heartbeat
 from config.celery import app
 
 
@@ -29,7 +31,11 @@ def _broker_ok() -> bool:
 
 @require_GET
 def healthz(request: HttpRequest) -> JsonResponse:
-    checks = {"database": _database_ok(), "broker": _broker_ok()}
+    checks = {
+        "database": _database_ok(),
+        "broker": _broker_ok(),
+        "worker": heartbeat.worker_alive(),
+    }
     healthy = all(checks.values())
     return JsonResponse(
         {

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import environ
 
+from config.rates import parse_rate
 from memory import budget  # noqa: F401 - sets up offline tiktoken on import
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -54,6 +55,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.security.SecurityHeadersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -62,7 +64,28 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "config.errors.OutageMiddleware",
 ]
+
+# Every response (config/security.py). Scripts and styles come only from our own /static/ files:
+# no inline script, style attribute or event handler anywhere in the templates.
+CONTENT_SECURITY_POLICY = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self' data:",
+        "connect-src 'self'",
+        "font-src 'self'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+        "base-uri 'none'",
+        "object-src 'none'",
+    ]
+)
+PERMISSIONS_POLICY = "camera=(), microphone=(), geolocation=(), payment=(), usb=()"
+# Django's own CSRF failure page has inline styles; ours obeys the policy above.
+CSRF_FAILURE_VIEW = "config.errors.csrf_failure"
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
@@ -141,16 +164,70 @@ if PRODUCTION:
     SECURE_HSTS_PRELOAD = True
     SECURE_CONTENT_TYPE_NOSNIFF = True
 
+# --- Cache: rate-limit counts and the worker's heartbeat ----------------------------------------
+# Shared by every web process and worker: Redis in production; embedded, a file cache under
+# DATA_DIR (each key written atomically; LocMemCache would give each process its own counts).
+if env.str("REDIS_URL", default=""):
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": env.str("REDIS_URL"),
+            "KEY_PREFIX": "whizi",
+            # A stalled Redis costs a bounded moment; the throttles then let requests through.
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+        }
+    }
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(DATA_DIR / "cache"),
+            "OPTIONS": {"MAX_ENTRIES": 10_000},
+        }
+    }
+
+# --- Rate limits (SPEC §10) ---------------------------------------------------------------------
+THROTTLE_ENABLED = env.bool("THROTTLE_ENABLED", default=True)
+
+
+def _rate(name: str, default: str) -> str:
+    rate = env.str(name, default=default)
+    try:
+        parse_rate(rate)
+    except ValueError as exc:
+        raise environ.ImproperlyConfigured(f"{name}: {exc}") from None
+    return rate
+
+
+THROTTLE_RATES = {
+    "login": _rate("THROTTLE_LOGIN", "10/min"),  # per client address
+    "login_email": _rate("THROTTLE_LOGIN_EMAIL", "20/hour"),  # per e-mail tried
+    "signup": _rate("THROTTLE_SIGNUP", "20/hour"),
+    "signup_email": _rate("THROTTLE_SIGNUP_EMAIL", "5/hour"),
+    "guest": _rate("THROTTLE_GUEST", "30/hour"),  # guests created per client address
+    "message": _rate("THROTTLE_MESSAGE", "20/min"),  # chat messages per person
+    "voice": _rate("THROTTLE_VOICE", "30/hour"),  # voice sessions started per person
+}
+
+# --- Request limits: checked before a body is parsed --------------------------------------------
+# Django's own limit on a request body (form posts); the API's JSON parser applies it too.
+DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("MAX_BODY_BYTES", default=2_621_440)
+# Our JSON is three levels deep; nesting past this is refused before json.loads recurses.
+JSON_MAX_DEPTH = env.int("JSON_MAX_DEPTH", default=32)
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "accounts.api.authentication.TokenAuthenticationWithActivity",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["config.parsers.JSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "config.api.exception_handler",
     "UNAUTHENTICATED_USER": None,
+    # Which X-Forwarded-For hop is the client: 0 trusts the header not at all (the embedded
+    # server faces the browser); production sits behind one TLS-terminating proxy.
+    "NUM_PROXIES": env.int("NUM_PROXIES", default=1 if PRODUCTION else 0),
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Whizi mobile API",
@@ -204,6 +281,8 @@ CELERY_BEAT_SCHEDULE = {
     "accounts-housekeeping": {"task": "accounts.housekeeping", "schedule": 3600.0},
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
+# A live worker refreshes its heartbeat this often; /healthz says "down" after three misses.
+WORKER_HEARTBEAT_SECONDS = env.int("WORKER_HEARTBEAT_SECONDS", default=10)
 
 # --- Models -------------------------------------------------------------------------------------
 # litellm model strings; "offline/..." are the built-in models (chat.llm registers the provider).

@@ -20,3 +20,6 @@ MEMORY_MODEL = "offline/whizi-memory"
 CHAT_MODEL_TIMEOUT = 2.0
 MEMORY_MODEL_TIMEOUT = 2.0
 LOGGING["root"]["level"] = "WARNING"  # noqa: F405
+# Rate limits are off unless a test turns them on (the `throttling` fixture, with small rates
+# and a cache namespace of its own), so no test meets another's counts.
+THROTTLE_ENABLED = False

@@ -13,3 +13,4 @@ urlpatterns = [
 ]
 
 handler404 = "config.api.not_found"
+handler500 = "config.errors.server_error"

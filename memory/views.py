@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse
@@ -20,8 +21,9 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from accounts.web import page, person_required
+from accounts.web import page, person_of, person_optional, person_required
 from memory import services, texts
+from memory.versions import version_of
 
 MEMORY_UNAVAILABLE = texts.MEMORY_UNAVAILABLE
 CLEAR_FAILED = texts.CLEAR_FAILED
@@ -35,10 +37,26 @@ NOT_CHANGED = _(
 TAG = "memory"
 
 
+def _nothing_yet() -> services.MemoryView:
+    """A visitor's memory: empty, and no row is created for it."""
+    return services.MemoryView(
+        lines=[], tokens=0, token_limit=settings.MEMORY_TOKEN_LIMIT, enabled=True, version=0
+    )
+
+
+def _form_version(request: HttpRequest) -> int:
+    """The version the form was rendered with; anything else never matches (-1)."""
+    version = version_of(request.POST.get("version", ""))
+    return -1 if version is None else version
+
+
 def section_context(request: HttpRequest, *, expanded: bool = False) -> dict[str, Any]:
     """The section's context. A failed read is reported as such, never shown as no memories."""
+    person = person_of(request)
+    if person is None:
+        return {"memory": _nothing_yet(), "memory_expanded": expanded}
     try:
-        memory = services.view_memory(owner_id=request.user.pk)
+        memory = services.view_memory(owner_id=person.pk)
     except DatabaseError:
         return {"memory": None, "memory_error": MEMORY_UNAVAILABLE}
     return {"memory": memory, "memory_expanded": expanded}
@@ -52,20 +70,21 @@ def _back(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-@person_required
+@person_optional
 def section(request: HttpRequest) -> HttpResponse:
     expanded = request.GET.get("memory") == "open"
     return render(request, "memory/_section.html", section_context(request, expanded=expanded))
 
 
 @require_http_methods(["GET", "POST"])
-@person_required
+@person_optional
 def clear(request: HttpRequest) -> HttpResponse:
     if request.method == "GET":
         # Without JavaScript, the confirmation dialog is this page.
         return page(request, "memory/clear_confirm.html")
     try:
-        services.clear_memory(owner_id=request.user.pk)
+        if person_of(request) is not None:  # a visitor has nothing to clear
+            services.clear_memory(owner_id=request.user.pk)
     except DatabaseError:
         messages.error(request, CLEAR_FAILED, extra_tags=TAG)
     else:
@@ -74,14 +93,13 @@ def clear(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
-@person_required
+@person_optional
 def delete_line(request: HttpRequest, index: int) -> HttpResponse:
-    version = request.POST.get("version", "")
     try:
+        if person_of(request) is None:  # a visitor's list is empty
+            raise services.LineNotFound
         services.delete_line(
-            owner_id=request.user.pk,
-            index=index,
-            expected_version=int(version) if version.isdigit() else -1,
+            owner_id=request.user.pk, index=index, expected_version=_form_version(request)
         )
     except (services.StaleVersion, services.LineNotFound):
         messages.warning(request, LIST_CHANGED, extra_tags=TAG)
@@ -99,16 +117,18 @@ def add_line(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
-@person_required
+@person_optional
 def edit_line(request: HttpRequest, index: int) -> HttpResponse:
-    version = request.POST.get("version", "")
+    if person_of(request) is None:  # a visitor's list is empty: nothing to edit
+        messages.warning(request, NOT_CHANGED, extra_tags=TAG)
+        return _back(request)
     return _write_line(
         request,
         lambda text: services.edit_line(
             owner_id=request.user.pk,
             index=index,
             text=text,
-            expected_version=int(version) if version.isdigit() else -1,
+            expected_version=_form_version(request),
         ),
     )
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import socket
 import time
+import uuid
 from collections import deque
 from collections.abc import Iterator
 from typing import Any
@@ -160,6 +161,35 @@ def keeper(memory_model) -> Keeper:
     keeper = Keeper()
     memory_model.answer(*[keeper] * 2_000)
     return keeper
+
+
+# --- Rate limits ------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def fresh_cache(settings: Any) -> None:
+    """The cache in a namespace of this test alone: empty, whatever ran before (without
+    flushing a Redis database the broker's queues share)."""
+    settings.CACHES = {
+        "default": {**settings.CACHES["default"], "KEY_PREFIX": f"test-{uuid.uuid4().hex}"}
+    }
+
+
+@pytest.fixture
+def throttling(settings: Any, fresh_cache: None) -> dict[str, str]:
+    """Rate limits on (the test settings turn them off), with small rates, counted in a cache
+    namespace of this test alone: a fresh count every test, whatever ran before."""
+    settings.THROTTLE_ENABLED = True
+    settings.THROTTLE_RATES = {
+        "login": "3/min",
+        "login_email": "3/hour",
+        "signup": "3/hour",
+        "signup_email": "2/hour",
+        "guest": "3/hour",
+        "message": "3/min",
+        "voice": "2/hour",
+    }
+    return settings.THROTTLE_RATES
 
 
 # --- People and clients ------------------------------------------------------------------------

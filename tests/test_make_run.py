@@ -43,7 +43,9 @@ def call(port: int, method: str, path: str, body: dict | None = None, token: str
         return json.loads(response.read() or b"null")
 
 
-def eventually(check, seconds: float = 60.0):
+def eventually(check, seconds: float = 180.0):
+    """Poll ``check`` until it holds. The bound only keeps a broken run from hanging the suite:
+    every wait here is for a condition (ready, remembered), never a sleep that hopes."""
     deadline = time.monotonic() + seconds
     while True:
         try:
@@ -91,8 +93,13 @@ def test_make_run_serves_remembers_and_stops_cleanly(tmp_path):
         start_new_session=True,
     )
     try:
-        health = eventually(lambda: call(port, "GET", "/healthz"))
-        assert health == {"status": "ok", "database": "ok", "broker": "ok"}
+        # bin/run says "ready" only once /healthz is 200: web, database, broker and worker.
+        ready = f"Whizi is ready on http://127.0.0.1:{port}"
+        assert eventually(lambda: ready in (tmp_path / "run.log").read_text(), seconds=300), (
+            tmp_path / "run.log"
+        ).read_text()[-2000:]
+        health = call(port, "GET", "/healthz")
+        assert health == {"status": "ok", "database": "ok", "broker": "ok", "worker": "ok"}
         token = call(port, "POST", "/api/v1/auth/guest")["token"]
         conversation = call(port, "POST", "/api/v1/conversations", {}, token)
         call(

@@ -87,7 +87,11 @@ def send_while_the_account_is_deleted(scripted, account, text: str, **headers: s
     conversation_id = chat_with(client)
 
     def reply_while_deleting(messages):
-        in_another_thread(lambda: client_for(account).delete("/api/v1/account"))
+        in_another_thread(
+            lambda: client_for(account).delete(
+                "/api/v1/account", {"password": PASSWORD}, format="json"
+            )
+        )
         return "Got it."
 
     scripted.answer(reply_while_deleting)
@@ -186,7 +190,9 @@ def test_chat_racing_account_deletion_never_answers_a_500(run):
 
     message, deleted = at_once(
         lambda: send(client, conversation_id, "Remember that I like tea"),
-        lambda: client_for(account).delete("/api/v1/account"),
+        lambda: client_for(account).delete(
+            "/api/v1/account", {"password": PASSWORD}, format="json"
+        ),
     )
 
     assert is_json_answer(message, 201, 401, 404)

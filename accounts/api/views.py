@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.contrib.auth.models import AnonymousUser
+from django.db import transaction
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
@@ -12,6 +13,7 @@ from rest_framework.views import APIView
 
 from accounts import services
 from accounts.models import User
+from config import throttling
 from config.api import error
 
 
@@ -32,9 +34,16 @@ def _guest_of(request: Request) -> User | None:
     return user
 
 
+class PasswordSerializer(serializers.Serializer):
+    password = serializers.CharField(
+        max_length=256, required=False, allow_blank=True, trim_whitespace=False
+    )
+
+
 class GuestView(APIView):
     permission_classes = [AllowAny]
     authentication_classes: list = []
+    throttle_classes = [throttling.GuestThrottle]
 
     @extend_schema(request=None, responses={201: TokenSerializer})
     def post(self, request: Request) -> Response:
@@ -44,20 +53,26 @@ class GuestView(APIView):
 
 class SignupView(APIView):
     permission_classes = [AllowAny]
+    throttle_classes = list(throttling.SIGNUP)
 
     @extend_schema(request=CredentialsSerializer, responses={201: TokenSerializer})
     def post(self, request: Request) -> Response:
         data = CredentialsSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         try:
-            account = services.sign_up(**data.validated_data, guest=_guest_of(request))
+            # The account and its token together: an outage between them must not leave the
+            # address taken by an account the app never got a token for.
+            with transaction.atomic():
+                account = services.sign_up(**data.validated_data, guest=_guest_of(request))
+                token = services.token_for(account)
         except services.AuthError as exc:
             return error(exc.code, exc.message, status.HTTP_400_BAD_REQUEST)
-        return Response({"token": services.token_for(account)}, status=status.HTTP_201_CREATED)
+        return Response({"token": token}, status=status.HTTP_201_CREATED)
 
 
 class LoginView(APIView):
     permission_classes = [AllowAny]
+    throttle_classes = list(throttling.LOGIN)
 
     @extend_schema(request=CredentialsSerializer, responses={200: TokenSerializer})
     def post(self, request: Request) -> Response:
@@ -78,8 +93,26 @@ class LogoutView(APIView):
 
 
 class AccountView(APIView):
-    @extend_schema(responses={204: None})
+    # A password check: guessing it is throttled like a login.
+    throttle_classes = [throttling.LoginThrottle]
+
+    @extend_schema(request=PasswordSerializer, responses={204: None, 400: None, 403: None})
     def delete(self, request: Request) -> Response:
+        """Delete the account and everything of it; an account confirms with its password (as
+        on the web), a guest has none to give."""
+        data = PasswordSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            services.check_deletion_password(
+                user=request.user, password=data.validated_data.get("password")
+            )
+        except services.AuthError as exc:
+            http_status = (
+                status.HTTP_400_BAD_REQUEST
+                if exc.code == "password_required"
+                else status.HTTP_403_FORBIDDEN
+            )
+            return error(exc.code, exc.message, http_status)
         services.delete_account(user=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 

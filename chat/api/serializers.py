@@ -7,21 +7,12 @@ from rest_framework import serializers
 from rest_framework.validators import ProhibitSurrogateCharactersValidator
 
 from chat.models import Conversation, Message, Project
+from memory.lines import clean_text
 
 
 class ModelOptionSerializer(serializers.Serializer):
     id = serializers.CharField()
     label = serializers.CharField()
-
-
-class ProjectSerializer(serializers.ModelSerializer):
-    name = serializers.CharField(max_length=120, trim_whitespace=True)
-    instructions = serializers.CharField(max_length=8_000, allow_blank=True, required=False)
-
-    class Meta:
-        model = Project
-        fields = ["id", "name", "instructions", "created_at", "updated_at"]
-        read_only_fields = ["id", "created_at", "updated_at"]
 
 
 class MessageSerializer(serializers.ModelSerializer):
@@ -56,16 +47,13 @@ class ConversationUpdateSerializer(serializers.Serializer):
 
 
 class TextField(serializers.CharField):
-    """Text the service cleans itself: NUL bytes and lone surrogates are stripped there (for
-    every surface alike), not refused here."""
-
-    def to_internal_value(self, data: object) -> str:
-        if not isinstance(data, str):  # a number or a list is not a message
-            self.fail("invalid")
-        return super().to_internal_value(data)
+    """Text as the service stores it: ``clean_text`` (NUL bytes, controls and lone surrogates
+    stripped, NFC), applied before the length checks so ``max_length`` counts what is stored
+    (120 × U+FB2C grows to 360 characters under NFC)."""
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
+        # Stripped by clean_text (for every surface alike), not refused.
         self.validators = [
             v
             for v in self.validators
@@ -73,6 +61,27 @@ class TextField(serializers.CharField):
                 v, ProhibitNullCharactersValidator | ProhibitSurrogateCharactersValidator
             )
         ]
+
+    def to_internal_value(self, data: object) -> str:
+        if not isinstance(data, str):  # a number or a list is not text
+            self.fail("invalid")
+        text = clean_text(data)
+        text = text.strip() if self.trim_whitespace else text
+        if not text and not self.allow_blank:
+            self.fail("blank")
+        return text
+
+
+class ProjectSerializer(serializers.ModelSerializer):
+    name = TextField(max_length=120)
+    instructions = TextField(
+        max_length=8_000, allow_blank=True, required=False, trim_whitespace=False
+    )
+
+    class Meta:
+        model = Project
+        fields = ["id", "name", "instructions", "created_at", "updated_at"]
+        read_only_fields = ["id", "created_at", "updated_at"]
 
 
 class MessageCreateSerializer(serializers.Serializer):

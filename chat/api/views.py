@@ -17,6 +17,7 @@ from chat.access import conversation_for, project_for, voice_session_for
 from chat.api import serializers as s
 from chat.models import Conversation, Project
 from chat.streaming import streaming_reply
+from config import throttling
 from config.api import error
 
 
@@ -95,6 +96,16 @@ class EventStreamRenderer(BaseRenderer):
 
 class MessageCreateView(APIView):
     renderer_classes = [JSONRenderer, EventStreamRenderer]
+    throttle_classes = [throttling.MessageThrottle]
+
+    def finalize_response(
+        self, request: Request, response: Response, *args: object, **kwargs: object
+    ) -> Response:
+        # An error answers before any stream starts: JSON, whatever the client accepts.
+        if isinstance(response, Response) and response.status_code >= 400:
+            request.accepted_renderer = JSONRenderer()
+            request.accepted_media_type = JSONRenderer.media_type
+        return super().finalize_response(request, response, *args, **kwargs)
 
     @extend_schema(request=s.MessageCreateSerializer, responses={201: s.ExchangeSerializer})
     def post(self, request: Request, pk: int) -> Response | StreamingHttpResponse:
@@ -158,6 +169,8 @@ class ProjectDetailView(APIView):
 
 
 class VoiceSessionCreateView(APIView):
+    throttle_classes = [throttling.VoiceThrottle]
+
     @extend_schema(request=s.VoiceStartSerializer, responses={201: s.VoiceSessionSerializer})
     def post(self, request: Request) -> Response:
         data = s.VoiceStartSerializer(data=request.data)

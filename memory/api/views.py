@@ -13,6 +13,7 @@ from rest_framework.views import APIView
 
 from config.api import error
 from memory import services, texts
+from memory.versions import InvalidIfMatch, etag_of, if_match_versions
 
 
 class MemorySerializer(serializers.Serializer):
@@ -31,7 +32,7 @@ class SwitchSerializer(serializers.Serializer):
 
 def memory_response(view: services.MemoryView, http_status: int = status.HTTP_200_OK) -> Response:
     response = Response(MemorySerializer(view).data, status=http_status)
-    response["ETag"] = f'"{view.version}"'
+    response["ETag"] = etag_of(view.version)
     return response
 
 
@@ -42,6 +43,9 @@ CLEAR_FAILED = ("clear_failed", texts.CLEAR_FAILED)
 
 
 class MemoryView(APIView):
+    # Also when the outage stops the request before the view (token authentication).
+    outage_codes = {"GET": UNAVAILABLE, "DELETE": CLEAR_FAILED}
+
     @extend_schema(responses={200: MemorySerializer, 503: None})
     def get(self, request: Request) -> Response:
         try:
@@ -68,23 +72,12 @@ class MemoryView(APIView):
         return memory_response(view)
 
 
-ANY_VERSION = -1
-
-
-def parse_if_match(header: str | None) -> int | None:
-    """``If-Match: "7"`` or ``7`` → 7; ``*`` → any version (RFC 9110); anything else → None."""
-    value = (header or "").strip()
-    if value == "*":
-        return ANY_VERSION
-    value = value.removeprefix("W/").strip('"')
-    return int(value) if value.isdigit() else None
-
-
 class LineSerializer(serializers.Serializer):
     text = serializers.CharField(max_length=2_000, trim_whitespace=True)
 
 
 STALE = "The memory changed since you loaded it. Reload and try again."
+INVALID_IF_MATCH = 'If-Match must be the ETag you were given, such as "7", or *.'
 IF_MATCH = OpenApiParameter("If-Match", str, OpenApiParameter.HEADER, required=True)
 
 
@@ -104,11 +97,12 @@ def _changing(
             "Send If-Match with the version you are looking at.",
             status.HTTP_428_PRECONDITION_REQUIRED,
         )
-    version = parse_if_match(header)
     try:
-        if version is None:
-            raise services.StaleVersion
-        view = change(None if version == ANY_VERSION else version)
+        versions = if_match_versions(header)
+    except InvalidIfMatch:
+        return error("invalid_if_match", INVALID_IF_MATCH, status.HTTP_400_BAD_REQUEST)
+    try:
+        view = _change_at_one_of(change, versions)
     except services.StaleVersion:
         return error("stale_version", STALE, status.HTTP_412_PRECONDITION_FAILED)
     except services.LineNotFound:
@@ -123,6 +117,21 @@ def _changing(
     except services.MemoryFull:
         return error("memory_full", texts.MEMORY_FULL, status.HTTP_409_CONFLICT)
     return memory_response(view, status.HTTP_201_CREATED if request.method == "POST" else 200)
+
+
+def _change_at_one_of(
+    change: Callable[[int | None], services.MemoryView], versions: list[int] | None
+) -> services.MemoryView:
+    """``change`` at the first of ``versions`` the list is at (None: at any version); a stale
+    try writes nothing, so trying the next one is safe."""
+    if versions is None:
+        return change(None)
+    for version in versions:
+        try:
+            return change(version)
+        except services.StaleVersion:
+            continue
+    raise services.StaleVersion
 
 
 class MemoryLinesView(APIView):

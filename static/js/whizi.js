@@ -269,6 +269,16 @@
     return fresh;
   }
 
+  // A visitor's first action makes them a guest, and logging in rotates the CSRF token: the
+  // fresh section carries the new one; the page's other forms take it too.
+  function adoptCsrfToken(fresh) {
+    const token = fresh.querySelector("input[name=csrfmiddlewaretoken]")?.value;
+    if (!token) return;
+    document.querySelectorAll("input[name=csrfmiddlewaretoken]").forEach((input) => {
+      input.value = token;
+    });
+  }
+
   function focusNotice(section) {
     const target = section.querySelector(".notice, .memory-empty");
     if (!target) return;
@@ -297,7 +307,10 @@
         const html = await response.text();
         form.closest("dialog")?.close();
         const fresh = swapSection(section, html);
-        if (fresh) focusNotice(fresh);
+        if (fresh) {
+          adoptCsrfToken(fresh);
+          focusNotice(fresh);
+        }
       } catch {
         form.submit(); // the plain post still works
       }

@@ -117,3 +117,52 @@ def test_an_api_request_keeps_a_guest_alive(settings):
     client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
     client.get("/api/v1/models")
     assert User.objects.get().last_seen_at > timezone.now() - timedelta(minutes=1)
+
+
+# --- Deleting the account asks for its password (as the web form does) --------------------------
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "code"),
+    [
+        (None, 400, "password_required"),
+        ({}, 400, "password_required"),
+        ({"password": ""}, 400, "password_required"),
+        ({"password": "not-it"}, 403, "wrong_password"),
+        ({"password": "A-LONG-PASSPHRASE-42"}, 403, "wrong_password"),
+        ({"password": " a-long-passphrase-42"}, 403, "wrong_password"),
+        ({"password": ["a-long-passphrase-42"]}, 400, "invalid"),
+        ({"password": 42}, 403, "wrong_password"),
+    ],
+    ids=["no body", "empty", "blank", "wrong", "wrong case", "leading space", "a list", "number"],
+)
+def test_deleting_an_account_without_its_password_deletes_nothing(api, account, body, status, code):
+    response = api.delete("/api/v1/account", body, format="json")
+    assert response.status_code == status
+    assert response.json()["code"] == code
+    assert User.objects.filter(pk=account.pk).exists()
+    assert api.get("/api/v1/models").status_code == 200
+
+
+def test_deleting_an_account_with_its_password_deletes_it(api, account):
+    response = api.delete("/api/v1/account", {"password": "a-long-passphrase-42"}, format="json")
+    assert response.status_code == 204
+    assert not User.objects.filter(pk=account.pk).exists()
+    assert api.get("/api/v1/models").status_code == 401
+
+
+def test_a_guest_deletes_its_data_without_a_password():
+    token = APIClient().post("/api/v1/auth/guest").json()["token"]
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    client.post("/api/v1/conversations", {}, format="json")
+    assert client.delete("/api/v1/account").status_code == 204
+    assert not User.objects.exists()
+    assert not Conversation.objects.exists()
+
+
+def test_the_wrong_password_answer_is_translated(api):
+    response = api.delete(
+        "/api/v1/account", {"password": "not-it"}, format="json", HTTP_ACCEPT_LANGUAGE="it"
+    )
+    assert response.json()["detail"] == "Password errata. Non è stato eliminato nulla."

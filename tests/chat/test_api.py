@@ -219,10 +219,11 @@ def test_the_openapi_document_is_served(api):
     assert b"/api/v1/conversations/{id}/messages" in response.content
 
 
-def test_healthz_reports_the_database_and_the_broker(client):
+@pytest.mark.django_db(transaction=True)
+def test_healthz_reports_the_database_the_broker_and_the_worker(client, worker):
     response = client.get("/healthz")
+    assert response.json() == {"status": "ok", "database": "ok", "broker": "ok", "worker": "ok"}
     assert response.status_code == 200
-    assert response.json() == {"status": "ok", "database": "ok", "broker": "ok"}
 
 
 def test_nul_bytes_surrogates_and_bidi_controls_are_stripped_before_storage(api, scripted):

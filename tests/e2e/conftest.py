@@ -15,7 +15,12 @@ import pytest
 
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
+from django.conf import settings as django_settings
+from django.test import Client
 from playwright.sync_api import Browser, Page, sync_playwright
+
+from accounts import services as accounts_services
+from accounts.models import User
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -51,12 +56,38 @@ def open_page(browser: Browser, base_url: str, locale: str = "en-US") -> Page:
     return page
 
 
+def csp_violations(page: Page) -> list[str]:
+    """Collects what the browser refuses under the Content-Security-Policy on ``page``."""
+    refused: list[str] = []
+    page.on(
+        "console",
+        lambda message: (
+            refused.append(message.text) if "Content Security Policy" in message.text else None
+        ),
+    )
+    return refused
+
+
+def guest_session(page: Page, base_url: str) -> User:
+    """A guest whose session ``page``'s browser holds, as after a visitor's first action (a
+    page view alone creates no guest)."""
+    guest = accounts_services.create_guest()
+    client = Client()
+    client.force_login(guest)
+    cookie = client.cookies[django_settings.SESSION_COOKIE_NAME]
+    page.context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": base_url}])
+    return guest
+
+
 @pytest.fixture
 def page(browser: Browser, live_server: Any) -> Iterator[Page]:
-    """A fresh browser (no cookies) on the live server, in English."""
+    """A fresh browser (no cookies) on the live server, in English; the test fails if the
+    browser refused anything under the Content-Security-Policy."""
     page = open_page(browser, live_server.url)
+    refused = csp_violations(page)
     yield page
     page.context.close()
+    assert refused == []
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ from chat import services as chat_services
 from chat.models import Message
 from memory.models import Memory
 from tests.conftest import make_account
-from tests.e2e.conftest import open_page
+from tests.e2e.conftest import guest_session, open_page
 from tests.web.conftest import remember
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -168,10 +168,9 @@ def test_chatting_fills_memory_which_can_be_seen_deleted_cleared_and_switched_of
     assert not Memory.objects.get().enabled
 
 
-def test_cancelling_the_clear_dialog_keeps_everything(page: Page) -> None:
+def test_cancelling_the_clear_dialog_keeps_everything(page: Page, live_server: Any) -> None:
+    remember(guest_session(page, live_server.url), "Name is Anna")
     page.goto("/settings/")
-    remember(User.objects.get(), "Name is Anna")
-    page.reload()
     page.locator("#memory .memory-row > summary").click()
     page.get_by_role("link", name="Clear memory").click()
     dialog = page.locator("dialog#clear-memory-dialog")
@@ -181,10 +180,11 @@ def test_cancelling_the_clear_dialog_keeps_everything(page: Page) -> None:
     assert Memory.objects.get().lines == ["Name is Anna"]
 
 
-def test_a_fact_is_edited_and_added_by_hand_and_a_secret_is_refused(page: Page) -> None:
+def test_a_fact_is_edited_and_added_by_hand_and_a_secret_is_refused(
+    page: Page, live_server: Any
+) -> None:
+    remember(guest_session(page, live_server.url), "Name is Anna", "Lives in Turin")
     page.goto("/settings/")
-    remember(User.objects.get(), "Name is Anna", "Lives in Turin")
-    page.reload()
     memory = page.locator("#memory")
     memory.locator(".memory-row > summary").click()
 
@@ -206,11 +206,10 @@ def test_a_fact_is_edited_and_added_by_hand_and_a_secret_is_refused(page: Page) 
     assert Memory.objects.get().lines == ["Name is Anna", "Lives in Milan", "Prefers short answers"]
 
 
-def test_a_guest_confirms_deleting_their_data_in_a_dialog(page: Page) -> None:
-    page.goto("/settings/")
-    guest = User.objects.get()
+def test_a_guest_confirms_deleting_their_data_in_a_dialog(page: Page, live_server: Any) -> None:
+    guest = guest_session(page, live_server.url)
     remember(guest, "Name is Anna")
-    page.reload()
+    page.goto("/settings/")
     data = page.locator("#data")
     expect(data.get_by_label("Password")).to_have_count(0)
 
@@ -237,8 +236,8 @@ def test_a_guest_confirms_deleting_their_data_on_a_page_without_javascript(
     context = browser.new_context(base_url=live_server.url, java_script_enabled=False)
     page = context.new_page()
     page.set_default_timeout(10_000)
+    guest = guest_session(page, live_server.url)
     page.goto("/settings/")
-    guest = User.objects.get()
     page.locator("#data").get_by_role("link", name="Delete my data").click()
     expect(page.get_by_role("heading", name="Delete your data?")).to_be_visible()
     assert User.objects.filter(pk=guest.pk).exists()
@@ -331,9 +330,8 @@ def test_the_memory_essentials_work_without_javascript(browser: Browser, live_se
     context = browser.new_context(base_url=live_server.url, java_script_enabled=False)
     page = context.new_page()
     page.set_default_timeout(10_000)
+    remember(guest_session(page, live_server.url), "Name is Anna", "Lives in Turin")
     page.goto("/settings/")
-    remember(User.objects.get(), "Name is Anna", "Lives in Turin")
-    page.reload()
 
     page.locator("#memory .memory-row > summary").click()
     page.locator("#memory li").filter(has_text="Turin").get_by_role("button").click()
@@ -346,3 +344,26 @@ def test_the_memory_essentials_work_without_javascript(browser: Browser, live_se
     expect(page.locator("#memory .memory-empty")).to_be_visible()
     assert Memory.objects.get().lines == []
     context.close()
+
+
+def test_a_visitor_becomes_a_guest_by_acting_and_the_page_keeps_working(page: Page) -> None:
+    page.goto("/settings/")
+    page.goto("/")
+    assert not User.objects.exists()  # looking creates nobody
+
+    # The first fact, added without a page load, creates the guest (and rotates the CSRF
+    # token: the page's other forms must keep working).
+    page.goto("/settings/")
+    page.locator("#memory").get_by_label("Add a fact").fill("Prefers short answers")
+    page.locator("#memory").get_by_role("button", name="Add").click()
+    expect(page.locator("#memory .memory-line")).to_have_text(["Prefers short answers"])
+    guest = User.objects.get()
+    assert guest.is_guest
+
+    page.locator("#memory").get_by_label("Add a fact").fill("Lives in Turin")
+    page.locator("#memory").get_by_role("button", name="Add").click()
+    expect(page.locator("#memory .memory-line")).to_have_count(2)
+    page.locator("#language").select_option("it")
+    expect(page.get_by_role("heading", name="Impostazioni")).to_be_visible()
+    assert list(User.objects.values_list("pk", flat=True)) == [guest.pk]
+    assert Memory.objects.get(owner=guest).lines == ["Prefers short answers", "Lives in Turin"]

@@ -150,7 +150,8 @@ def test_deleting_the_account_deletes_everything_of_it(api, account, other_api, 
     api.post(f"/api/v1/conversations/{c['id']}/messages", {"content": "ping"}, format="json")
     other_api.post("/api/v1/projects", {"name": "Theirs"}, format="json")
 
-    assert api.delete("/api/v1/account").status_code == 204
+    deleted = api.delete("/api/v1/account", {"password": "a-long-passphrase-42"}, format="json")
+    assert deleted.status_code == 204
 
     assert not User.objects.filter(pk=account.pk).exists()
     assert not Memory.objects.filter(owner_id=account.pk).exists()

@@ -15,6 +15,7 @@ from django.http import HttpResponse
 from django.test import Client
 from django.urls import reverse
 
+from accounts import services as accounts_services
 from accounts.models import User
 from chat import services as chat_services
 from chat.models import Conversation
@@ -79,12 +80,19 @@ def memory_table_locked(mode: str, timeout_ms: int = 300) -> Iterator[None]:
         other.close()
 
 
-@pytest.fixture
-def guest_client(db: None) -> Client:
-    """A browser that has opened the chat once: its session holds a new guest."""
-    client = Client()
+def guest_browser(**options: Any) -> Client:
+    """A browser whose session holds a new guest, as after a visitor's first action (a page
+    view alone creates no guest)."""
+    client = Client(**options)
+    client.force_login(accounts_services.create_guest())
     client.get(reverse("chat:home"))
     return client
+
+
+@pytest.fixture
+def guest_client(db: None) -> Client:
+    """A browser that has acted once: its session holds a new guest."""
+    return guest_browser()
 
 
 @pytest.fixture

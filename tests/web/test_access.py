@@ -14,7 +14,7 @@ from chat import services as chat_services
 from chat.models import Conversation, Message
 from memory.models import Memory
 from tests.conftest import make_account
-from tests.web.conftest import person_of, remember, stream_headers
+from tests.web.conftest import guest_browser, person_of, remember, stream_headers
 
 
 @pytest.fixture
@@ -117,8 +117,7 @@ POSTS: list[tuple[str, Callable[[Client], str]]] = [
 def test_a_post_without_its_csrf_token_is_refused(
     db: None, action: str, url_for: Callable[[Client], str]
 ) -> None:
-    client = Client(enforce_csrf_checks=True)
-    client.get(reverse("chat:home"))
+    client = guest_browser(enforce_csrf_checks=True)
     remember(person_of(client), "Name is Anna")
     response = client.post(url_for(client), {"content": "hi", "enabled": "0", "version": "2"})
     assert response.status_code == 403
@@ -128,8 +127,7 @@ def test_a_post_without_its_csrf_token_is_refused(
 
 
 def test_a_post_with_its_csrf_token_is_accepted(db: None, scripted: Any) -> None:
-    client = Client(enforce_csrf_checks=True)
-    client.get(reverse("chat:home"))
+    client = guest_browser(enforce_csrf_checks=True)
     conversation = _own_conversation(client)
     token = client.cookies["csrftoken"].value
     response = client.post(

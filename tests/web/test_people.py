@@ -16,13 +16,26 @@ from tests.web.conftest import person_of, remember, text_of
 PASSWORD = "a-long-passphrase-42"
 
 
-def test_a_guest_is_created_on_the_first_visit(db: None) -> None:
+def test_a_first_visit_shows_the_chat_and_creates_nobody(db: None) -> None:
     client = Client()
     response = client.get(reverse("chat:home"))
     assert response.status_code == 200
+    assert "What can Whizi help with?" in text_of(response)
+    assert "_auth_user_id" not in client.session
+    assert User.objects.count() == 0
+
+
+def test_a_guest_is_created_by_the_first_message(db: None, scripted) -> None:
+    client = Client()
+    client.get(reverse("chat:home"))
+    response = client.post(
+        reverse("chat:new"), {"model": "scripted/chat-a", "content": "My name is Anna"}
+    )
+    assert response.status_code == 302
     guest = person_of(client)
     assert guest.is_guest
     assert User.objects.count() == 1
+    assert Conversation.objects.get(owner=guest).messages.count() == 2
 
 
 def test_the_guest_stays_the_same_across_visits(guest_client: Client) -> None:
@@ -125,8 +138,9 @@ def test_logging_out_ends_the_session(account_client: Client, account: User) -> 
     response = account_client.post(reverse("accounts:logout"))
     assert response.status_code == 302
     assert "_auth_user_id" not in account_client.session
-    account_client.get(reverse("chat:home"))
-    assert person_of(account_client).is_guest
+    page = text_of(account_client.get(reverse("chat:home")))
+    assert "_auth_user_id" not in account_client.session
+    assert "Log in" in page and "anna@example.com" not in page
 
 
 def test_logging_out_says_so_after_the_redirect(account_client: Client) -> None:

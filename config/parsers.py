@@ -1,0 +1,74 @@
+"""The API's JSON parser: DRF's, behind a size and a nesting limit checked before parsing."""
+
+from __future__ import annotations
+
+import codecs
+import re
+from typing import Any
+
+from django.conf import settings
+from rest_framework import exceptions, parsers, status
+from rest_framework.utils import json
+
+
+class BodyTooLarge(exceptions.APIException):
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_detail = "The request body is too large."
+    default_code = "too_large"
+
+
+class JSONTooDeep(exceptions.ParseError):
+    default_detail = "The JSON is nested too deeply."
+    default_code = "too_deep"
+
+
+# A JSON string (escapes included) or a bracket; strings are skipped when counting depth.
+_STRING_OR_BRACKET = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
+
+
+def json_depth_exceeds(text: str, limit: int) -> bool:
+    """Whether ``text`` nests arrays and objects deeper than ``limit`` (counted without parsing,
+    so ``[`` × 100,000 costs one pass and no recursion)."""
+    if text.count("[") + text.count("{") <= limit:
+        return False
+    depth = 0
+    for token in _STRING_OR_BRACKET.finditer(text):
+        char = token.group()
+        if char in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        elif char in "]}":
+            depth -= 1
+    return False
+
+
+class JSONParser(parsers.JSONParser):
+    """DRF's JSON parser behind two limits checked before ``json.loads``: the body's size
+    (``DATA_UPLOAD_MAX_MEMORY_SIZE``, as Django applies to form posts: 413) and its nesting
+    (``JSON_MAX_DEPTH``: 400), so no body can make the parser recurse or buffer without end."""
+
+    def parse(
+        self, stream: Any, media_type: str | None = None, parser_context: dict | None = None
+    ) -> Any:
+        parser_context = parser_context or {}
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        request = parser_context.get("request")
+        declared = request.META.get("CONTENT_LENGTH") if request is not None else None
+        if limit is not None and declared and declared.isdigit() and int(declared) > limit:
+            raise BodyTooLarge
+        raw = stream.read(limit + 1) if limit is not None else stream.read()
+        if limit is not None and len(raw) > limit:
+            raise BodyTooLarge
+        encoding = parser_context.get("encoding", settings.DEFAULT_CHARSET)
+        try:
+            text = codecs.decode(raw, encoding)
+        except (ValueError, LookupError):
+            raise exceptions.ParseError("JSON parse error") from None
+        if json_depth_exceeds(text, settings.JSON_MAX_DEPTH):
+            raise JSONTooDeep
+        try:
+            parse_constant = json.strict_constant if self.strict else None
+            return json.loads(text, parse_constant=parse_constant)
+        except (ValueError, RecursionError):
+            raise exceptions.ParseError("JSON parse error") from None

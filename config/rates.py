@@ -1,0 +1,15 @@
+"""Rate strings such as ``10/min`` (no Django import: the settings module reads them)."""
+
+from __future__ import annotations
+
+_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def parse_rate(rate: str) -> tuple[int, int]:
+    """``"10/min"`` → (10, 60): a number of requests per second, minute, hour or day (DRF's
+    form: any word starting with s, m, h or d)."""
+    number, _, period = rate.partition("/")
+    seconds = _SECONDS.get(period.strip()[:1].lower())
+    if not number.strip().isdecimal() or not number.strip().isascii() or seconds is None:
+        raise ValueError(f"not a rate: {rate!r} (expected e.g. 10/min)")
+    return int(number), seconds

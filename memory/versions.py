@@ -1,0 +1,60 @@
+"""Versions of the memory list as clients send them back: the API's ``If-Match`` header and the
+web form's hidden ``version`` field.
+
+Parsed with Django's own entity-tag helpers. Whatever a client sends, the answer is a version,
+"any version", "matches nothing" or "not an entity-tag at all": never an exception of ours (a
+``²`` is a digit to ``str.isdigit`` but not to ``int``; 5,000 digits exceed ``int``'s limit).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from django.utils.http import parse_etags, quote_etag
+
+# Memory.version is a PositiveBigIntegerField.
+MAX_VERSION: Final = 2**63 - 1
+# More than a client holding one version could mean; also bounds the work per request.
+MAX_TAGS: Final = 8
+MAX_HEADER_CHARS: Final = 1_000
+
+
+class InvalidIfMatch(ValueError):
+    """The header holds no entity-tag (empty, unbalanced quotes, too long)."""
+
+
+def etag_of(version: int) -> str:
+    """The ``ETag`` of a version of the list: ``"7"``."""
+    return quote_etag(str(version))
+
+
+def version_of(tag: str) -> int | None:
+    """The version an entity-tag or a form field names (``"7"``, ``W/"7"``, ``7`` → 7), or None
+    for anything that is not a version the list can have."""
+    tag = tag.strip().removeprefix("W/")
+    if len(tag) >= 2 and tag[0] == tag[-1] == '"':
+        tag = tag[1:-1]
+    if not (tag.isascii() and tag.isdigit()) or len(tag) > len(str(MAX_VERSION)):
+        return None
+    version = int(tag)
+    return version if version <= MAX_VERSION else None
+
+
+def if_match_versions(header: str) -> list[int] | None:
+    """The versions an ``If-Match`` header accepts, in order; None for ``*`` (any version, RFC
+    9110). An empty list means no version can match (a 412). Bare numbers are taken as the
+    quoted tag they stand for (``7`` is ``"7"``)."""
+    if len(header) > MAX_HEADER_CHARS:
+        raise InvalidIfMatch
+    if header.strip() == "*":
+        return None
+    parts = (part.strip() for part in header.split(","))
+    tags = parse_etags(",".join(quote_etag(part) for part in parts if part))
+    if not tags:
+        raise InvalidIfMatch
+    versions: list[int] = []
+    for tag in tags:
+        version = version_of(tag)
+        if version is not None and version not in versions:
+            versions.append(version)
+    return versions[:MAX_TAGS]
