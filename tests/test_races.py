@@ -318,7 +318,9 @@ def test_an_account_deleted_while_a_pass_stores_its_list_is_deleted_without_a_de
 
     store, stored = in_background(lambda: passes._store(memory, work, rewrite))
     wait_until(lambda: lock_waiters() >= 1)  # the pass waits for the memory row
-    delete, deleted = in_background(lambda: client.delete("/api/v1/account").status_code)
+    delete, deleted = in_background(
+        lambda: client.delete("/api/v1/account", {"password": PASSWORD}, format="json").status_code
+    )
     wait_until(lambda: lock_waiters() >= 2)  # and so does the deletion
     held.release()
     store.join()
@@ -348,7 +350,9 @@ def test_creating_something_while_the_account_is_being_deleted_answers_404(
     client = client_for(account)
     held = Held(lambda: list(Message.objects.select_for_update().filter(pk=first.pk)))
 
-    delete, deleted = in_background(lambda: client.delete("/api/v1/account").status_code)
+    delete, deleted = in_background(
+        lambda: client.delete("/api/v1/account", {"password": PASSWORD}, format="json").status_code
+    )
     wait_until(lambda: lock_waiters() >= 1)  # the deletion holds the account, waits on a message
     create, created = in_background(lambda: getattr(client, method)(path, body, format="json"))
     wait_until(lambda: lock_waiters() >= 2)  # the creation waits on the account
