@@ -25,7 +25,7 @@ def _words(text: str) -> frozenset[str]:
 # Strong words name a secret outright, so any value counts. Weak words also name everyday things
 # ("the key to success", "pin" on a map), so their value must contain a digit.
 _STRONG_WORDS: Final = (
-    r"pass ?words?|passwd|pwd|pw|pass ?codes?|pass ?phrases?|api ?keys?|secret keys?"
+    r"pass[-_ ]?words?|passwd|pwd|pw|pass[-_ ]?codes?|pass[-_ ]?phrases?|api ?keys?|secret keys?"
     r"|access tokens?|auth tokens?|recovery codes?|log-?ins?|credentials|parola d'ordine"
     r"|credenziali|mot de passe|mots de passe|mdp|identifiants?|contrasenas?|credenciales"
     r"|passwort|passworter|kennwort|zugangsdaten|anmeldedaten|senhas?|palavras?[- ]passe"

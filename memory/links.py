@@ -96,12 +96,15 @@ _LINK_WORD_RE: Final = re.compile(
     r"|allez sur|va sur|site web|sitio|pagina|web|besuche|besucht|webseite|seite|acesse|acessa"
     r"|visite|entra (?:a|en|em|su))\W+$"
 )
-# A dot spelled as a word: "evil dot example dot com", "ofertas punto com". Checked on folded
-# text, and only towards a common TLD that is not also a word ("el punto es ..." is Spanish).
-_SPELLED_DOT: Final = r" (?:dot|punto|point|punkt|ponto) "
+# A dot spelled as a word or spaced out: "evil dot example dot com", "ofertas punto com",
+# "evil . com". Only towards a common TLD that is not also a word ("el punto es ..." is Spanish),
+# and after a spaced-out dot only a lower-case one ("Likes tea . Com..." is a sentence). "evil.
+# com" is left alone: it reads like any sentence that goes on in lower case.
+_SPELLED_DOT: Final = r" (?:dot|punto|point|punkt|ponto|\.) "
 _SPELLED_DOMAIN_RE: Final = re.compile(
-    rf"\b([a-z0-9][a-z0-9-]+)(?:{_SPELLED_DOT}[a-z0-9-]+)*{_SPELLED_DOT}([a-z]{{2,6}})\b"
-    r"(?P<after> \w+)?"
+    rf"\b(?P<name>[a-z0-9][a-z0-9-]+)(?:{_SPELLED_DOT}[a-z0-9-]+)*(?P<dot>{_SPELLED_DOT})"
+    r"(?P<tld>[a-z]{2,24})(?![\w-])(?P<after> \w+)?",
+    re.IGNORECASE,
 )
 # Words that cannot be the name before a spelled dot ("the dot com era", "el punto es").
 _NOT_NAMES: Final = _words(
@@ -125,12 +128,15 @@ def _join_spaced_dot(match: re.Match[str]) -> str:
     return f"{name}."
 
 
-def _has_spelled_domain(folded: str) -> bool:
-    for match in _SPELLED_DOMAIN_RE.finditer(folded):
-        name, tld, after = match.group(1), match.group(2), match.group("after")
+def _has_spelled_domain(text: str) -> bool:
+    for match in _SPELLED_DOMAIN_RE.finditer(text):
+        name, tld, after = match.group("name").lower(), match.group("tld"), match.group("after")
+        if "." in match.group("dot") and not tld.islower():
+            continue
+        tld = tld.lower()
         if name in _NOT_NAMES or tld not in _COMMON_TLDS or tld in _WORD_TLDS:
             continue
-        if after and after.strip() in _DOT_COM_NOUNS:
+        if after and after.strip().lower() in _DOT_COM_NOUNS:
             continue
         return True
     return False
@@ -155,7 +161,7 @@ def has_link(line: str) -> bool:
         return True
     text = _DEFANGED_DOT_RE.sub(".", _EMAIL_RE.sub(" ", line))
     text = _SPACED_DOT_RE.sub(_join_spaced_dot, text)
-    if _has_spelled_domain(text.lower()):
+    if _has_spelled_domain(text):
         return True
     for match in _DOMAIN_RE.finditer(text):
         name, tld = match.group(1), match.group(2)
