@@ -55,7 +55,7 @@ def has_markup(line: str) -> bool:
 # A line is split into clauses at sentence ends, labels ("Note: "), dashes and quotes; each
 # clause is then read from its start.
 _CLAUSE_SPLIT_RE: Final = re.compile(
-    r"[.;!?]+(?:\s+|$)|:\s+|\s[-\u2013\u2014]+\s|[\"«»“”()\[\]]|(?:^|\s)'|,\s+"
+    r"[.;!?]+(?:\s+|$)|:\s+|\s[-\u2013\u2014]+\s|[\"«»“”„()\[\]]|(?:^|\s)'|,\s+"
     r"|\s(?:and|but|then|e|et|y|und|mas)\s(?=(?:always|never|only|don't|do not|please|sempre"
     r"|mai|toujours|jamais|siempre|nunca|immer|nie)\b)"
 )
