@@ -4,7 +4,8 @@ Pure module (no Django). SPEC §3: secrets, lines outside 3-160 characters, dupl
 prompt markup are refused, and so are links, bare domains and lines that read as instructions to
 the assistant, anywhere in the line and whatever the label in front of it, because a stored line
 is obeyed in every future conversation as if just asked. The checks themselves live in
-`memory.secrets` and `memory.instructions`. A refused line is only counted by reason; its text
+`memory.secrets`, `memory.credentials`, `memory.links` and `memory.instructions`, on
+the line as `memory.normalize` folds it. A refused line is only counted by reason; its text
 never reaches a log or an exception.
 """
 
@@ -15,8 +16,10 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
-from memory.instructions import has_link, has_markup, is_instruction
+from memory.instructions import has_markup, is_instruction
 from memory.lines import clean_line, fold, line_key
+from memory.links import has_link
+from memory.normalize import for_checks
 from memory.secrets import is_secret
 
 RefusalReason = Literal["length", "secret", "markup", "link", "instruction"]
@@ -24,7 +27,10 @@ RefusalReason = Literal["length", "secret", "markup", "link", "instruction"]
 # Bump when a rule changes: stored lines checked under an older version are checked again.
 # 2: separators in card numbers and IBANs, credentials anywhere in the line, bare domains
 # ("link"), instructions after a label or a first sentence.
-RULES_VERSION: Final = 2
+# 3: look-alike characters (full-width, other scripts, leetspeak), spelled-out digits, any
+# separator in card numbers, lock combinations, defanged and IDN links, the assistant named as
+# the one who acts, rules for every answer; quoted titles and mottos are kept.
+RULES_VERSION: Final = 3
 MIN_CHARS: Final = 3
 MAX_CHARS: Final = 160
 
@@ -39,12 +45,15 @@ def refusal_reason(line: str) -> RefusalReason | None:
     cleaned = clean_line(line)
     if not MIN_CHARS <= len(cleaned) <= MAX_CHARS:
         return "length"
-    folded = fold(cleaned)
-    if is_secret(cleaned, folded):
+    # The checks read the line with look-alikes folded ("４１１１", "evil。example", a Cyrillic
+    # "а" in "Pаssword"); the line itself is stored as written.
+    text = for_checks(cleaned)
+    folded = fold(text)
+    if is_secret(text, folded):
         return "secret"
-    if has_markup(cleaned):
+    if has_markup(text):
         return "markup"
-    if has_link(cleaned):
+    if has_link(text):
         return "link"
     if is_instruction(folded):
         return "instruction"

@@ -1,9 +1,10 @@
-"""Secrets in a memory line: keys and tokens, credentials said in words, card numbers, IBANs,
-national ID numbers and seed phrases.
+"""Secrets in a memory line: keys and tokens, credentials said in words (`memory.credentials`),
+card numbers, IBANs, national ID numbers and seed phrases.
 
 Pure module (no Django), used by `memory.filters`. SPEC §3: these hold whatever the phrasing,
-language or separators — a card written with dots or slashes is still a card, and "Hunter2 is my
-password" is still a password. Nothing here logs a line or puts it in an exception.
+language or separators — a card written with dots, commas or dashes is still a card, and "Hunter2
+is my password" is still a password. Lines arrive with look-alike characters already folded
+(`memory.normalize`). Nothing here logs a line or puts it in an exception.
 """
 
 from __future__ import annotations
@@ -45,13 +46,7 @@ from stdnum.fr import nir
 from stdnum.it import codicefiscale
 from stdnum.us import ssn
 
-from memory.lines import fold
-
-
-def _words(text: str) -> frozenset[str]:
-    """A set of the space-separated words of `text` (long vocabularies read better as text)."""
-    return frozenset(text.split())
-
+from memory.credentials import has_credential
 
 # --- keys and tokens --------------------------------------------------------------------------
 
@@ -123,177 +118,25 @@ def _has_key_or_token(line: str) -> bool:
     return _has_high_entropy_token(line)
 
 
-# --- credentials said in words ----------------------------------------------------------------
-
-# Matched on folded text (lowercase, no accents), EN/IT/FR/ES/DE/PT. A credential is one of these
-# words with a value anywhere around it: "password: x", "email password hunter2", "the wifi
-# password at home is x", "Hunter2 is my password", "uses gatto99 as password".
-# Strong words name a secret outright, so any value counts. Weak words also name everyday things
-# ("the key to success", "pin" on a map), so their value must contain a digit.
-_STRONG_WORDS: Final = (
-    r"pass ?words?|passwd|pwd|pw|pass ?codes?|pass ?phrases?|api ?keys?|secret keys?"
-    r"|access tokens?|auth tokens?|recovery codes?|log-?ins?|credentials|parola d'ordine"
-    r"|credenziali|mot de passe|mots de passe|mdp|identifiants?|contrasenas?|credenciales"
-    r"|passwort|passworter|kennwort|zugangsdaten|anmeldedaten|senhas?|palavras?[- ]passe"
-    r"|credenciais"
-)
-_KEY_OF: Final = r"(?:wi-?fi|wlan|network|wpa2?|wep|licen[cs]e|product|activation|serial|router)"
-_WEAK_WORDS: Final = (
-    r"pins?(?: codes?| numbers?)?|cvv|cvc|otp"
-    r"|(?:door|gate|alarm|safe|unlock|access|security|entry|garage|lock|phone) codes?"
-    r"|codes? (?:for|of|to) (?:the |my |our )?(?:front |back |main )?(?:door|gate|alarm|safe"
-    r"|garage|building|lock|phone|house|apartment|flat|locker)"
-    rf"|{_KEY_OF} keys?"
-    r"|codice (?:pin|segreto|di sblocco|di accesso|della porta|dell'allarme)"
-    rf"|chiave (?:del |della )?{_KEY_OF}|codici pin"
-    r"|code (?:pin|secret|d'acces|de la porte|de l'alarme|de deverrouillage)"
-    rf"|cle (?:du |de )?{_KEY_OF}|cle de securite"
-    r"|codigo (?:pin|secreto|de acceso|de acesso|de desbloqueo|de desbloqueio|da porta)"
-    rf"|clave (?:del )?{_KEY_OF}|chave (?:do |da )?{_KEY_OF}"
-    r"|geheimzahl|geheimcode|zugangscode|wlan-?schlussel|netzwerkschlussel|wlan-?passwort"
-)
-_CREDENTIAL_RE: Final = re.compile(rf"\b(?:(?P<strong>{_STRONG_WORDS})|(?P<weak>{_WEAK_WORDS}))\b")
-
-# "password manager", "login systems": the credential word qualifies another noun.
-_COMPOUND_HEAD_RE: Final = re.compile(
-    r"\s*(?:managers?|reset|resets|polic(?:y|ies)|hints?|strength|generators?|vaults?|apps?"
-    r"|rules|requirements?|changes?|recovery|fields?|prompts?|pages?|screens?|systems?"
-    r"|protected|protection|forms?|box|security|habits|hygiene|issues?|problems?|sharing"
-    r"|management|flows?|keepers?|safes?|lists?|books?|holders?|less)\b"
-)
-# "is", "was", ":", in the six languages ("è"/"é" are turned into "is" before folding).
-_ASSIGN_RE: Final = re.compile(
-    r"\s*(?:[:=]|->)\s*|\s+(?:is|was|are|were|will be|era|sono|sara|est|etait|c'est|sont"
-    r"|es|son|fue|ist|lautet|war|sind|sao|foi|era)\s+(?:[:=]\s*)?"
-)
-# A word between the credential word and the assignment, up to five ("password for my bank is").
-_BETWEEN_WORD_RE: Final = re.compile(r"\s+[^\s:=.;,!?]+")
-_MAX_BETWEEN: Final = 5
-# Words after "is" that describe the credential instead of giving it.
-_NOT_VALUES: Final = _words(
-    "a an the my his her their our your it its this that not no none weak strong long short"
-    " simple secure safe saved stored shared same different new old expired changed reset"
-    " secret unknown forgotten lost required written encrypted complicated complex easy hard"
-    " private personal set needed missing wrong correct blocked locked good bad there here"
-    " also still always never only just via through with in on at for from by of to"
-    " un una il lo la le gli i mio mia suo sua non debole forte salvata sicura cambiata"
-    " scaduta uguale nuova vecchia sempre anche"
-    " une le les mon ma son sa pas faible fort forte sauvegarde securise change perdu oublie"
-    " el los las mi su tu no debil fuerte segura guardada cambiada nueva igual"
-    " ein eine der die das mein meine sein seine ihr ihre nicht schwach stark sicher neu alt"
-    " gespeichert geandert"
-    " um uma o os as meu minha seu sua nao fraca salva mudada nova"
-)
-_PRONOUNS: Final = _words(
-    "it this that what which there here mine ours his hers theirs questo questa quello quella"
-    " ce cela ca c esto eso esta este aquello das es dies isso isto aquilo"
-)
-_WORD_AFTER_RE: Final = re.compile(r"[\"'«“]?([^\s\"'»”]+)(.*)", re.DOTALL)
-_OWNER: Final = (
-    r"(?:my|his|her|their|our|the|its|il|la|mia|mio|sua|suo|loro|mon|ma|son|sa|leur|le|l'"
-    r"|mi|su|el|tu|mein|meine|sein|seine|ihr|ihre|das|der|die|a|o|minha|meu|seu|dele|dela)"
-)
-_PREPOSITIONS: Final = (
-    r"(?:for|of|to|on|at|per|pour|de|du|des|del|della|dello|di|da|do|dos|para|fur|furs|zum|zur"
-    r"|vom|im|in|a|al|au)"
-)
-# "Hunter2 is my password", "gatto99 è la mia password", "Sonne7 ist mein Passwort".
-_VALUE_BEFORE_RE: Final = re.compile(
-    r"(?:^|\s)[\"'«]?(?P<value>[^\s\"'»]+)[\"'»]?\s+(?:is|was|est|es|ist|era|sara)\s+"
-    rf"(?:{_OWNER}\s*){{1,3}}(?:[\w'-]+\s+){{0,2}}?(?:{_STRONG_WORDS}|(?P<weak>{_WEAK_WORDS}))"
-    rf"(?=\s*$|\s*[.,;!?)]|\s+{_PREPOSITIONS}\b)"
-)
-# "uses gatto99 as password", "utilise soleil2024 comme mot de passe", "benutzt Sonne7 als PIN".
-_VALUE_AS_RE: Final = re.compile(
-    r"(?:^|\s)[\"'«]?(?P<value>[^\s\"'»]*\d[^\s\"'»]*)[\"'»]?\s+(?:as|come|comme|como|als)\s+"
-    rf"(?:{_OWNER}\s+){{0,2}}(?:[\w'-]+\s+){{0,2}}?(?:{_STRONG_WORDS}|{_WEAK_WORDS})\b"
-    rf"(?!{_COMPOUND_HEAD_RE.pattern})"
-)
-# "mot de passe Gmail soleil2024", "PIN do cartão 4821": a name or two, then the value. Time
-# words in between ("PIN changed in 2023") make the number a date.
-_NAMED_VALUE_RE: Final = re.compile(
-    r"(?:\s+(?!(?:in|on|at|since|until|nel|dal|fino|en|depuis|jusqu|desde|hasta|im|am|seit|bis"
-    r"|em|no|na|ate)\b)[^\W\d_]+){1,2}\s+([^\s.,;:!?)]+)"
-)
-# A code of 4-8 digits that is not a year.
-_CODE_RE: Final = re.compile(r"(?!(?:19|20)\d\d$)\d{4,8}")
-_ACCENTED_IS_RE: Final = re.compile(r"(?<!\S)[\u00e8\u00e9\u00c8\u00c9](?!\S)")
-_DIGIT_RE: Final = re.compile(r"\d")
-_LETTER_DIGIT_RE: Final = re.compile(r"^(?=.*[^\W\d_])(?=.*\d)\S{4,}$")
-
-
-def _is_value(text: str, *, words_count: bool) -> bool:
-    """Whether `text` (what follows "password is") starts with the credential's value."""
-    match = _WORD_AFTER_RE.match(text)
-    if match is None:
-        return False
-    quoted = text[:1] in "\"'«“"
-    token, rest = match.group(1).rstrip(".,;:!?)"), match.group(2)
-    if not token or token in _NOT_VALUES:
-        return False
-    digits = len(_DIGIT_RE.findall(token))
-    if digits:
-        # "PIN is 4 digits long", "password is 12 characters" describe the credential.
-        return digits >= 3 or len(token) >= 4
-    if not words_count:
-        return False
-    if quoted or not token.isalpha():
-        return True  # "password is 'blue sky'", "password is P@ss!"
-    # A single word ending the clause is the value ("mot de passe est soleil"); more words
-    # after it describe the credential ("password is shared with her sister").
-    return re.match(r"\s*(?:$|[.,;/)]|(?:and|or|e|et|y|und|oder|ou|o)\b)", rest) is not None
-
-
-def _has_assigned_value(after: str, *, words_count: bool) -> bool:
-    """Whether up to five words, then "is" or ":", then a value follow a credential word."""
-    start = 0
-    for _ in range(_MAX_BETWEEN + 1):
-        assign = _ASSIGN_RE.match(after, start)
-        if assign:
-            return _is_value(after[assign.end() :], words_count=words_count)
-        word = _BETWEEN_WORD_RE.match(after, start)
-        if word is None:
-            return False
-        start = word.end()
-    return False
-
-
-def _has_credential(line: str) -> bool:
-    # Italian and Portuguese "è"/"é" ("is") would fold into "e", which also means "and".
-    spoken = fold(_ACCENTED_IS_RE.sub("is", line))
-    for match in _CREDENTIAL_RE.finditer(spoken):
-        after = spoken[match.end() :]
-        if _COMPOUND_HEAD_RE.match(after):
-            continue
-        strong = match.group("strong") is not None
-        # "PIN 4821", "email password hunter2", "Password: x".
-        direct = re.match(r"\s*[:=-]?\s*(\S+)", after)
-        if direct and (
-            len(_DIGIT_RE.findall(direct.group(1))) >= 3 or _LETTER_DIGIT_RE.match(direct.group(1))
-        ):
-            return True
-        # "mot de passe Gmail soleil2024": a service name or two, then a value with a digit.
-        named = _NAMED_VALUE_RE.match(after)
-        if named and (_LETTER_DIGIT_RE.match(named.group(1)) or _CODE_RE.fullmatch(named.group(1))):
-            return True
-        # "password for my bank is x", "Passwort fürs WLAN lautet x".
-        if _has_assigned_value(after, words_count=strong):
-            return True
-    for match in _VALUE_BEFORE_RE.finditer(spoken):
-        value = match.group("value")
-        if value in _PRONOUNS or value in _NOT_VALUES:
-            continue
-        if match.group("weak") is None or _DIGIT_RE.search(value):
-            return True
-    return _VALUE_AS_RE.search(spoken) is not None
-
-
 # --- numbers: cards, IBANs, national IDs ------------------------------------------------------
 
-# Digit groups with any separators ("4111.1111.1111.1111", "4111 / 1111", mixed), not glued to
-# a word before them ("DE89.3704..." is an IBAN's tail). A leading "+" marks a phone number.
-_DIGIT_RUN_RE: Final = re.compile(r"(?<![\w+])(?<![\w+][./_-])\+?\d+(?:[ ./_-]{1,3}\d+)*(?!\w)")
+# Between two groups of a card number or an IBAN: up to three separator characters of any kind
+# ("4111.1111", "4111 / 1111", "4111, 1111", "(4111) 1111"; other dots and dashes are already
+# "." and "-" in `memory.normalize`).
+_SEPARATOR: Final = r"[\s.,;:/\\|_()\[\]'*-]"
+_SEPARATORS_RE: Final = re.compile(rf"{_SEPARATOR}{{1,3}}")
+# Digit groups with any separators, not glued to a word before them ("DE89.3704..." is an IBAN's
+# tail). A leading "+" marks a phone number.
+_DIGIT_RUN_RE: Final = re.compile(
+    rf"(?<![\w+])(?<![\w+][./_-])\+?\d+(?:{_SEPARATOR}{{1,3}}\d+)*(?!\w)"
+)
 _GROUP_RE: Final = re.compile(r"\d+")
+# Letters standing for digits inside a run of digits ("4111 1111 1111 111l", "4O11").
+_DIGIT_LOOKALIKES_RE: Final = re.compile(
+    r"(?<![^\W\d_])(?=(?:[lIoO|]*\d){3})[\dlIoO|]+(?![^\W\d_])"
+)
+_DIGIT_LOOKALIKES: Final = str.maketrans("lI|oO", "11100")
+_YEAR_RE: Final = re.compile(r"(?:19|20)\d\d")
 # Payment card numbers start with 2-6 (Mastercard, Amex and Diners, Visa, Mastercard, Discover
 # and UnionPay); Luhn-valid numbers starting with 0, 1, 7, 8 or 9 are phone, airline, petroleum,
 # telecom or national numbers, and a phone number written without "+" often passes Luhn by chance.
@@ -320,14 +163,19 @@ def _has_card_number(line: str) -> bool:
     # A card may be followed by other numbers ("4111/1111/1111/1111 12/29"), so every prefix
     # of a run that ends a group is tried. Only prefixes: each extra candidate is another 1 in
     # 10 chance for ordinary numbers to pass Luhn.
-    for run in _DIGIT_RUN_RE.finditer(line):
+    text = _DIGIT_LOOKALIKES_RE.sub(lambda match: match.group().translate(_DIGIT_LOOKALIKES), line)
+    for run in _DIGIT_RUN_RE.finditer(text):
         if run.group()[0] not in _CARD_FIRST_DIGITS:
             continue
         digits = ""
-        for group in _GROUP_RE.findall(run.group()):
+        groups = _GROUP_RE.findall(run.group())
+        for count, group in enumerate(groups, 1):
             digits += group
             if len(digits) > 19:
                 break
+            # "Kids born 2015, 2018, 2021, 2024" is a list of years, even when it passes Luhn.
+            if all(_YEAR_RE.fullmatch(year) for year in groups[:count]):
+                continue
             if len(digits) >= 13 and luhn.is_valid(digits):
                 return True
     return False
@@ -344,9 +192,14 @@ def _has_iban(line: str) -> bool:
             char = line[index]
             if char.isascii() and char.isalnum():
                 chars.append(char)
-            elif not (char in " .-/_" and index + 1 < len(line) and line[index + 1].isalnum()):
-                break
-            index += 1
+                index += 1
+            else:
+                separators = _SEPARATORS_RE.match(line, index)
+                end = separators.end() if separators else index
+                if end == index or end == len(line) or not line[end].isalnum():
+                    break
+                index = end
+                continue
             if len(chars) >= 15 and iban.is_valid("".join(chars)):
                 return True
     return False
@@ -401,7 +254,7 @@ def is_secret(line: str, folded: str) -> bool:
     """Whether a cleaned line (and its `fold`) holds a secret of any kind listed above."""
     return (
         _has_key_or_token(line)
-        or _has_credential(line)
+        or has_credential(line)
         or _has_id_number(folded)
         or _has_card_number(line)
         or _has_iban(line)

@@ -1,0 +1,271 @@
+"""Credentials said in words: a password, passcode, PIN, login, key or lock combination word with
+a value anywhere in the line, in English, Italian, French, Spanish, German and Portuguese.
+
+Pure module (no Django), used by `memory.secrets`. SPEC §3: these hold whatever the phrasing —
+"Hunter2 is my password", "p@ssword: hunter2", "PIN is four eight two one" are all a credential.
+Patterns run on folded text (lowercase, no accents). Nothing here logs a line.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from memory.lines import fold
+
+
+def _words(text: str) -> frozenset[str]:
+    """A set of the space-separated words of `text` (long vocabularies read better as text)."""
+    return frozenset(text.split())
+
+
+# Matched on folded text (lowercase, no accents), EN/IT/FR/ES/DE/PT. A credential is one of these
+# words with a value anywhere around it: "password: x", "email password hunter2", "the wifi
+# password at home is x", "Hunter2 is my password", "uses gatto99 as password".
+# Strong words name a secret outright, so any value counts. Weak words also name everyday things
+# ("the key to success", "pin" on a map), so their value must contain a digit.
+_STRONG_WORDS: Final = (
+    r"pass[-_ ]?words?|passwd|pwd|pw|pass[-_ ]?codes?|pass[-_ ]?phrases?|api ?keys?|secret keys?"
+    r"|access tokens?|auth tokens?|recovery codes?|log-?ins?|credentials|parola d'ordine"
+    r"|credenziali|mot de passe|mots de passe|mdp|identifiants?|contrasenas?|credenciales"
+    r"|passwort|passworter|kennwort|zugangsdaten|anmeldedaten|senhas?|palavras?[- ]passe"
+    r"|credenciais"
+)
+_KEY_OF: Final = r"(?:wi-?fi|wlan|network|wpa2?|wep|licen[cs]e|product|activation|serial|router)"
+_WEAK_WORDS: Final = (
+    r"pins?(?: codes?| numbers?)?|cvv|cvc|otp"
+    r"|(?:door|gate|alarm|safe|unlock|access|security|entry|garage|lock|phone) codes?"
+    r"|codes? (?:for|of|to) (?:the |my |our )?(?:front |back |main )?(?:door|gate|alarm|safe"
+    r"|garage|building|lock|phone|house|apartment|flat|locker)"
+    rf"|{_KEY_OF} keys?"
+    r"|codice (?:pin|segreto|di sblocco|di accesso|della porta|dell'allarme)"
+    rf"|chiave (?:del |della )?{_KEY_OF}|codici pin"
+    r"|code (?:pin|secret|d'acces|de la porte|de l'alarme|de deverrouillage)"
+    rf"|cle (?:du |de )?{_KEY_OF}|cle de securite"
+    r"|codigo (?:pin|secreto|de acceso|de acesso|de desbloqueo|de desbloqueio|da porta)"
+    rf"|clave (?:del )?{_KEY_OF}|chave (?:do |da )?{_KEY_OF}"
+    r"|geheimzahl|geheimcode|zugangscode|wlan-?schlussel|netzwerkschlussel|wlan-?passwort"
+    # "Su clave es perrito99": the bare word is how Spanish (and others) say "password".
+    r"|claves?|chiav[ei]|cles?|chaves?|schlussel"
+)
+# A lock combination ("Locker combination 12-34-56"). The word alone is everyday ("a combination
+# of 1990s styles"), so only a value made of digits counts.
+_COMBINATION_WORDS: Final = (
+    r"(?:(?:locker|lock|padlock|safe|vault|bike lock) )?combinations?|combinazione|combinaison"
+    r"|combinacion|(?:zahlen)?kombination|combinacao|codice del lucchetto|code du cadenas"
+    r"|codigo del candado|codigo do cadeado"
+)
+_CREDENTIAL_RE: Final = re.compile(
+    rf"\b(?:(?P<strong>{_STRONG_WORDS})|(?P<weak>{_WEAK_WORDS})"
+    rf"|(?P<combination>{_COMBINATION_WORDS}))\b"
+)
+# A combination's value: up to three words ("of the locker"), then digits in groups or 3-8
+# digits that are not a year ("Combinación de la taquilla 12-34-56").
+_COMBINATION_VALUE_RE: Final = re.compile(
+    r"(?:\s+[^\W\d_]+(?:'\w+)?){0,3}\s*[:=]?\s*(\d{1,3}(?:[-/.:]\d{1,3}){2,}|\d{3,8})(?![\w-])"
+)
+_YEAR_RE: Final = re.compile(r"(?:19|20)\d\d")
+# "Login anna / hunter2": a user name and its password.
+_USER_AND_PASSWORD_RE: Final = re.compile(r"\s*[:=-]?\s*[^\s/]+\s*/\s*([^\s/]+)")
+
+# "password manager", "login systems": the credential word qualifies another noun.
+_COMPOUND_HEAD_RE: Final = re.compile(
+    r"\s*(?:managers?|reset|resets|polic(?:y|ies)|hints?|strength|generators?|vaults?|apps?"
+    r"|rules|requirements?|changes?|recovery|fields?|prompts?|pages?|screens?|systems?"
+    r"|protected|protection|forms?|box|security|habits|hygiene|issues?|problems?|sharing"
+    r"|management|flows?|keepers?|safes?|lists?|books?|holders?|less)\b"
+)
+# "is", "was", ":", in the six languages ("è"/"é" are turned into "is" before folding).
+_ASSIGN_RE: Final = re.compile(
+    r"\s*(?:[:=]|->)\s*|\s+(?:is|was|are|were|will be|era|sono|sara|est|etait|c'est|sont"
+    r"|es|son|fue|ist|lautet|war|sind|sao|foi|era)\s+(?:[:=]\s*)?"
+)
+# A word between the credential word and the assignment, up to five ("password for my bank is").
+_BETWEEN_WORD_RE: Final = re.compile(r"\s+[^\s:=.;,!?]+")
+_MAX_BETWEEN: Final = 5
+# Words after "is" that describe the credential instead of giving it.
+_NOT_VALUES: Final = _words(
+    "a an the my his her their our your it its this that not no none weak strong long short"
+    " simple secure safe saved stored shared same different new old expired changed reset"
+    " secret unknown forgotten lost required written encrypted complicated complex easy hard"
+    " private personal set needed missing wrong correct blocked locked good bad there here"
+    " also still always never only just via through with in on at for from by of to"
+    " un una il lo la le gli i mio mia suo sua non debole forte salvata sicura cambiata"
+    " scaduta uguale nuova vecchia sempre anche"
+    " une le les mon ma son sa pas faible fort forte sauvegarde securise change perdu oublie"
+    " el los las mi su tu no debil fuerte segura guardada cambiada nueva igual"
+    " ein eine der die das mein meine sein seine ihr ihre nicht schwach stark sicher neu alt"
+    " gespeichert geandert"
+    " um uma o os as meu minha seu sua nao fraca salva mudada nova"
+)
+_PRONOUNS: Final = _words(
+    "it this that what which there here mine ours his hers theirs questo questa quello quella"
+    " ce cela ca c esto eso esta este aquello das es dies isso isto aquilo"
+)
+_WORD_AFTER_RE: Final = re.compile(r"[\"'«“]?([^\s\"'»”]+)(.*)", re.DOTALL)
+_OWNER: Final = (
+    r"(?:my|his|her|their|our|the|its|il|la|mia|mio|sua|suo|loro|mon|ma|son|sa|leur|le|l'"
+    r"|mi|su|el|tu|mein|meine|sein|seine|ihr|ihre|das|der|die|a|o|minha|meu|seu|dele|dela)"
+)
+_PREPOSITIONS: Final = (
+    r"(?:for|of|to|on|at|per|pour|de|du|des|del|della|dello|di|da|do|dos|para|fur|furs|zum|zur"
+    r"|vom|im|in|a|al|au)"
+)
+# "Hunter2 is my password", "gatto99 è la mia password", "Sonne7 ist mein Passwort".
+_VALUE_BEFORE_RE: Final = re.compile(
+    r"(?:^|\s)[\"'«]?(?P<value>[^\s\"'»]+)[\"'»]?\s+(?:is|was|est|es|ist|era|sara)\s+"
+    rf"(?:{_OWNER}\s*){{1,3}}(?:[\w'-]+\s+){{0,2}}?(?:{_STRONG_WORDS}|(?P<weak>{_WEAK_WORDS}))"
+    rf"(?=\s*$|\s*[.,;!?)]|\s+{_PREPOSITIONS}\b)"
+)
+# "uses gatto99 as password", "utilise soleil2024 comme mot de passe", "benutzt Sonne7 als PIN".
+_VALUE_AS_RE: Final = re.compile(
+    r"(?:^|\s)[\"'«]?(?P<value>[^\s\"'»]*\d[^\s\"'»]*)[\"'»]?\s+(?:as|come|comme|como|als)\s+"
+    rf"(?:{_OWNER}\s+){{0,2}}(?:[\w'-]+\s+){{0,2}}?(?:{_STRONG_WORDS}|{_WEAK_WORDS})\b"
+    rf"(?!{_COMPOUND_HEAD_RE.pattern})"
+)
+# "mot de passe Gmail soleil2024", "PIN do cartão 4821": a name or two, then the value. Time
+# words in between ("PIN changed in 2023") make the number a date.
+_NAMED_VALUE_RE: Final = re.compile(
+    r"(?:\s+(?!(?:in|on|at|since|until|nel|dal|fino|en|depuis|jusqu|desde|hasta|im|am|seit|bis"
+    r"|em|no|na|ate)\b)[^\W\d_]+){1,2}\s+([^\s.,;:!?)]+)"
+)
+# A code of 4-8 digits that is not a year.
+_CODE_RE: Final = re.compile(r"(?!(?:19|20)\d\d$)\d{4,8}")
+_ACCENTED_IS_RE: Final = re.compile(r"(?<!\S)[\u00e8\u00e9\u00c8\u00c9](?!\S)")
+_DIGIT_RE: Final = re.compile(r"\d")
+_VALUE_END_RE: Final = re.compile(r"(?:\s*\d+)?\s*(?:$|[.,;/)]|(?:and|or|e|et|y|und|oder|ou|o)\b)")
+_LETTER_DIGIT_RE: Final = re.compile(r"^(?=.*[^\W\d_])(?=.*\d)\S{4,}$")
+
+
+def _is_value(text: str, *, words_count: bool) -> bool:
+    """Whether `text` (what follows "password is") starts with the credential's value."""
+    match = _WORD_AFTER_RE.match(text)
+    if match is None:
+        return False
+    quoted = text[:1] in "\"'«“"
+    token, rest = match.group(1).rstrip(".,;:!?)"), match.group(2)
+    if not token or token in _NOT_VALUES:
+        return False
+    digits = len(_DIGIT_RE.findall(token))
+    if digits:
+        # "PIN is 4 digits long", "password is 12 characters" describe the credential.
+        return digits >= 3 or len(token) >= 4
+    if not words_count:
+        return False
+    if quoted or not token.isalpha():
+        return True  # "password is 'blue sky'", "password is P@ss!"
+    # A single word ending the clause is the value ("mot de passe est soleil", "password is
+    # hunter two" once the number is spelled in digits); more words after it describe the
+    # credential ("password is shared with her sister").
+    return _VALUE_END_RE.match(rest) is not None
+
+
+def _has_assigned_value(after: str, *, words_count: bool) -> bool:
+    """Whether up to five words, then "is" or ":", then a value follow a credential word."""
+    start = 0
+    for _ in range(_MAX_BETWEEN + 1):
+        assign = _ASSIGN_RE.match(after, start)
+        if assign:
+            return _is_value(after[assign.end() :], words_count=words_count)
+        word = _BETWEEN_WORD_RE.match(after, start)
+        if word is None:
+            return False
+        start = word.end()
+    return False
+
+
+# Look-alike symbols and digits inside a credential word: "p@ssword", "passw0rd", "pa$$w0rd".
+# "1" may stand for "i" ("p1n") or "l" ("1ogin"), so both readings are tried.
+_LEET_I: Final = str.maketrans("@4$5031!|7", "aassoeiilt")
+_LEET_L: Final = str.maketrans("@4$5031!|7", "aassoelilt")
+_LEET_TOKEN_RE: Final = re.compile(r"[a-z0-9@$!|]*[@$!|0-9][a-z0-9@$!|]*")
+# Words of the multi-word credential names ("mot de passe"), which match only together.
+_CREDENTIAL_PARTS: Final = _words("mot mots passe parola ordine palavra palavras api secret code")
+
+
+def _deleet(spoken: str) -> str:
+    def unmask(match: re.Match[str]) -> str:
+        token = match.group()
+        if not any(c.isalpha() for c in token):
+            return token  # a number, not a word
+        for table in (_LEET_I, _LEET_L):
+            word = token.translate(table)
+            if word in _CREDENTIAL_PARTS or _CREDENTIAL_RE.fullmatch(word):
+                return word
+        return token
+
+    return _LEET_TOKEN_RE.sub(unmask, spoken)
+
+
+# Digits spelled as words, so that "PIN is four eight two one" and "Pin è quattro otto due uno"
+# read as "4821" (folded spellings, no accents).
+_DIGIT_WORDS: Final = {
+    **dict.fromkeys(("zero", "cero", "null"), "0"),
+    **dict.fromkeys(("one", "uno", "un", "une", "eins", "um", "uma"), "1"),
+    **dict.fromkeys(("two", "due", "deux", "dos", "zwei", "dois", "duas"), "2"),
+    **dict.fromkeys(("three", "tre", "trois", "tres", "drei"), "3"),
+    **dict.fromkeys(("four", "quattro", "quatre", "cuatro", "vier", "quatro"), "4"),
+    **dict.fromkeys(("five", "cinque", "cinq", "cinco", "funf"), "5"),
+    **dict.fromkeys(("six", "sei", "seis", "sechs"), "6"),
+    **dict.fromkeys(("seven", "sette", "sept", "siete", "sieben", "sete"), "7"),
+    **dict.fromkeys(("eight", "otto", "huit", "ocho", "acht", "oito"), "8"),
+    **dict.fromkeys(("nine", "nove", "neuf", "nueve", "neun"), "9"),
+}
+# Articles that are also "one": alone they stay words ("est un secret").
+_ARTICLES: Final = _words("un une uno um uma")
+_NUMBER_WORD: Final = "(?:" + "|".join(sorted(_DIGIT_WORDS, key=len, reverse=True)) + r"|\d)"
+_NUMBER_RUN_RE: Final = re.compile(rf"\b{_NUMBER_WORD}(?:[ ,-]+{_NUMBER_WORD})*\b")
+_RUN_SPLIT_RE: Final = re.compile(r"[ ,-]+")
+
+
+def _spell_digits(spoken: str) -> str:
+    def digits(match: re.Match[str]) -> str:
+        words = _RUN_SPLIT_RE.split(match.group())
+        if len(words) == 1 and words[0] in _ARTICLES:
+            return match.group()
+        # A run of single digits is one code: "4 8 2 1" and "four eight two one" are "4821".
+        return "".join(_DIGIT_WORDS.get(word, word) for word in words)
+
+    return _NUMBER_RUN_RE.sub(digits, spoken)
+
+
+def _has_value_after(match: re.Match[str], after: str) -> bool:
+    """Whether the credential word `match` is followed by its value in `after`."""
+    if match.group("combination") is not None:
+        # Only a code: "combination 12-34-56", "combination for the locker is 12-34-56".
+        code = _COMBINATION_VALUE_RE.match(after)
+        if code and not _YEAR_RE.fullmatch(code.group(1)):
+            return True
+        return _has_assigned_value(after, words_count=False)
+    # "PIN 4821", "email password hunter2", "Password: x".
+    direct = re.match(r"\s*[:=-]?\s*(\S+)", after)
+    if direct and (
+        len(_DIGIT_RE.findall(direct.group(1))) >= 3 or _LETTER_DIGIT_RE.match(direct.group(1))
+    ):
+        return True
+    pair = _USER_AND_PASSWORD_RE.match(after)
+    if match.group("strong") is not None and pair and pair.group(1) not in _NOT_VALUES:
+        return True
+    # "mot de passe Gmail soleil2024": a service name or two, then a value with a digit.
+    named = _NAMED_VALUE_RE.match(after)
+    if named and (_LETTER_DIGIT_RE.match(named.group(1)) or _CODE_RE.fullmatch(named.group(1))):
+        return True
+    # "password for my bank is x", "Passwort fürs WLAN lautet x".
+    return _has_assigned_value(after, words_count=match.group("strong") is not None)
+
+
+def has_credential(line: str) -> bool:
+    """Whether a line names a credential together with its value, in any of the six languages."""
+    # Italian and Portuguese "è"/"é" ("is") would fold into "e", which also means "and".
+    spoken = _spell_digits(_deleet(fold(_ACCENTED_IS_RE.sub("is", line))))
+    for match in _CREDENTIAL_RE.finditer(spoken):
+        after = spoken[match.end() :]
+        if not _COMPOUND_HEAD_RE.match(after) and _has_value_after(match, after):
+            return True
+    for match in _VALUE_BEFORE_RE.finditer(spoken):
+        value = match.group("value")
+        if value in _PRONOUNS or value in _NOT_VALUES:
+            continue
+        if match.group("weak") is None or _DIGIT_RE.search(value):
+            return True
+    return _VALUE_AS_RE.search(spoken) is not None

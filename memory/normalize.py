@@ -1,0 +1,77 @@
+"""A memory line as the refusal checks read it: look-alike characters turned into what they imitate.
+
+Pure module (no Django), used by `memory.filters`. SPEC §3: secrets, links and instructions are
+refused whatever the separators or script, and a look-alike is the cheapest way round a pattern
+written in ASCII: "４１１１" (full-width digits), "evil。example" (an ideographic full stop),
+"Pаssword" (a Cyrillic "а"). Only the checks read this text; the line is stored as written.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+from typing import Final
+
+from confusable_homoglyphs.confusables import confusables_data
+
+# Full stops and middle dots that NFKC leaves alone but that read as "." between two names
+# ("evil。example", "4111·1111").
+_DOTS: Final = "\u3002\ua60e\ua4f8\u0701\u0702\u2e3c\u06d4\u00b7\u2027\u2219\u22c5\u30fb\u2022"
+# Dashes and hyphens that NFKC leaves alone; patterns only know "-".
+_DASHES: Final = "\u2010\u2012\u2013\u2014\u2015\u2212\u2043\ufe58"
+_PUNCTUATION_TABLE: Final = str.maketrans(
+    {**dict.fromkeys(_DOTS, "."), **dict.fromkeys(_DASHES, "-")}
+)
+_WORD_RE: Final = re.compile(r"[^\W_]+")
+
+
+@functools.cache
+def _confusables_table() -> dict[int, str]:
+    """Letters of other scripts that look like one ASCII letter or digit ("а" → "a", "ο" → "o").
+
+    Built from the Unicode confusables list (UTS #39) that `confusable_homoglyphs` ships, once, on
+    first use. Transliteration libraries (Unidecode, anyascii) are the wrong tool here: they
+    turn Cyrillic "р" into "r", while it looks like, and is used as, a Latin "p".
+    """
+    table: dict[int, str] = {}
+    for char, homoglyphs in confusables_data.items():
+        if len(char) != 1 or char.isascii() or not char.isalpha():
+            continue
+        for homoglyph in homoglyphs:
+            target = homoglyph["c"]
+            if len(target) == 1 and target.isascii() and target.isalnum():
+                table[ord(char)] = target
+                break
+    return table
+
+
+def _fold_word(match: re.Match[str]) -> str:
+    # A word is folded only when every letter of it has an ASCII look-alike: "Pаssword" (one
+    # Cyrillic letter) becomes "Password", but a real Russian or Greek word keeps its letters,
+    # so it cannot turn into an accidental English keyword.
+    word = match.group()
+    if word.isascii():
+        return word
+    folded = word.translate(_confusables_table())
+    if all(char.isascii() or not char.isalpha() or _is_latin(char) for char in folded):
+        return folded
+    return word
+
+
+def _is_latin(char: str) -> bool:
+    # Accented Latin letters ("è", "ß") are already the script the patterns are written in.
+    return unicodedata.name(char, "").startswith("LATIN ")
+
+
+def for_checks(line: str) -> str:
+    """Return `line` with compatibility forms, look-alike dots, dashes and letters made ASCII.
+
+    NFKC turns full-width and other compatibility forms into plain ones ("４" → "4", "．" → ".");
+    the remaining dot and dash look-alikes become "." and "-"; a word whose letters all have an
+    ASCII look-alike is spelled in ASCII.
+    """
+    if line.isascii():  # nearly every line: nothing to fold
+        return line
+    text = unicodedata.normalize("NFKC", line).translate(_PUNCTUATION_TABLE)
+    return _WORD_RE.sub(_fold_word, text)
