@@ -134,9 +134,19 @@ def split_sentences(text: str) -> list[str]:
     return [part.strip() for part in _SENTENCE_RE.split(normalise(text)) if part.strip()]
 
 
+# Chatter after a statement ("I'm Priya btw", "sono Marta lol"): not part of any value.
+_TAIL_RE: Final = re.compile(
+    r"(?:\s+(?:btw|by the way|lol|haha+|hehe+|xd|tbh|honestly|though|anyway|comunque|"
+    r"d'ailleurs|en fait|por cierto|übrigens|aliás|stp|svp|pls|please|porfa|per favore))+"
+    r"[\s.!…]*$",
+    re.IGNORECASE,
+)
+
+
 def split_clauses(sentence: str) -> list[str]:
     """Split a sentence into clauses that each state at most one fact."""
-    return [strip_lead(part) for part in _CLAUSE_RE.split(sentence) if part and part.strip()]
+    parts = (strip_lead(part) for part in _CLAUSE_RE.split(sentence) if part and part.strip())
+    return [_TAIL_RE.sub("", part) for part in parts if part]
 
 
 def strip_lead(text: str) -> str:
@@ -153,6 +163,36 @@ def is_question(sentence: str) -> bool:
     """A question is asked about, never a fact shared."""
     text = strip_lead(sentence)
     return "?" in text or text.startswith("¿") or bool(_QUESTION_START_RE.match(text))
+
+
+# A question put to the assistant after a statement ("I'm a nurse, any tips?", "Meu nome é
+# Thiago, tudo bem?"): it speaks to the assistant or is a greeting, not a tag on the statement
+# ("I'm a lawyer, right?" stays a question).
+_ASKS_BACK_RE: Final = re.compile(
+    r"\b(?:you|your|any|tu|ti|te|tuo|tua|voi|vous|toi|ton|ta|tú|usted|du|dir|dich|dein|ihr|"
+    r"você|vocês|teu|tua|o senhor|a senhora)\b|\b(?:tudo bem|tudo bom|ça va|come va|qué tal|"
+    r"wie geht's|wie geht es|como vai|como estás|how are things)\b",
+    re.IGNORECASE,
+)
+
+
+def statement_part(sentence: str) -> str | None:
+    """The sentence without a question put back to the assistant after a comma; the sentence
+    itself when it asks nothing; None when it is a question."""
+    if not is_question(sentence):
+        return sentence
+    text = strip_lead(sentence)
+    if text.startswith("¿") or _QUESTION_START_RE.match(text):
+        return None
+    head, mark, _ = text.partition("?")
+    cut = max(head.rfind(","), head.rfind(";"), head.rfind(" - "), head.rfind(" — "))
+    if not mark or cut <= 0 or not _ASKS_BACK_RE.search(head[cut:]):
+        return None
+    # The question part must hold at least two words: "…, you?" is a tag.
+    if len(head[cut + 1 :].split()) < 2:
+        return None
+    statement = head[:cut].strip()
+    return statement if statement and not is_question(statement + ".") else None
 
 
 def is_hypothetical(sentence: str, lang: str = "") -> bool:
@@ -178,6 +218,13 @@ def is_negated(clause: str, lang: str = "") -> bool:
 def is_reported(clause: str) -> bool:
     """Reported speech is someone else's claim, not the person's own words."""
     return bool(_REPORTED_RE.search(clause))
+
+
+def before_reported(sentence: str) -> str:
+    """The person's own words before a reporting verb: "My wife Chiara" in "My wife Chiara
+    says I talk too much"; the whole sentence when nothing is reported."""
+    match = _REPORTED_RE.search(sentence)
+    return sentence[: match.start()].strip(" ,") if match else sentence
 
 
 def cut_value(value: str) -> str:
@@ -209,7 +256,25 @@ _ROLEPLAY_RE: Final = re.compile(
     r"\bfingiamo\b|\bjeu de rôle\b|\bjouons (?:un rôle|à|aux)\b|\bfaisons semblant\b|"
     r"\bjuego de rol\b|\bjuguemos a\b|\bhagamos (?:como si|un juego)\b|\bfinjamos\b|"
     r"\brollenspiel\b|\blass uns so tun\b|\btun wir so\b|\bjogo de (?:papéis|interpretação)\b|"
-    r"\bvamos fingir\b|\bfaz de conta\b|\bfinge que\b",
+    r"\bvamos fingir\b|\bfaz de conta\b|\bfinge que\b|\bvamos fazer um (?:roleplay|jogo)\b"
+    # Roles handed out: "you're a client and I'm a lawyer", "tu sei il cliente e io l'avvocato".
+    r"|\blet's play a game\b|\byou(?:'re| are| play| be|'ll be| will be) (?:a|an|the|my) "
+    r"[^.!?]{0,40}\b(?:and|while) i(?:'m| am|'ll be| will be| play) (?:a|an|the|your)\b"
+    r"|\bi(?:'m| am|'ll be| will be| play) (?:a|an|the|your) [^.!?]{0,40}\b(?:and|while) "
+    r"you(?:'re| are|'ll be| will be| play| be) (?:a|an|the|my)\b"
+    r"|\btu (?:sei|fai|fa') (?:il|la|lo|l'|un|una|uno|un')\s?[^.!?]{0,40}\be io (?:sono|faccio)\b"
+    r"|\btu es (?:le|la|l'|un|une|mon|ma)\s?[^.!?]{0,40}\bet (?:moi )?je suis\b"
+    r"|\btú eres (?:el|la|un|una|mi)\b[^.!?]{0,40}\by yo soy\b"
+    r"|\bdu bist (?:der|die|das|ein|eine|mein|meine)\b[^.!?]{0,40}\bund ich bin\b"
+    r"|\bvocê é (?:o|a|um|uma|meu|minha)\b[^.!?]{0,40}\be eu sou\b",
+    re.IGNORECASE,
+)
+# What a role-play turn says is real: "Ah, e na vida real sou professor de história."
+_REAL_LIFE_RE: Final = re.compile(
+    r"\b(?:in real life|irl|in reality|for real|nella vita reale|nella realtà|nella vita vera|"
+    r"dans la vraie vie|en vrai|en réalité|en la vida real|en realidad|im echten leben|"
+    r"in wirklichkeit|im wirklichen leben|na vida real|na realidade)\b[\s,:]*"
+    r"(?P<v>[^.!?]+[.!]?)",
     re.IGNORECASE,
 )
 _ROLEPLAY_END_RE: Final = re.compile(
@@ -228,6 +293,12 @@ def starts_roleplay(text: str) -> bool:
 
 def ends_roleplay(text: str) -> bool:
     return bool(_ROLEPLAY_END_RE.search(normalise(text)))
+
+
+def real_life(text: str) -> str:
+    """What a role-play turn says about the person's real life, or ""."""
+    said = [match["v"].strip() for match in _REAL_LIFE_RE.finditer(normalise(text))]
+    return " ".join(said)
 
 
 # --- secrets and instructions: never proposed as a line (memory.filters refuses them too) ----

@@ -32,7 +32,8 @@ _PLACE_STOP: Final = word_set(
 _ROLE_STOP: Final = word_set(
     "at for in since from with and but on because who that per presso da chez pour depuis dans "
     "à con avec al alla nel nella now currently ora adesso maintenant en para desde y ahora "
-    "bei für seit und bei jetzt em na no para com e agora"
+    "bei für seit und bei jetzt em na no para com e agora so or lol btw haha which where "
+    "quindi donc así also então"
 )
 _PRONOUNS: Final = word_set("i we io noi je nous yo nosotros ich wir eu nós")
 _TIME_WORDS: Final = word_set("moment weekend weekends night nights home end same minute")
@@ -112,6 +113,27 @@ def lone_name(text: str, strict: bool) -> str | None:
     lowered = {word.lower() for word in words}
     blocked = v.NOT_NAMES | v.NOT_NAMES_OTHER | v.JOBS | v.EN_JOBS | v.LANGUAGE_NAMES
     return None if lowered & (blocked | _NAME_STOP) else " ".join(words)
+
+
+# Capitalised words that open a sentence without being a name ("Today, my dog…").
+_NOT_APPOSED: Final = word_set(
+    "hi hello hey ok okay yes yeah well so oh ah sorry thanks today yesterday tonight tomorrow "
+    "now then anyway also honestly sadly luckily actually lol haha monday tuesday wednesday "
+    "thursday friday saturday sunday ciao oggi ieri domani allora comunque sì grazie bonjour "
+    "salut oui aujourd'hui hier demain alors merci hola hoy ayer mañana bueno gracias hallo "
+    "heute gestern morgen also danke oi olá hoje ontem amanhã então obrigado obrigada"
+)
+
+
+def apposed_name(text: str, strict: bool) -> str | None:
+    """A name set beside a relative by commas ("Biscuit, my beagle", "o meu marido, o Rui"):
+    one or two capitalised words that are no greeting, time word, nationality or job."""
+    value = take_name(text, require_cap=True)
+    if not value or len(value.split()) > 2:
+        return None
+    lowered = {word.lower() for word in value.split()}
+    blocked = _NOT_APPOSED | v.NOT_NAMES | v.NOT_NAMES_OTHER | v.JOBS | v.EN_JOBS
+    return None if lowered & (blocked | v.LANGUAGE_NAMES | v.MONTHS) else value
 
 
 def name(*, capped: bool) -> Reader:
@@ -213,7 +235,13 @@ _SUBJECT_RE: Final = re.compile(
 )
 _SUBJECT_STOP: Final = word_set(
     "nuit jour notte giorno noche día nacht dia professione profession profesión beruf "
-    "profissão mestiere métier oficio formazione formation formación ruolo rôle"
+    "profissão mestiere métier oficio formazione formation formación ruolo rôle "
+    # How long, not what: "Faccio l'idraulico da quindici anni".
+    "anni anno mesi tempo sempre poco molto tanto ans années mois temps años meses tiempo "
+    "anos tempo muito pouco un una uno une um uma due tre quattro cinque sei sette otto nove "
+    "dieci undici dodici tredici quattordici quindici sedici venti trenta deux trois quatre "
+    "cinq dix quinze vingt dos tres cuatro cinco diez quince veinte dois três quatro dez "
+    "quinze vinte"
 )
 
 
@@ -282,6 +310,15 @@ def phrase(max_words: int, *, cut: bool = False) -> Reader:
     return read
 
 
+def drink(text: str, strict: bool) -> str | None:
+    """What one does not drink, when it opens with a drink ("alcohol", "leite nem nada com
+    lactose", "de café")."""
+    value = phrase(7)(text, strict)
+    tokens = [_bare(token).lower() for token in (value or "").split()]
+    tokens = [token for token in tokens if token not in _ACTIVITY_LEAD]
+    return value if tokens and tokens[0] in v.DRINKS else None
+
+
 def one_of(words: Collection[str], *, max_words: int = 3) -> Reader:
     """A phrase that holds one of the given words ("the cello", "du violoncelle")."""
 
@@ -320,17 +357,19 @@ def languages(text: str, strict: bool) -> str | None:
 _DATE_RE: Final = re.compile(
     r"^(?:(?:the|il|le|el|am|em|a|o|dia|no dia|on)\s+)?"
     r"(?:\d{1,2}(?:st|nd|rd|th|er|º|\.)?(?:\s+(?:of|de|di))?\s+(?P<m1>[^\W\d_]+)"
-    r"|(?P<m2>[^\W\d_]+)\s+\d{1,2}(?:st|nd|rd|th)?)(?:,?\s+(?:de\s+)?\d{4})?$",
+    r"|(?P<m2>[^\W\d_]+)\s+\d{1,2}(?:st|nd|rd|th)?)(?:,?\s+(?:de\s+)?\d{4})?"
+    r"(?=$|[\s,.;:!?)])",
     re.IGNORECASE,
 )
 
 
 def date(text: str, strict: bool) -> str | None:
-    """A day and a month name, maybe a year ("12 March", "March 12th, 1990", "12 de marzo")."""
+    """A day and a month name, maybe a year ("12 March", "March 12th, 1990", "12 de marzo"),
+    up to where the date ends ("25 décembre, oui, le jour de Noël" → "25 décembre")."""
     value = cut_value(text)
-    match = _DATE_RE.fullmatch(value)
+    match = _DATE_RE.match(value)
     month = match and (match["m1"] or match["m2"])
-    return value if month and month.lower() in v.MONTHS else None
+    return value[: match.end()] if match and month and month.lower() in v.MONTHS else None
 
 
 WORKPLACES: Final = word_set(
