@@ -48,7 +48,6 @@ _JOB_CHANGE_RE: Final = re.compile(
 _WORK_KEYS: Final = frozenset({"work_as", "work_at", "teaches"})
 
 
-
 def passed_away(lines: list[str], sentence: str) -> list[str]:
     """Drop the line of a pet the sentence says died ("Toby murió", "my dog passed away")."""
     if p.is_question(sentence) or p.is_hypothetical(sentence) or _FICTION_RE.search(sentence):

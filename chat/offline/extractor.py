@@ -92,6 +92,8 @@ _IN_MEMORY_RE: Final = re.compile(
     r"speicher|memória)\b",
     re.IGNORECASE,
 )
+
+
 def merge(lines: list[str], fact: Fact) -> list[str]:
     """Add a fact: skip a duplicate, replace the line holding the same key, else append."""
     norm = p.line_norm(fact.line)

@@ -54,7 +54,7 @@ def extract(text: str, *, strict: bool = False, sensitive_ok: bool = False) -> l
             # fact does not make the fact hypothetical, "If I lived in Paris" before it does.
             at = sentence.find(clause, start)
             start = at + len(clause) if at >= 0 else start
-            said_so_far = sentence[: start] if at >= 0 else sentence
+            said_so_far = sentence[:start] if at >= 0 else sentence
             for variant in _variants(clause):
                 for rule in RULES:
                     fact = _apply(rule, variant, sentence, said_so_far, strict, sensitive_ok)

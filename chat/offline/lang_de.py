@@ -19,7 +19,9 @@ from chat.offline.patterns import (
 from chat.offline.rules import Groups, Kind, Rule, has_key, kind, named, names, relation_key, rule
 
 RELS = (r"frau|ehefrau|mann|ehemann|freundin|freund|partnerin|partner|tochter|sohn|mutter|"
-        r"mama|vater|papa|bruder|schwester|hund|katze|kater")  # fmt: skip
+        r"mama|vater|papa|bruder|schwester|hund|katze|kater|welpe|kätzchen|kaninchen|hamster|"
+        r"papagei|schildkröte|wellensittich|pferd|dackel|pudel|mops")  # fmt: skip
+_MY = r"\b(?:mein|meine|unser|unsere)"
 # "Mann" and "Frau" alone could be anyone; the line says whose.
 _NOUNS: Final = {"frau": "Ehefrau", "mann": "Ehemann", "mama": "Mutter", "papa": "Vater"}
 # First-person verbs that end a subordinate clause ("dass ich in Berlin wohne").
@@ -61,6 +63,22 @@ def _relative(g: Groups) -> str:
     return f"{noun} heißt {g['v']}"
 
 
+def _relative_key(g: Groups) -> str | None:
+    noun = v.RELATIONS.get(g["r"].lower(), "")
+    if noun in v.PETS:
+        return has_key(noun)
+    return relation_key(_NOUNS.get(g["r"].lower(), g["r"]).lower())
+
+
+def _apposed(text: str, strict: bool) -> str | None:
+    """ "Anja" in "Meine Frau Anja und ich…": German writes every noun with a capital, so the
+    name must be followed by a lower-case word or the end of the phrase."""
+    words = text.split()
+    if len(words) > 1 and words[0] == words[0].rstrip(",.;!") and words[1][:1].isupper():
+        return None
+    return rd.apposed_name(words[0] if words else "", strict)
+
+
 def _count(g: Groups) -> str:
     line = f"Hat {g['n']} {g['c']}"
     called = names(g, "und")
@@ -79,7 +97,7 @@ def _gern(g: Groups) -> str | None:
     return f"{third.capitalize()} gern"
 
 
-_NAMED = named(r"namens|mit namen|der heißt|die heißt|der|die", "und")
+_NAMED = named(r"namens|mit namen|der heißt|die heißt", "und")
 _I = r"\b(?:ich )?"
 _NOW = r"arbeite (?:jetzt |nun |inzwischen )?"
 
@@ -89,6 +107,8 @@ RULES: Final[tuple[Rule, ...]] = (
     rule("de", r"\bmein name ist (?P<v>.+)", "Heißt {v}", "name", rd.name(capped=False)),
     rule("de", _I + r"(?:wohne|lebe) (?:jetzt |seit \w+ )?in (?P<v>.+)", "Wohnt in {v}", "home",
          rd.place(lower_ok=True)),
+    rule("de", r"\bwir (?:wohnen|leben) (?:jetzt |seit \w+ )?in (?P<v>.+)", "Wohnt in {v}",
+         "home", rd.place(lower_ok=False)),
     rule("de", r"\b(?:ich bin|wir sind) (?:[\w-]+ ){0,4}?(?:nach|in) (?P<v>.+?) (?:um)?gezogen\b",
          "Wohnt in {v}", "home", rd.place(lower_ok=False)),
     rule("de", _I + r"(?:komme|stamme) (?:ursprünglich )?aus (?P<v>.+)", "Kommt aus {v}",
@@ -102,17 +122,18 @@ RULES: Final[tuple[Rule, ...]] = (
          "work_at", rd.one_of(rd.WORKPLACES, max_words=1)),
     rule("de", _I + r"unterrichte (?P<v>.+)", "Unterrichtet {v}", "teaches",
          rd.phrase(4, cut=True)),
-    rule("de", r"\b(?:(?:ich )?habe|wir haben|haben wir) (?P<n>" + v.NUM_DE + r") (?P<c>"
+    rule("de", r"\b(?:(?:ich )?habe|(?:wir|ich) haben|haben wir) (?P<n>" + v.NUM_DE + r") (?P<c>"
          + v.COUNT_NOUNS_DE + r")\b" + _NAMED, _count, lambda g: has_key(g["c"]), whole=True),
-    rule("de", r"\b(?:mein|meine) (?P<r>" + RELS + r") heißt (?P<v>.+)", _relative,
-         lambda g: relation_key(_NOUNS.get(g["r"].lower(), g["r"]).lower()),
+    rule("de", _MY + r" (?P<r>" + RELS + r") heißt (?P<v>.+)", _relative, _relative_key,
          rd.name(capped=False)),
-    rule("de", r"\b(?:mein|meine) (?P<r>" + RELS + r") ist (?P<v>.+)", _relative,
-         lambda g: relation_key(_NOUNS.get(g["r"].lower(), g["r"]).lower()),
+    rule("de", _MY + r" (?P<r>" + RELS + r") ist (?P<v>.+)", _relative, _relative_key,
          rd.name(capped=True)),
+    rule("de", _MY + r" (?P<r>" + RELS + r"),? (?P<v>(?-i:[A-Z])[\w'-]+.*)", _relative,
+         _relative_key, _apposed),
     rule("de", r"\bich bin (?:seit \w+ )?mit (?P<v>.+?) verheiratet\b",
          "Ist mit {v} verheiratet", "marital", rd.name(capped=True)),
-    rule("de", r"\bich bin (?P<s>diabetiker(?:in)?|laktoseintolerant|zöliakiekrank)\b", "Ist {s}",
+    rule("de", r"\bich bin (?P<s>diabetiker(?:in)?|laktoseintolerant|zöliakiekrank|"
+         r"asthmatiker(?:in)?|epileptiker(?:in)?)\b", "Ist {s}",
          lambda g: "health:" + g["s"].lower(), sensitive=True),
     rule("de", r"\bich bin (?P<s>verheiratet|verlobt|geschieden|verwitwet)\b", "Ist {s}",
          "marital"),
@@ -156,7 +177,7 @@ RULES: Final[tuple[Rule, ...]] = (
 
 KINDS: Final[tuple[Kind, ...]] = (
     kind(r"^heißt\s", TIER_NAME, "name"),
-    kind(r"^wohnt in\s", TIER_HOME, "home"),
+    kind(r"^(?:wohnt|lebt) in\s", TIER_HOME, "home"),
     kind(r"^kommt aus\s", TIER_HOME, "origin"),
     kind(r"^(?:arbeitet als|ist in rente)", TIER_WORK, "work_as"),
     kind(r"^arbeitet (?:bei|für|in|im)\s", TIER_WORK, "work_at"),
@@ -169,7 +190,7 @@ KINDS: Final[tuple[Kind, ...]] = (
     kind(r"^(?:ist fan von|hält zu|ist für) ", TIER_PREFERENCE, "team"),
     kind(r"^isst (?:kein|keine|keinen) (?P<o>.+)$", TIER_PREFERENCE, "noeat:{o}"),
     kind(r"^ist allergisch (?P<o>.+)$", TIER_FAMILY, "allergy:{o}"),
-    kind(r"^geburtstag ist\s", TIER_FAMILY, "birthday"),
+    kind(r"^(?:geburtstag\b|hat am .+ geburtstag$|ist am .+ geboren$)", TIER_FAMILY, "birthday"),
     kind(r"^(?:mag|liebt|hasst) (?P<o>.+)$", TIER_PREFERENCE, "taste:{o}"),
     kind(r"^bevorzugt (?P<o>.+)$", TIER_PREFERENCE, "pref:{o}"),
     kind(r"^spielt (?P<o>.+)$", TIER_PREFERENCE, "plays:{o}"),

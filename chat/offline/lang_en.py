@@ -22,7 +22,8 @@ I_AM = r"\bi(?:'m| am)"
 RELS = (r"wife|husband|partner|boyfriend|girlfriend|fianc[ée]e?|son|daughter|mother|mom|"
         r"mum|father|dad|brother|sister|kid|child|dog|cat|baby|puppy|kitten|rabbit|bunny|"
         r"hamster|parrot|tortoise|turtle|horse|budgie|beagle|labrador|retriever|poodle|"
-        r"dachshund|terrier|spaniel|collie|pug|bulldog|chihuahua|corgi|greyhound|schnauzer")  # fmt: skip
+        r"dachshund|terrier|spaniel|collie|pug|bulldog|chihuahua|corgi|greyhound|"
+        r"schnauzer")  # fmt: skip
 _MY = r"\b(?:my|our)"
 # Set off by commas, right before the end of a phrase: "Biscuit, my beagle, …".
 _APART = r"(?=\s*(?:[,.;!—-]|$))"

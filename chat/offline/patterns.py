@@ -89,7 +89,8 @@ _ONE_OFF_RE: Final = re.compile(
     r"\b(?:today|tonight|tomorrow|yesterday|this (?:morning|afternoon|evening)|oggi|stasera|"
     r"stamattina|domani|ieri|aujourd'hui|ce soir|ce matin|demain|hier|hoy|esta (?:noche|tarde|"
     r"mañana)|mañana|ayer|heute|morgen|gestern|heute abend|hoje|amanhã|ontem|esta noite|"
-    r"logo à noite)\b",
+    r"logo à noite|right now|later|ahora mismo|en un rato|luego|adesso|subito|più tardi|"
+    r"tout de suite|plus tard|gleich|später|agora mesmo|mais tarde)\b",
     re.IGNORECASE,
 )
 _APOSTROPHES_RE: Final = re.compile(r"[’‘`´ʼ]")

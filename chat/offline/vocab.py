@@ -204,7 +204,7 @@ INSTRUMENTS_AND_GAMES: Final = word_set(
     "klavier gitarre geige violine cello schlagzeug flöte klarinette saxofon trompete harfe "
     "akkordeon fußball fussball handball volleyball schach tennis "
     "violão violino violoncelo bateria flauta trompete acordeão ténis tênis futebol basquete "
-    "basquetebol vôlei voleibol xadrez"
+    "basquetebol vôlei voleibol xadrez basso basse bajo baixo"
 )
 
 MONTHS: Final = word_set(
