@@ -6,6 +6,7 @@ import re
 from typing import Final
 
 from chat.offline import readers as rd
+from chat.offline import values as vl
 from chat.offline import vocab as v
 from chat.offline.patterns import (
     TIER_FAMILY,
@@ -119,7 +120,7 @@ RULES: Final[tuple[Rule, ...]] = (
          "Ist in Rente", "work_as"),
     rule("de", _I + _NOW + r"(?P<p>bei|für) (?P<v>.+)", "Arbeitet {p} {v}", "work_at", rd.org),
     rule("de", _I + _NOW + r"(?P<p>in einer|in einem|im|in der) (?P<v>.+)", "Arbeitet {p} {v}",
-         "work_at", rd.one_of(rd.WORKPLACES, max_words=1)),
+         "work_at", rd.one_of(vl.WORKPLACES, max_words=1)),
     rule("de", _I + r"unterrichte (?P<v>.+)", "Unterrichtet {v}", "teaches",
          rd.phrase(4, cut=True)),
     rule("de", r"\b(?:(?:ich )?habe|(?:wir|ich) haben|haben wir) (?P<n>" + v.NUM_DE + r") (?P<c>"
@@ -147,18 +148,18 @@ RULES: Final[tuple[Rule, ...]] = (
          rd.phrase(1), sensitive=True),
     rule("de", _I + r"habe (?:eine )?(?P<v>[\w-]+(?:intoleranz|unverträglichkeit))\b",
          "Hat eine {v}", "health:{k}", rd.phrase(1), sensitive=True),
-    rule("de", _I + r"(?:habe|leide an) (?P<v>.+)", "Hat {v}", "health:{k}", rd.condition,
+    rule("de", _I + r"(?:habe|leide an) (?P<v>.+)", "Hat {v}", "health:{k}", vl.condition,
          sensitive=True),
     rule("de", r"\bmein geburtstag ist (?:am )?(?P<v>.+)", "Geburtstag ist am {v}", "birthday",
-         rd.date),
+         vl.date),
     rule("de", r"\bich habe am (?P<v>.+?) geburtstag\b", "Geburtstag ist am {v}", "birthday",
-         rd.date),
+         vl.date),
     rule("de", r"\bich bin am (?P<v>.+?) geboren\b", "Geburtstag ist am {v}", "birthday",
-         rd.date),
+         vl.date),
     rule("de", _I + r"spiele (?P<v>.+)", "Spielt {v}", "plays:{k}",
          rd.one_of(v.INSTRUMENTS_AND_GAMES), habitual=True),
     rule("de", r"\bich (?:mache|treibe) (?:gern |gerne |regelmäßig )?(?P<v>.+)", "Macht {v}",
-         "does:{k}", rd.activity, habitual=True),
+         "does:{k}", vl.activity, habitual=True),
     rule("de", r"^ich bin (?:der |die )?(?P<v>[\w'-]+(?: [\w'-]+)?)[.!]?$", "Heißt {v}", "name",
          rd.lone_name),
     rule("de", r"\bich bin (?P<s>kein|keine) (?P<v>vegetarier(?:in)?|veganer(?:in)?) mehr\b",
@@ -171,7 +172,7 @@ RULES: Final[tuple[Rule, ...]] = (
     rule("de", r"\bich hasse (?P<v>.+)", "Hasst {v}", "taste:{k}", rd.phrase(4)),
     rule("de", r"\bich bevorzuge (?P<v>.+)", "Bevorzugt {v}", "pref:{k}", rd.phrase(6)),
     rule("de", r"\bich mag lieber (?P<v>.+)", "Bevorzugt {v}", "pref:{k}", rd.phrase(6)),
-    rule("de", _I + r"spreche (?P<v>.+)", "Spricht {v}", "speaks:{k}", rd.languages, whole=True),
+    rule("de", _I + r"spreche (?P<v>.+)", "Spricht {v}", "speaks:{k}", vl.languages, whole=True),
     rule("de", r"\bich lerne (?:gerade )?(?P<v>.+)", "Lernt {v}", "learn:{k}", rd.phrase(2)),
 )  # fmt: skip
 

@@ -6,6 +6,7 @@ import re
 from typing import Final
 
 from chat.offline import readers as rd
+from chat.offline import values as vl
 from chat.offline import vocab as v
 from chat.offline.patterns import (
     TIER_FAMILY,
@@ -102,7 +103,7 @@ RULES: Final[tuple[Rule, ...]] = (
          "work_at", rd.org),
     rule("en", r"\bi teach (?P<v>.+)", "Teaches {v}", "teaches", rd.phrase(4, cut=True)),
     rule("en", r"\bi (?:currently |now )?work in (?P<v>.+)", "Works in {v}", "work_at",
-         rd.one_of(rd.FIELDS, max_words=1)),
+         rd.one_of(vl.FIELDS, max_words=1)),
     rule("en", r"\b(?:i|we)(?: now| also| still)?(?: have|'ve got| have got|'ve) (?P<n>"
          + v.NUM_EN + r") (?P<c>"
          + v.COUNT_NOUNS_EN + r")\b" + _NAMED, _count, lambda g: has_key(g["c"].split()[-1]),
@@ -124,7 +125,7 @@ RULES: Final[tuple[Rule, ...]] = (
     rule("en", r"\bi (?:don't|do not|never) eat (?P<v>.+)", "Doesn't eat {v}", "noeat:{k}",
          rd.phrase(7), negative=True),
     rule("en", r"\bi (?:don't|do not|never) drink (?P<v>.+)", "Doesn't drink {v}", "nodrink:{k}",
-         rd.drink, negative=True),
+         vl.drink, negative=True),
     rule("en", I_AM + r" no longer (?:an? )?(?P<s>vegetarian|vegan|pescatarian)\b",
          "Is no longer {s}", "diet", negative=True),
     rule("en", I_AM + r" not (?:an? )?(?P<s>vegetarian|vegan|pescatarian) any ?more\b",
@@ -134,24 +135,24 @@ RULES: Final[tuple[Rule, ...]] = (
     rule("en", r"\bi(?: have|'ve got| have got) an? (?P<v>[\w-]+(?: [\w-]+)?) allergy\b",
          "Has a {v} allergy", "allergy:{k}", rd.phrase(2), sensitive=True),
     rule("en", r"\bi(?: have|'ve got| have got| suffer from) (?P<v>.+)", "Has {v}",
-         "health:{k}", rd.condition, sensitive=True),
+         "health:{k}", vl.condition, sensitive=True),
     rule("en", I_AM + r" (?P<s>diabetic|coeliac|celiac|epileptic|asthmatic|lactose intolerant|"
          r"gluten intolerant)\b", "Is {s}", lambda g: "health:" + g["s"].lower(), sensitive=True),
     rule("en", r"\bmy birthday(?: is|'s) (?:on )?(?P<v>.+)", "Birthday is {v}", "birthday",
-         rd.date),
-    rule("en", r"\bi was born on (?P<v>.+)", "Birthday is {v}", "birthday", rd.date),
+         vl.date),
+    rule("en", r"\bi was born on (?P<v>.+)", "Birthday is {v}", "birthday", vl.date),
     rule("en", r"\bmy (?P<r>" + RELS + r")'s birthday is (?:on )?(?P<v>.+)",
-         lambda g: f"{capitalise(g['r'])}'s birthday is {g['v']}", "bday:{k}", rd.date),
+         lambda g: f"{capitalise(g['r'])}'s birthday is {g['v']}", "bday:{k}", vl.date),
     rule("en", r"\bi (?:also |regularly |often )?play (?P<v>.+)", "Plays {v}", "plays:{k}",
          rd.one_of(v.INSTRUMENTS_AND_GAMES), habitual=True),
     rule("en", r"\bi (?:also |regularly |often )?(?:do|practi[cs]e) (?P<v>.+)", "Does {v}",
-         "does:{k}", rd.activity, habitual=True),
+         "does:{k}", vl.activity, habitual=True),
     rule("en", r"\bi (?:also |regularly |often |usually )?go (?P<v>.+)", "Goes {v}", "does:{k}",
-         rd.go_activity, habitual=True),
+         vl.go_activity, habitual=True),
     rule("en", r"\bi(?:'ve| have) been (?:going )?(?P<v>[a-z]+ing) (?:[\w'-]+ ){0,3}?" + _HABIT,
-         "Goes {v}", "does:{k}", rd.go_activity, habitual=True),
+         "Goes {v}", "does:{k}", vl.go_activity, habitual=True),
     rule("en", r"\bi(?:'ve| have) been (?:doing|practi[cs]ing) (?P<v>.+?) (?:[\w'-]+ ){0,3}?"
-         + _HABIT, "Does {v}", "does:{k}", rd.activity, habitual=True),
+         + _HABIT, "Does {v}", "does:{k}", vl.activity, habitual=True),
     rule("en", r"\bi (?:really |do |genuinely |also )?(?:like|enjoy) (?P<v>.+)", "Likes {v}",
          "taste:{k}", rd.phrase(4)),
     rule("en", r"\bi (?:really |absolutely |also )?love (?P<v>.+)", "Loves {v}", "taste:{k}",
@@ -163,9 +164,9 @@ RULES: Final[tuple[Rule, ...]] = (
     rule("en", r"\bmy (?:favou?rite )?hobb(?:y is|ies are) (?P<v>.+)", "Likes {v}", "taste:{k}",
          rd.phrase(4)),
     rule("en", r"\b(?:i|we) (?:also )?speak (?P<v>.+)", "Speaks {v}", "speaks:{k}",
-         rd.languages, whole=True),
+         vl.languages, whole=True),
     rule("en", I_AM + r" fluent in (?P<v>.+)", "Speaks {v}", "speaks:{k}",
-         rd.languages, whole=True),
+         vl.languages, whole=True),
     rule("en", r"\bi (?:really |much |generally |usually |always |definitely )?prefer (?P<v>.+)",
          "Prefers {v}", "pref:{k}", rd.phrase(6)),
     rule("en", r"\bmy (?:main |big |current |long-term )?(?:goal|dream|ambition) is to (?P<v>.+)",

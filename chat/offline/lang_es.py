@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Final
 
 from chat.offline import readers as rd
+from chat.offline import values as vl
 from chat.offline import vocab as v
 from chat.offline.patterns import (
     TIER_FAMILY,
@@ -57,7 +58,7 @@ RULES: Final[tuple[Rule, ...]] = (
     rule("es", r"\btrabajo de (?P<v>.+)", "Trabaja de {v}", "work_as", rd.job),
     rule("es", r"\bsoy (?P<v>(?:un |una )?[\w-].*)", "Es {v}", "work_as", rd.job),
     rule("es", r"\b(?:estoy|soy) (?P<s>jubilad[oa])\b", "Está {s}", "work_as"),
-    rule("es", r"\btrabajo (?P<p>en|para) (?P<v>.+)", "Trabaja {p} {v}", "work_at", rd.workplace),
+    rule("es", r"\btrabajo (?P<p>en|para) (?P<v>.+)", "Trabaja {p} {v}", "work_at", vl.workplace),
     rule("es", r"\b(?:enseño|doy clases de) (?P<v>.+)", "Enseña {v}", "teaches",
          rd.phrase(4, cut=True)),
     rule("es", r"\b(?:tengo|tenemos) (?P<n>" + v.NUM_ES + r") (?P<c>" + v.COUNT_NOUNS_ES
@@ -77,7 +78,7 @@ RULES: Final[tuple[Rule, ...]] = (
          lambda g: "health:" + g["s"].lower(), sensitive=True),
     rule("es", r"\bsoy (?P<s>vegetarian[oa]|vegan[oa]|pescetarian[oa])\b", "Es {s}", "diet"),
     rule("es", r"\bno como (?P<v>.+)", "No come {v}", "noeat:{k}", rd.phrase(7), negative=True),
-    rule("es", r"\bno (?:tomo|bebo) (?P<v>.+)", "No toma {v}", "nodrink:{k}", rd.drink,
+    rule("es", r"\bno (?:tomo|bebo) (?P<v>.+)", "No toma {v}", "nodrink:{k}", vl.drink,
          negative=True),
     rule("es", r"\bya no soy (?P<s>vegetarian[oa]|vegan[oa]|pescetarian[oa])\b",
          "Ya no es {s}", "diet", negative=True),
@@ -86,17 +87,17 @@ RULES: Final[tuple[Rule, ...]] = (
     rule("es", r"\btengo alergia (?P<v>(?:a|al) .+)", "Tiene alergia {v}", "allergy:{k}",
          rd.phrase(5), sensitive=True),
     rule("es", r"\b(?:tengo|padezco|sufro de) (?P<v>.+)", "Tiene {v}", "health:{k}",
-         rd.condition, sensitive=True),
+         vl.condition, sensitive=True),
     rule("es", r"\bmi cumpleaños es (?:el )?(?P<v>.+)", "Su cumpleaños es el {v}", "birthday",
-         rd.date),
-    rule("es", r"\bnací el (?P<v>.+)", "Su cumpleaños es el {v}", "birthday", rd.date),
+         vl.date),
+    rule("es", r"\bnací el (?P<v>.+)", "Su cumpleaños es el {v}", "birthday", vl.date),
     rule("es", r"\b(?:cumplo años|celebro mi cumpleaños|cumplo) (?:el )?(?P<v>.+)",
-         "Su cumpleaños es el {v}", "birthday", rd.date),
+         "Su cumpleaños es el {v}", "birthday", vl.date),
     rule("es", r"\btoco (?P<v>.+)", "Toca {v}", "plays:{k}", rd.one_of(v.INSTRUMENTS_AND_GAMES),
          habitual=True),
     rule("es", r"\bjuego (?P<v>(?:al|a la|a) .+)", "Juega {v}", "plays:{k}",
          rd.one_of(v.INSTRUMENTS_AND_GAMES), habitual=True),
-    rule("es", r"\b(?:hago|practico) (?P<v>.+)", "Hace {v}", "does:{k}", rd.activity,
+    rule("es", r"\b(?:hago|practico) (?P<v>.+)", "Hace {v}", "does:{k}", vl.activity,
          habitual=True),
     rule("es", r"\b(?:salgo|suelo salir) a (?P<v>" + _OUTINGS + r")\b", "Sale a {v}",
          "does:{k}", habitual=True),
@@ -107,7 +108,7 @@ RULES: Final[tuple[Rule, ...]] = (
     rule("es", r"\bme (?P<g>encanta|encantan) (?P<v>.+)", "Le {g} {v}", "taste:{k}",
          rd.phrase(4)),
     rule("es", r"\bprefiero (?P<v>.+)", "Prefiere {v}", "pref:{k}", rd.phrase(6)),
-    rule("es", r"\bhablo (?P<v>.+)", "Habla {v}", "speaks:{k}", rd.languages, whole=True),
+    rule("es", r"\bhablo (?P<v>.+)", "Habla {v}", "speaks:{k}", vl.languages, whole=True),
     rule("es", r"\bestoy aprendiendo (?P<v>.+)", "Está aprendiendo {v}", "learn:{k}",
          rd.phrase(3)),
     rule("es", r"\bquiero (?P<v>(?:aprender|ser|estudiar) .+)", "Quiere {v}", "goal:{k}",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Final
 
 from chat.offline import readers as rd
+from chat.offline import values as vl
 from chat.offline import vocab as v
 from chat.offline.patterns import (
     TIER_FAMILY,
@@ -138,14 +139,14 @@ RULES: Final[tuple[Rule, ...]] = (
     rule("fr", r"\bj'ai une allergie (?P<v>(?:à|au|aux) .+|à l'.+)", "A une allergie {v}",
          "allergy:{k}", rd.phrase(5), sensitive=True),
     rule("fr", r"\bj'ai (?:le |la |l'|de l'|du |des )?(?P<v>.+)", "A {v}", "health:{k}",
-         rd.condition, sensitive=True),
+         vl.condition, sensitive=True),
     rule("fr", r"\bmon anniversaire,? (?:est|c'est|tombe|est fêté) (?:le )?(?P<v>.+)",
-         "Son anniversaire est le {v}", "birthday", rd.date, whole=True),
+         "Son anniversaire est le {v}", "birthday", vl.date, whole=True),
     rule("fr", r"\bje suis née? le (?P<v>.+)", "Son anniversaire est le {v}", "birthday",
-         rd.date),
+         vl.date),
     rule("fr", r"\bje joue (?P<v>(?:du|de la|de l'|des|au|aux|à la) ?.+)", "Joue {v}",
          "plays:{k}", rd.one_of(v.INSTRUMENTS_AND_GAMES), habitual=True),
-    rule("fr", r"\bje (?:fais|pratique) (?P<v>.+)", "Fait {v}", "does:{k}", rd.activity,
+    rule("fr", r"\bje (?:fais|pratique) (?P<v>.+)", "Fait {v}", "does:{k}", vl.activity,
          habitual=True),
     rule("fr", r"^(?:moi,? c'est|je suis) (?P<v>[\w'-]+(?: [\w'-]+)?)[.!]?$", "S'appelle {v}",
          "name", rd.lone_name),
@@ -154,7 +155,7 @@ RULES: Final[tuple[Rule, ...]] = (
     rule("fr", r"\bj'adore (?P<v>.+)", "Adore {v}", "taste:{k}", rd.phrase(4)),
     rule("fr", r"\bje déteste (?P<v>.+)", "Déteste {v}", "taste:{k}", rd.phrase(4)),
     rule("fr", r"\bje préfère (?P<v>.+)", "Préfère {v}", "pref:{k}", rd.phrase(6)),
-    rule("fr", r"\bje parle (?P<v>.+)", "Parle {v}", "speaks:{k}", rd.languages, whole=True),
+    rule("fr", r"\bje parle (?P<v>.+)", "Parle {v}", "speaks:{k}", vl.languages, whole=True),
     rule("fr", r"\bj'apprends (?P<v>.+)", "Apprend {v}", "learn:{k}", rd.phrase(3)),
     rule("fr", r"\bje veux (?P<v>(?:apprendre|devenir|étudier) .+)", "Veut {v}", "goal:{k}",
          rd.phrase(5)),

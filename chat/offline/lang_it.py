@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Final
 
 from chat.offline import readers as rd
+from chat.offline import values as vl
 from chat.offline import vocab as v
 from chat.offline.patterns import (
     TIER_FAMILY,
@@ -103,17 +104,17 @@ RULES: Final[tuple[Rule, ...]] = (
     rule("it", r"\bho (?:un'|una )?allergia (?P<v>(?:a|al|alla|alle|ai|agli|all') ?.+)",
          "Ha un'allergia {v}", "allergy:{k}", rd.phrase(5), sensitive=True),
     rule("it", r"\b(?:ho|soffro di) (?P<v>.+)", "Ha {v}", "health:{k}",
-         rd.condition, sensitive=True),
+         vl.condition, sensitive=True),
     rule("it", r"\bil mio compleanno (?:è|e') (?:il )?(?P<v>.+)", "Il compleanno è il {v}",
-         "birthday", rd.date),
-    rule("it", r"\bsono nat[oa] il (?P<v>.+)", "Il compleanno è il {v}", "birthday", rd.date),
+         "birthday", vl.date),
+    rule("it", r"\bsono nat[oa] il (?P<v>.+)", "Il compleanno è il {v}", "birthday", vl.date),
     rule("it", r"\b(?:compio|festeggio) (?:gli anni|il compleanno) (?:il )?(?P<v>.+)",
-         "Il compleanno è il {v}", "birthday", rd.date),
+         "Il compleanno è il {v}", "birthday", vl.date),
     rule("it", r"\bsuono (?P<v>.+)", "Suona {v}", "plays:{k}", rd.one_of(v.INSTRUMENTS_AND_GAMES),
          habitual=True),
     rule("it", r"\bgioco (?P<v>(?:a|al|allo|alla|agli) .+)", "Gioca {v}", "plays:{k}",
          rd.one_of(v.INSTRUMENTS_AND_GAMES), habitual=True),
-    rule("it", r"\b(?:faccio|pratico) (?P<v>.+)", "Fa {v}", "does:{k}", rd.activity,
+    rule("it", r"\b(?:faccio|pratico) (?P<v>.+)", "Fa {v}", "does:{k}", vl.activity,
          habitual=True),
     rule("it", r"^(?:io )?sono (?P<v>[\w'-]+(?: [\w'-]+)?)[.!]?$", "Si chiama {v}", "name",
          rd.lone_name),
@@ -123,7 +124,7 @@ RULES: Final[tuple[Rule, ...]] = (
     rule("it", r"\badoro (?P<v>.+)", "Adora {v}", "taste:{k}", rd.phrase(4)),
     rule("it", r"\bodio (?P<v>.+)", "Odia {v}", "taste:{k}", rd.phrase(4)),
     rule("it", r"\bpreferisco (?P<v>.+)", "Preferisce {v}", "pref:{k}", rd.phrase(6)),
-    rule("it", r"\bparlo (?P<v>.+)", "Parla {v}", "speaks:{k}", rd.languages, whole=True),
+    rule("it", r"\bparlo (?P<v>.+)", "Parla {v}", "speaks:{k}", vl.languages, whole=True),
     rule("it", r"\bsto imparando (?P<v>.+)", "Sta imparando {v}", "learn:{k}", rd.phrase(3)),
     rule("it", r"\bvoglio (?P<v>(?:imparare|diventare|studiare) .+)", "Vuole {v}", "goal:{k}",
          rd.phrase(5)),

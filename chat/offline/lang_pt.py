@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Final
 
 from chat.offline import readers as rd
+from chat.offline import values as vl
 from chat.offline import vocab as v
 from chat.offline.patterns import (
     TIER_FAMILY,
@@ -69,7 +70,7 @@ RULES: Final[tuple[Rule, ...]] = (
     rule("pt", r"\bsou (?P<v>(?:um |uma )?[\w-].*)", "É {v}", "work_as", rd.job),
     rule("pt", r"\b(?:sou|estou) (?P<s>aposentad[oa]|reformad[oa])\b", "É {s}", "work_as"),
     rule("pt", r"\btrabalho (?P<p>na|no|em|para|num|numa) (?P<v>.+)", "Trabalha {p} {v}", "work_at",
-         rd.workplace),
+         vl.workplace),
     rule("pt", r"\b(?:ensino|dou aulas de) (?P<v>.+)", "Ensina {v}", "teaches",
          rd.phrase(4, cut=True)),
     rule("pt", r"\b(?:tenho|temos) (?P<n>" + v.NUM_PT + r") (?P<c>" + v.COUNT_NOUNS_PT + r")\b"
@@ -90,7 +91,7 @@ RULES: Final[tuple[Rule, ...]] = (
     rule("pt", r"\bsou (?P<s>vegetarian[oa]|vegan[oa]|vegan)\b", "É {s}", "diet"),
     rule("pt", r"\b(?:não|nao) como (?P<v>.+)", "Não come {v}", "noeat:{k}", rd.phrase(7),
          negative=True),
-    rule("pt", r"\b(?:não|nao) (?:tomo|bebo) (?P<v>.+)", "Não toma {v}", "nodrink:{k}", rd.drink,
+    rule("pt", r"\b(?:não|nao) (?:tomo|bebo) (?P<v>.+)", "Não toma {v}", "nodrink:{k}", vl.drink,
          negative=True),
     rule("pt", r"\bjá não sou (?P<s>vegetarian[oa]|vegan[oa]?)\b", "Já não é {s}", "diet",
          negative=True),
@@ -101,18 +102,18 @@ RULES: Final[tuple[Rule, ...]] = (
     rule("pt", r"\btenho alergia (?P<v>(?:a|ao|à|aos|às) .+)", "Tem alergia {v}", "allergy:{k}",
          rd.phrase(5), sensitive=True),
     rule("pt", r"\b(?:tenho|sofro de) (?P<v>.+)", "Tem {v}", "health:{k}",
-         rd.condition, sensitive=True),
+         vl.condition, sensitive=True),
     rule("pt", r"\b(?:o )?meu aniversário é (?:em |no dia |dia |a )?(?P<v>.+)",
-         "O aniversário é a {v}", "birthday", rd.date),
+         "O aniversário é a {v}", "birthday", vl.date),
     rule("pt", r"\bnasci (?:em |no dia |a )(?P<v>.+)", "O aniversário é a {v}", "birthday",
-         rd.date),
+         vl.date),
     rule("pt", r"\bfaço (?:anos|aniversário) (?:em |no dia |dia |a )?(?P<v>.+)",
-         "O aniversário é a {v}", "birthday", rd.date),
+         "O aniversário é a {v}", "birthday", vl.date),
     rule("pt", r"\btoco (?P<v>.+)", "Toca {v}", "plays:{k}", rd.one_of(v.INSTRUMENTS_AND_GAMES),
          habitual=True),
     rule("pt", r"\bjogo (?P<v>.+)", "Joga {v}", "plays:{k}", rd.one_of(v.INSTRUMENTS_AND_GAMES),
          habitual=True),
-    rule("pt", r"\b(?:faço|pratico) (?P<v>.+)", "Faz {v}", "does:{k}", rd.activity,
+    rule("pt", r"\b(?:faço|pratico) (?P<v>.+)", "Faz {v}", "does:{k}", vl.activity,
          habitual=True),
     rule("pt", r"^(?:eu )?sou (?:o |a )?(?P<v>[\w'-]+(?: [\w'-]+)?)[.!]?$", "Chama-se {v}",
          "name", rd.lone_name),
@@ -120,7 +121,7 @@ RULES: Final[tuple[Rule, ...]] = (
          "taste:{k}", rd.phrase(4)),
     rule("pt", r"\bodeio (?P<v>.+)", "Odeia {v}", "taste:{k}", rd.phrase(4)),
     rule("pt", r"\bprefiro (?P<v>.+)", "Prefere {v}", "pref:{k}", rd.phrase(6)),
-    rule("pt", r"\bfalo (?P<v>.+)", "Fala {v}", "speaks:{k}", rd.languages, whole=True),
+    rule("pt", r"\bfalo (?P<v>.+)", "Fala {v}", "speaks:{k}", vl.languages, whole=True),
     rule("pt", r"\bestou (?:aprendendo|a aprender) (?P<v>.+)", "Está a aprender {v}",
          "learn:{k}", rd.phrase(3)),
     rule("pt", r"\bquero (?P<v>(?:aprender|ser|estudar) .+)", "Quer {v}", "goal:{k}",
