@@ -26,13 +26,15 @@ DEFAULT_TARGET_TOKENS: Final = 1500
 # Remember and forget requests are read on the whole sentence, before clause splitting, so a
 # comma inside a note ("remember that on Fridays, I …") does not cut it.
 _POLITE = (r"^(?:(?:please|pls|ok|okay|and|also|hey|can you|could you|would you|per favore|"
-           r"ti prego|puoi|potresti|e|anche|s'il te plaît|stp|peux-tu|pourrais-tu|tu peux|et|"
+           r"ti prego|puoi|potresti|e|anche|s'il te plaît|s'il vous plaît|stp|svp|peux-tu|"
+           r"pourrais-tu|tu peux|pouvez-vous|vous pouvez|et|porfa|"
            r"por favor|puedes|y|también|bitte|kannst du|und|auch|pode|podes|você pode|também)"
            r"[\s,]+)*")  # fmt: skip
 _NOTE_RE: Final = re.compile(
     _POLITE + r"(?:remember|don't forget|do not forget|memori[sz]e|keep in mind|ricorda(?:ti)?|"
     r"non dimenticare|non scordare|memorizza|tieni a mente|retiens|souviens-toi|souviens toi|"
-    r"n'oublie pas|rappelle-toi|mémorise|recuerda|acuérdate de|no olvides|no te olvides de|"
+    r"n'oublie pas|rappelle-toi|mémorise|retenez|souvenez-vous|n'oubliez pas|rappelez-vous|"
+    r"mémorisez|recuerda|acuérdate de|no olvides|no te olvides de|"
     r"memoriza|ten en cuenta|merk dir|merke dir|merken sie sich|vergiss nicht|denk daran|"
     r"denke daran|lembre-se de|lembre-se|lembra-te de|lembra-te|lembre|lembra|"
     r"não esqueça|não se esqueça de|nao esqueca|memorize|anota|anote|apúntate|apuntate|apunta|"
@@ -146,6 +148,14 @@ def _forget_request(sentence: str) -> tuple[str, str] | None:
     # Only the first clause names what to forget: "forget it, my name is Anna" keeps the name.
     clauses = p.split_clauses(_IN_MEMORY_RE.sub("", match["v"])) or [""]
     return clauses[0].strip().rstrip("?.!").strip(), ", ".join(clauses[1:])
+
+
+def remembered_clauses(text: str) -> list[str]:
+    """What a remember request asks to keep: the note after "remember that …" in each sentence
+    that has one, else every sentence ("Hunter2 is my password, remember it")."""
+    sentences = p.split_sentences(p.strip_fillers(text))
+    notes = [note["v"] for s in sentences if (note := _NOTE_RE.match(p.strip_lead(s)))]
+    return notes or sentences
 
 
 def asks_to_remember(text: str) -> bool:
