@@ -88,6 +88,16 @@ _ERASE_RE: Final = re.compile(
     r"\s*(?P<v>.+)$",
     re.IGNORECASE,
 )
+# ...or a fact of the person alone, without any other object: "borra mi cumpleaños, porfa",
+# not "remove my name from the email".
+_MY_FACT_RE: Final = re.compile(
+    r"^(?:my|mi|il mio|la mia|mio|mia|mon|ma|mein|meinen|meine|o meu|a minha|meu|minha) "
+    r"(?:name|address|birthday|job|nome|indirizzo|compleanno|lavoro|nom|adresse|anniversaire|"
+    r"travail|nombre|dirección|cumpleaños|trabajo|namen|geburtstag|beruf|endereço|aniversário|"
+    r"trabalho)\b[\s,.!]*(?:please|pls|per favore|s'il te plaît|stp|por favor|porfa|bitte)?"
+    r"[\s.!]*$",
+    re.IGNORECASE,
+)
 _IN_MEMORY_RE: Final = re.compile(
     r"\s*\b(?:from|de|da|dalla|dalle|dai|aus|von|in) (?:your |tu |la tua |tua |ta |votre |"
     r"deinem |deiner |dem |der |a tua |sua |a sua )?(?:memory|memoria|mémoire|gedächtnis|"
@@ -138,10 +148,7 @@ def _forget_request(sentence: str) -> tuple[str, str] | None:
     """(what to forget, the rest of the sentence) when the sentence asks to forget."""
     match = _FORGET_RE.match(p.strip_lead(sentence)) or _FORGET_RE.match(sentence)
     erase = None if match else _ERASE_RE.match(p.strip_lead(sentence))
-    if erase and (
-        _IN_MEMORY_RE.search(erase["v"])
-        or {p.WORD_MAP.get(w, w) for w in p.significant_words(erase["v"])} & p.KIND_WORDS.keys()
-    ):
+    if erase and (_IN_MEMORY_RE.search(erase["v"]) or _MY_FACT_RE.match(erase["v"])):
         match = erase
     if not match:
         return None

@@ -28,6 +28,8 @@ RELS = (r"wife|husband|partner|boyfriend|girlfriend|fianc[ée]e?|son|daughter|mo
 _MY = r"\b(?:my|our)"
 # Set off by commas, right before the end of a phrase: "Biscuit, my beagle, …".
 _APART = r"(?=\s*(?:[,.;!—-]|$))"
+# Where, between an activity and how often: "swimming in the sea every morning".
+_WHERE = r"(?:(?:at|in|with|near) (?:the |my |a )?[\w'-]+ )?"
 # How often or how long: what makes "I've been bouldering" a habit.
 _HABIT = (r"(?:every|each|twice|once|three times|\d+ times|a lot|regularly|weekly|on (?:the )?"
           r"weekends|since|for (?:a|an|one|two|three|four|five|six|several|many|a few|\d+) "
@@ -149,10 +151,10 @@ RULES: Final[tuple[Rule, ...]] = (
          "does:{k}", vl.activity, habitual=True),
     rule("en", r"\bi (?:also |regularly |often |usually )?go (?P<v>.+)", "Goes {v}", "does:{k}",
          vl.go_activity, habitual=True),
-    rule("en", r"\bi(?:'ve| have) been (?:going )?(?P<v>[a-z]+ing) (?:[\w'-]+ ){0,3}?" + _HABIT,
+    rule("en", r"\bi(?:'ve| have) been (?:going )?(?P<v>[a-z]+ing) " + _WHERE + _HABIT,
          "Goes {v}", "does:{k}", vl.go_activity, habitual=True),
-    rule("en", r"\bi(?:'ve| have) been (?:doing|practi[cs]ing) (?P<v>.+?) (?:[\w'-]+ ){0,3}?"
-         + _HABIT, "Does {v}", "does:{k}", vl.activity, habitual=True),
+    rule("en", r"\bi(?:'ve| have) been (?:doing|practi[cs]ing) (?P<v>.+?) " + _WHERE + _HABIT,
+         "Does {v}", "does:{k}", vl.activity, habitual=True),
     rule("en", r"\bi (?:really |do |genuinely |also )?(?:like|enjoy) (?P<v>.+)", "Likes {v}",
          "taste:{k}", rd.phrase(4)),
     rule("en", r"\bi (?:really |absolutely |also )?love (?P<v>.+)", "Loves {v}", "taste:{k}",

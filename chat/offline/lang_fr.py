@@ -106,7 +106,7 @@ RULES: Final[tuple[Rule, ...]] = (
          "work_at", rd.org),
     # A home said with "now": "je suis à Bordeaux maintenant", "on est à Lyon depuis mars".
     rule("fr", r"\b(?:je suis|on est|nous sommes) (?:maintenant |désormais )?(?P<p>à|a) "
-         r"(?P<v>(?-i:[A-Z])[\w'-]+(?: [\w'-]+)?) (?:maintenant|désormais|depuis)\b",
+         r"(?P<v>(?-i:[A-Z])[\w'-]+(?: [\w'-]+)?) (?:maintenant|désormais)(?=\s*(?:[,.;!]|$))",
          lambda g: f"Habite à {g['v']}", "home", rd.place(lower_ok=False)),
     rule("fr", r"\b(?:je suis|on est|nous sommes) (?:maintenant|désormais) (?P<p>à|a) (?P<v>.+)",
          lambda g: f"Habite à {g['v']}", "home", rd.place(lower_ok=False)),

@@ -71,7 +71,10 @@ _NEGATION_RE: Final = re.compile(
 )
 _REPORTED_RE: Final = re.compile(
     r"\b(?:said|says|told|thinks|claims|ha detto|dice che|pensa che|dit que|m'a dit|pense que|"
-    r"dijo|dice que|cree que|sagte|sagt|meint|behauptet|disse|diz que|acha que)\b",
+    r"dijo|dice que|cree que|sagte|sagt|meint|behauptet|disse|diz que|acha que|"
+    # What the person supposes the assistant thinks: "You think I'm a chef, don't you?"
+    r"you (?:think|thought|believe|guess|said|say)|(?:pensi|credi) che|tu (?:penses|crois) que|"
+    r"(?:piensas|crees) que|du (?:denkst|glaubst)|(?:você acha|achas) que)\b",
     re.IGNORECASE,
 )
 # Text inside quotation marks is someone else's words (or a title), never the person's fact.
@@ -166,6 +169,13 @@ def is_question(sentence: str) -> bool:
     return "?" in text or text.startswith("¿") or bool(_QUESTION_START_RE.match(text))
 
 
+# A question of its own after a statement: "I'm Tomasz, what's a good pasta recipe?"
+_OWN_QUESTION_RE: Final = re.compile(
+    r"^(?:what|how|which|where|when|why|can|could|would|any|cosa|come|quale|dove|perché|puoi|"
+    r"qu|que|quel|quelle|comment|où|pourquoi|peux|qué|cómo|cuál|dónde|por qué|puedes|was|wie|"
+    r"welche|wo|warum|kannst|o que|como|qual|onde|pode)\b",
+    re.IGNORECASE,
+)
 # A question put to the assistant after a statement ("I'm a nurse, any tips?", "Meu nome é
 # Thiago, tudo bem?"): it speaks to the assistant or is a greeting, not a tag on the statement
 # ("I'm a lawyer, right?" stays a question).
@@ -187,7 +197,8 @@ def statement_part(sentence: str) -> str | None:
         return None
     head, mark, _ = text.partition("?")
     cut = max(head.rfind(","), head.rfind(";"), head.rfind(" - "), head.rfind(" — "))
-    if not mark or cut <= 0 or not _ASKS_BACK_RE.search(head[cut:]):
+    asked = head[cut + 1 :].strip()
+    if not mark or cut <= 0 or not (_ASKS_BACK_RE.search(asked) or _OWN_QUESTION_RE.match(asked)):
         return None
     # The question part must hold at least two words: "…, you?" is a tag.
     if len(head[cut + 1 :].split()) < 2:
@@ -257,9 +268,14 @@ _ROLEPLAY_RE: Final = re.compile(
     r"\bfingiamo\b|\bjeu de rôle\b|\bjouons (?:un rôle|à|aux)\b|\bfaisons semblant\b|"
     r"\bjuego de rol\b|\bjuguemos a\b|\bhagamos (?:como si|un juego)\b|\bfinjamos\b|"
     r"\brollenspiel\b|\blass uns so tun\b|\btun wir so\b|\bjogo de (?:papéis|interpretação)\b|"
-    r"\bvamos fingir\b|\bfaz de conta\b|\bfinge que\b|\bvamos fazer um (?:roleplay|jogo)\b"
-    # Roles handed out: "you're a client and I'm a lawyer", "tu sei il cliente e io l'avvocato".
-    r"|\blet's play a game\b|\byou(?:'re| are| play| be|'ll be| will be) (?:a|an|the|my) "
+    r"\bvamos fingir\b|\bfaz de conta\b|\bfinge que\b",
+    re.IGNORECASE,
+)
+# Roles handed out ("you're a client and I'm a lawyer", "tu sei il cliente e io l'avvocato"),
+# with a cue that a game starts ("let's play a game", "Start.", "Go!"): a role-play. Without a
+# cue, "you're a genius and I'm a fan" is only a compliment.
+_ROLES_RE: Final = re.compile(
+    r"\byou(?:'re| are| play| be|'ll be| will be) (?:a|an|the|my) "
     r"[^.!?]{0,40}\b(?:and|while) i(?:'m| am|'ll be| will be| play) (?:a|an|the|your)\b"
     r"|\bi(?:'m| am|'ll be| will be| play) (?:a|an|the|your) [^.!?]{0,40}\b(?:and|while) "
     r"you(?:'re| are|'ll be| will be| play| be) (?:a|an|the|my)\b"
@@ -268,6 +284,12 @@ _ROLEPLAY_RE: Final = re.compile(
     r"|\btú eres (?:el|la|un|una|mi)\b[^.!?]{0,40}\by yo soy\b"
     r"|\bdu bist (?:der|die|das|ein|eine|mein|meine)\b[^.!?]{0,40}\bund ich bin\b"
     r"|\bvocê é (?:o|a|um|uma|meu|minha)\b[^.!?]{0,40}\be eu sou\b",
+    re.IGNORECASE,
+)
+_ROLE_CUE_RE: Final = re.compile(
+    r"\b(?:let's play|game|scene|start|go|begin|your turn|action|inizia|comincia|gioco|giochiamo|"
+    r"commence|commençons|jeu|jouons|empieza|comienza|juego|juguemos|fang an|los geht's|spiel|"
+    r"spielen|começa|comece|jogo|vamos jogar)\b",
     re.IGNORECASE,
 )
 # What a role-play turn says is real: "Ah, e na vida real sou professor de história."
@@ -289,7 +311,9 @@ _ROLEPLAY_END_RE: Final = re.compile(
 
 def starts_roleplay(text: str) -> bool:
     """The turn sets up a role-play or a game of pretend: nothing in it is about the person."""
-    return bool(_ROLEPLAY_RE.search(normalise(text))) and not ends_roleplay(text)
+    text = normalise(text)
+    roles = bool(_ROLES_RE.search(text) and _ROLE_CUE_RE.search(text))
+    return (roles or bool(_ROLEPLAY_RE.search(text))) and not ends_roleplay(text)
 
 
 def ends_roleplay(text: str) -> bool:
@@ -312,8 +336,10 @@ _SECRET_RE: Final = re.compile(
     re.IGNORECASE,
 )
 _INSTRUCTION_RE: Final = re.compile(
+    # French "mai" after a day is May, not Italian "never": "Son anniversaire est le 3 mai".
+    r"(?<!\d\s)(?<!\der\s)\bmai\b|"
     r"\b(?:always|never|tell the user|you must|you are now|every answer|ignore|reply|respond|"
-    r"sempre|mai|rispondi|toujours|jamais|réponds|siempre|responde|immer|niemals|antworte|"
+    r"sempre|rispondi|toujours|jamais|réponds|siempre|responde|immer|niemals|antworte|"
     r"nunca|responda)\b|[<>{}\[\]]",
     re.IGNORECASE,
 )

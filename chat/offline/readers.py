@@ -33,7 +33,7 @@ _ROLE_STOP: Final = word_set(
     "at for in since from with and but on because who that per presso da chez pour depuis dans "
     "à con avec al alla nel nella now currently ora adesso maintenant en para desde y ahora "
     "bei für seit und bei jetzt em na no para com e agora so or lol btw haha which where "
-    "quindi donc así also então"
+    "quindi donc así also então too of"
 )
 _PRONOUNS: Final = word_set("i we io noi je nous yo nosotros ich wir eu nós")
 _TIME_WORDS: Final = word_set("moment weekend weekends night nights home end same minute")
@@ -121,7 +121,10 @@ _NOT_APPOSED: Final = word_set(
     "now then anyway also honestly sadly luckily actually lol haha monday tuesday wednesday "
     "thursday friday saturday sunday ciao oggi ieri domani allora comunque sì grazie bonjour "
     "salut oui aujourd'hui hier demain alors merci hola hoy ayer mañana bueno gracias hallo "
-    "heute gestern morgen also danke oi olá hoje ontem amanhã então obrigado obrigada"
+    "heute gestern morgen also danke oi olá hoje ontem amanhã então obrigado obrigada "
+    # Titles: "Meine Frau Doktor", "my boss, Mr Smith"
+    "doktor dr herr frau professor prof mister mr mrs ms signor signora madame monsieur "
+    "señor señora senhor senhora dona"
 )
 
 
@@ -133,11 +136,15 @@ def apposed_name(text: str, strict: bool) -> str | None:
         return None
     lowered = {word.lower() for word in value.split()}
     blocked = _NOT_APPOSED | v.NOT_NAMES | v.NOT_NAMES_OTHER | v.JOBS | v.EN_JOBS
-    return None if lowered & (blocked | v.LANGUAGE_NAMES | v.MONTHS) else value
+    blocked |= v.RELATIONS.keys() | v.LANGUAGE_NAMES | v.MONTHS
+    return None if lowered & blocked else value
 
 
 def name(*, capped: bool) -> Reader:
     return lambda text, strict: take_name(text, require_cap=capped or strict)
+
+
+_AFTER_PLACE: Final = _ROLE_STOP | _PLACE_CONNECTORS | word_set("now too since")
 
 
 def take_place(text: str, *, allow_lower: bool) -> str | None:
@@ -156,6 +163,10 @@ def take_place(text: str, *, allow_lower: bool) -> str | None:
         ):
             pending = [token]
         elif not out and not pending and allow_lower and token.lower() not in _PLACE_STOP:
+            # A lower-case town ends the phrase: "I live in rome now", not "in interesting times".
+            after = [bare(word).lower() for word in text.split()[1:2]]
+            if raw == token and after and after[0] not in _AFTER_PLACE:
+                return None
             return capitalise(token) if len(token) >= 3 else None
         else:
             break

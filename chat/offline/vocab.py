@@ -108,6 +108,7 @@ EN_JOBS: Final = word_set(
     "entrepreneur tester technician editor producer actor actress dancer singer coach trainer "
     "instructor secretary receptionist recruiter economist banker broker marketer nanny "
     "caregiver cleaner builder welder janitor judge midwife optician copywriter illustrator "
+    "gardener butcher postman carer hairdresser "
     "animator salesman saleswoman salesperson dev sysadmin counselor counsellor"
 )
 EN_JOB_SUFFIXES: Final = ("ologist", "ician", "grapher", "engineer", "developer", "manager")
@@ -163,7 +164,16 @@ JOBS: Final = word_set(
     "eletricista canalizador encanador veterinário veterinária dentista fotógrafo fotógrafa "
     "tradutor tradutora escritor escritora músico música artista vendedor vendedora designer "
     "polícia policial caixa secretário secretária cabeleireiro cabeleireira motorista "
-    "taxista rececionista recepcionista operário operária"
+    "taxista rececionista recepcionista operário operária "
+    # Trades, in the five languages
+    "falegname meccanico giardiniere panettiere pasticciere macellaio postino contadino "
+    "agricoltore pompiere barbiere sarto pâtissier pâtissière menuisier mécanicien "
+    "mécanicienne jardinier jardinière boucher bouchère facteur agriculteur agricultrice "
+    "pompier carpintero carpintera mecánico mecánica jardinero jardinera panadero panadera "
+    "carnicero carnicera cartero agricultor agricultora bombero bombera tischler tischlerin "
+    "schreiner schreinerin mechaniker mechanikerin gärtner gärtnerin metzger metzgerin "
+    "landwirt landwirtin feuerwehrmann carpinteiro mecânico mecânica jardineiro jardineira "
+    "padeiro padeira açougueiro talhante carteiro agricultora bombeiro bombeira"
 )
 
 LANGUAGE_NAMES: Final = word_set(
