@@ -178,7 +178,9 @@ _ORDER_RE: Final = re.compile(
 )
 
 
-_CONNECTOR_RE: Final = re.compile(r"^[\s,:]*(?:(?:that|che|que|de que|dass)\b|qu')?[\s,:]*", re.I)
+_CONNECTOR_RE: Final = re.compile(
+    r"^[\s,:]*(?:(?:that|to|che|di|que|de que|de|dass)\b|qu')?[\s,:]*", re.I
+)
 
 
 def _asked_clauses(said: str) -> list[str]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.chat.offline_model import payload, run_pass, call
+from tests.chat.offline_model import call, payload, run_pass
 
 
 @pytest.mark.parametrize(
@@ -160,7 +160,8 @@ def test_health_is_kept_when_asked_to_note_it(said: str, line: str) -> None:
         (["Name is Ben", "Lives in York"], "I don't live in York any more, I'm in Hull now.",
          ["Name is Ben"]),
         (["Si chiama Ugo", "Vive a Pisa"], "Non vivo più a Pisa.", ["Si chiama Ugo"]),
-        (["S'appelle Léo", "Habite à Lille"], "Je n'habite plus à Lille, je suis à Metz maintenant.",
+        (["S'appelle Léo", "Habite à Lille"],
+         "Je n'habite plus à Lille, je suis à Metz maintenant.",
          ["S'appelle Léo", "Habite à Metz"]),
         (["Se llama Ana", "Vive en Cádiz"], "Ya no vivo en Cádiz.", ["Se llama Ana"]),
         (["Heißt Paul", "Wohnt in Bonn"], "Ich wohne nicht mehr in Bonn.", ["Heißt Paul"]),
