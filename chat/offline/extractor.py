@@ -15,7 +15,7 @@ import json
 import re
 from typing import Any, Final
 
-from chat.offline import changes
+from chat.offline import changes, roleplay
 from chat.offline import patterns as p
 from chat.offline.facts import Fact, classify_line, extract, note_facts
 from chat.offline.vocab import RELATIONS
@@ -275,9 +275,9 @@ def _roleplaying(context: list[dict[str, Any]]) -> set[Any]:
         text = _text(turn.get("content")) or ""
         if turn.get("role") != "user":
             continue
-        if p.starts_roleplay(text):
+        if roleplay.starts_roleplay(text):
             playing.add(turn.get("conversation"))
-        elif p.ends_roleplay(text) or asks_to_remember(text):
+        elif roleplay.ends_roleplay(text) or asks_to_remember(text):
             playing.discard(turn.get("conversation"))
     return playing
 
@@ -306,15 +306,15 @@ def run(payload: dict[str, Any]) -> list[str]:
         if turn.get("role") != "user" or not text:
             continue
         conversation = turn.get("conversation")
-        if p.starts_roleplay(text):
+        if roleplay.starts_roleplay(text):
             playing.add(conversation)
-        elif conversation in playing and (p.ends_roleplay(text) or asks_to_remember(text)):
+        elif conversation in playing and (roleplay.ends_roleplay(text) or asks_to_remember(text)):
             # An explicit remember request is about the person, not the character: it ends
             # the role-play ("remember that I'm allergic to peanuts").
             playing.discard(conversation)
         if conversation in playing:
             # In a role-play only what is said to be real life is about the person.
-            real = p.real_life(text)
+            real = roleplay.real_life(text)
             if real:
                 lines = apply_turn(lines, real, strict=strict)
             previous = None
