@@ -1,9 +1,11 @@
-"""The offline chat model: a simple, deterministic responder (English, Italian, French).
+"""The offline chat model: a simple, deterministic responder in six languages (English,
+Italian, French, Spanish, German, Portuguese), answering in the language of the message.
 
 It answers "what do you remember about me?" from the memory block, greets back by name,
 acknowledges remember requests (or says it won't remember, when the product tells it memory is
-off), and otherwise says plainly that it is the offline model. It exists so the product runs end
-to end without any API key; it is not meant to be clever. French replies say "vous", like the UI.
+off, and that it can't keep a secret or an instruction for itself, which memory refuses), and
+otherwise says plainly that it is the offline model. It exists so the product runs end to end
+without any API key; it is not meant to be clever. The texts are in ``chat.offline.replies``.
 """
 
 from __future__ import annotations
