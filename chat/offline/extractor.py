@@ -15,6 +15,7 @@ import json
 import re
 from typing import Any, Final
 
+from chat.offline import changes, roleplay
 from chat.offline import patterns as p
 from chat.offline.facts import Fact, classify_line, extract, note_facts
 from chat.offline.vocab import RELATIONS
@@ -25,16 +26,20 @@ DEFAULT_TARGET_TOKENS: Final = 1500
 # Remember and forget requests are read on the whole sentence, before clause splitting, so a
 # comma inside a note ("remember that on Fridays, I …") does not cut it.
 _POLITE = (r"^(?:(?:please|pls|ok|okay|and|also|hey|can you|could you|would you|per favore|"
-           r"ti prego|puoi|potresti|e|anche|s'il te plaît|stp|peux-tu|pourrais-tu|tu peux|et|"
+           r"ti prego|puoi|potresti|e|anche|s'il te plaît|s'il vous plaît|stp|svp|peux-tu|"
+           r"pourrais-tu|tu peux|pouvez-vous|vous pouvez|et|porfa|"
            r"por favor|puedes|y|también|bitte|kannst du|und|auch|pode|podes|você pode|também)"
            r"[\s,]+)*")  # fmt: skip
 _NOTE_RE: Final = re.compile(
     _POLITE + r"(?:remember|don't forget|do not forget|memori[sz]e|keep in mind|ricorda(?:ti)?|"
     r"non dimenticare|non scordare|memorizza|tieni a mente|retiens|souviens-toi|souviens toi|"
-    r"n'oublie pas|rappelle-toi|mémorise|recuerda|acuérdate de|no olvides|no te olvides de|"
+    r"n'oublie pas|rappelle-toi|mémorise|retenez|souvenez-vous|n'oubliez pas|rappelez-vous|"
+    r"mémorisez|recuerda|acuérdate de|no olvides|no te olvides de|"
     r"memoriza|ten en cuenta|merk dir|merke dir|merken sie sich|vergiss nicht|denk daran|"
     r"denke daran|lembre-se de|lembre-se|lembra-te de|lembra-te|lembre|lembra|"
-    r"não esqueça|não se esqueça de|nao esqueca|memorize|anota|anote)"
+    r"não esqueça|não se esqueça de|nao esqueca|memorize|anota|anote|apúntate|apuntate|apunta|"
+    r"toma nota de|note|notez|prends note|annota|annotati|segnati|prendi nota|notier dir|"
+    r"schreib dir auf)"
     r"(?:\s+(?:that|che|que|de que|dass)\s+|\s+qu'|\s*,\s*(?:dass|que)\s+|\s*:\s*|"
     r"\s+(?!(?:to|di|de|when|quando|quand|cuando|wann|me|this|it|what|cosa|ce|lo|la|das|es|"
     r"isso|esto|eso)\b))(?P<v>.+)$",
@@ -68,40 +73,37 @@ _BARE_REMEMBER_RE: Final = re.compile(
 _ASKED_RE: Final = re.compile(
     r"\b(?:ricordatel[oa]|ricordal[oa]|tienil[oa] a mente|recuérdal[oa]|recuerdal[oa]|"
     r"tenlo en cuenta|retiens(?:-le| ça| cela| bien)|souviens-t'en|merk dir (?:das|es)|"
-    r"lembre-se disso|lembra-te disso|lembra disso|guarda isso)\b",
+    r"lembre-se disso|lembra-te disso|lembra disso|guarda isso|note-le|notez-le|note ça|"
+    r"note bien|prends-en note|apúntalo|apuntalo|anótalo|anotalo|apunta eso|toma nota|"
+    r"segnatelo|annotalo|prendine nota|notier (?:dir )?das|schreib (?:dir )?das auf|"
+    r"anota isso|anote isso|anota aí|note that|make a note)\b",
     re.IGNORECASE,
 )
-# A pet that died: its line is no longer current ("Toby murió", "our dog passed away").
-_DIED: Final = (
-    r"(?:died|passed away|has died|is dead|è morto|è morta|è mancato|è mancata|"
-    r"est mort|est morte|est décédée?|nous a quittés|murió|se murió|ha muerto|falleció|"
-    r"ist gestorben|ist tot|ist verstorben|morreu|faleceu)\b"
-)
-_DIED_NAME_RE: Final = re.compile(r"\b(?P<n>(?-i:[A-ZÀ-ÖØ-Þ])[\w'-]+) " + _DIED, re.IGNORECASE)
-_DIED_PET_RE: Final = re.compile(
-    r"\b(?:my|our|il mio|la mia|mio|mia|mon|ma|notre|mi|nuestro|nuestra|mein|meine|unser|unsere|"
-    r"o meu|a minha|meu|minha|o nosso|a nossa) (?P<r>[\w-]+) " + _DIED,
+# "Borra mi cumpleaños de tu memoria", "delete my address from memory": erasing is forgetting
+# when it names the memory or a fact of the person ("cancella il mio compleanno").
+_ERASE_RE: Final = re.compile(
+    _POLITE + r"(?:delete|erase|remove|wipe|cancella|elimina|rimuovi|efface|effacez|supprime|"
+    r"supprimez|enlève|borra|bórralo|quita|lösche|lösch|entferne|apaga|apague|remova)\b"
+    r"(?:[\s,]+(?:please|pls|per favore|s'il te plaît|stp|por favor|porfa|bitte))*,?"
+    r"\s*(?P<v>.+)$",
     re.IGNORECASE,
 )
-_PETS: Final = frozenset({"has:dog", "has:cat"})
-# ...not a character of a film, book, series or game.
-_FICTION_RE: Final = re.compile(
-    r"\b(?:film|movie|book|novel|show|series|episode|story|game|cartoon|libro|romanzo|serie|"
-    r"episodio|storia|gioco|livre|roman|série|épisode|histoire|jeu|película|novela|episodio|"
-    r"historia|juego|buch|folge|geschichte|spiel|filme|livro|episódio|jogo)\b",
+# ...or a fact of the person alone, without any other object: "borra mi cumpleaños, porfa",
+# not "remove my name from the email".
+_MY_FACT_RE: Final = re.compile(
+    r"^(?:my|mi|il mio|la mia|mio|mia|mon|ma|mein|meinen|meine|o meu|a minha|meu|minha) "
+    r"(?:name|address|birthday|job|nome|indirizzo|compleanno|lavoro|nom|adresse|anniversaire|"
+    r"travail|nombre|dirección|cumpleaños|trabajo|namen|geburtstag|beruf|endereço|aniversário|"
+    r"trabalho)\b[\s,.!]*(?:please|pls|per favore|s'il te plaît|stp|por favor|porfa|bitte)?"
+    r"[\s.!]*$",
     re.IGNORECASE,
 )
-# Leaving a job or changing it: the older work lines are no longer current.
-_JOB_CHANGE_RE: Final = re.compile(
-    r"\b(?:i (?:left|quit)|i've (?:left|quit)|i (?:changed|switched) jobs|new job|"
-    r"ho lasciato|ho cambiato lavoro|nuovo lavoro|mi sono licenziat[oa]|j'ai quitté|"
-    r"j'ai changé de (?:travail|boulot|job|poste)|nouveau (?:travail|boulot|job|poste)|"
-    r"dejé|he dejado|cambié de (?:trabajo|empleo)|nuevo (?:trabajo|empleo)|renuncié|"
-    r"gekündigt|verlassen|job gewechselt|neuen? (?:job|arbeit|stelle)|saí d[oae]|deixei|"
-    r"mudei de (?:emprego|trabalho)|novo (?:emprego|trabalho)|me demiti|demiti-me)\b",
+_IN_MEMORY_RE: Final = re.compile(
+    r"\s*\b(?:from|de|da|dalla|dalle|dai|aus|von|in) (?:your |tu |la tua |tua |ta |votre |"
+    r"deinem |deiner |dem |der |a tua |sua |a sua )?(?:memory|memoria|mémoire|gedächtnis|"
+    r"speicher|memória)\b",
     re.IGNORECASE,
 )
-_WORK_KEYS: Final = frozenset({"work_as", "work_at", "teaches"})
 
 
 def merge(lines: list[str], fact: Fact) -> list[str]:
@@ -142,53 +144,33 @@ def forget(lines: list[str], target: str) -> list[str]:
     return kept
 
 
-def _passed_away(lines: list[str], sentence: str) -> list[str]:
-    """Drop the line of a pet the sentence says died ("Toby murió", "my dog passed away")."""
-    if p.is_question(sentence) or p.is_hypothetical(sentence) or _FICTION_RE.search(sentence):
-        return lines
-    named = {match["n"].casefold() for match in _DIED_NAME_RE.finditer(sentence)}
-    kinds = set()
-    for match in _DIED_PET_RE.finditer(sentence):
-        noun = RELATIONS.get(match["r"].lower())
-        if noun:
-            kinds.add("has:" + noun.removesuffix("s"))
-    if not named and not kinds:
-        return lines
-    kept = []
-    for line in lines:
-        key = classify_line(line)[1]
-        words = {w.casefold().strip(".,") for w in line.split()}
-        if key in _PETS and (named & words or key in kinds):
-            continue
-        kept.append(line)
-    return kept
-
-
-def _job_changed(lines: list[str], sentence: str, facts: list[Fact]) -> list[str]:
-    """After "I left the bank" or "I changed jobs", the older work lines are not current: all of
-    them when a new job is said, else those sharing a word with the sentence ("Saí do banco")."""
-    if not _JOB_CHANGE_RE.search(sentence):
-        return lines
-    new_job = any(fact.key in _WORK_KEYS for fact in facts)
-    words = p.significant_words(sentence, RELATIONS)
-    kept = []
-    for line in lines:
-        if classify_line(line)[1] in _WORK_KEYS and (
-            new_job or words & p.significant_words(line, RELATIONS)
-        ):
-            continue
-        kept.append(line)
-    return kept
-
-
 def _forget_request(sentence: str) -> tuple[str, str] | None:
     """(what to forget, the rest of the sentence) when the sentence asks to forget."""
     match = _FORGET_RE.match(p.strip_lead(sentence)) or _FORGET_RE.match(sentence)
+    erase = None if match else _ERASE_RE.match(p.strip_lead(sentence))
+    if erase and (_IN_MEMORY_RE.search(erase["v"]) or _MY_FACT_RE.match(erase["v"])):
+        match = erase
     if not match:
         return None
     # Only the first clause names what to forget: "forget it, my name is Anna" keeps the name.
-    clauses = p.split_clauses(match["v"]) or [""]
+    clauses = p.split_clauses(_IN_MEMORY_RE.sub("", match["v"])) or [""]
     return clauses[0].strip().rstrip("?.!").strip(), ", ".join(clauses[1:])
+
+
+def remembered_clauses(text: str) -> list[str]:
+    """What a remember request asks to keep: the note after "remember that …" in each sentence
+    that has one, else every sentence ("Hunter2 is my password, remember it")."""
+    sentences = p.split_sentences(p.strip_fillers(text))
+    notes = [note["v"] for s in sentences if (note := _NOTE_RE.match(p.strip_lead(s)))]
+    return notes or sentences
+
+
+def asks_to_remember(text: str) -> bool:
+    """The turn explicitly asks to remember something (or to note it down)."""
+    text = p.strip_fillers(text)
+    if is_remember_request(text) or _ASKED_RE.search(text):
+        return True
+    return any(_NOTE_RE.match(p.strip_lead(s)) for s in p.split_sentences(text))
 
 
 def apply_turn(lines: list[str], text: str, *, strict: bool, asked: bool = False) -> list[str]:
@@ -197,7 +179,8 @@ def apply_turn(lines: list[str], text: str, *, strict: bool, asked: bool = False
     ``asked``: the turn (or the one right after) asks to remember, so health facts may be kept.
     """
     text = p.strip_fillers(text)
-    asked = asked or is_remember_request(text) or bool(_ASKED_RE.search(text))
+    asked = asked or asks_to_remember(text)
+    named = False  # the first name said in a turn wins: "I'm Priya, call me Pri" keeps Priya
     for sentence in p.split_sentences(text):
         request = _forget_request(sentence)
         if request:
@@ -208,8 +191,17 @@ def apply_turn(lines: list[str], text: str, *, strict: bool, asked: bool = False
             facts = note_facts(note["v"], strict=strict)
         else:
             facts = extract(sentence, strict=strict, sensitive_ok=asked)
-        lines = _job_changed(_passed_away(lines, sentence), sentence, facts)
+        fix = changes.corrected(note["v"] if note else sentence)
+        if fix:
+            fixed = extract(fix[0], strict=strict, sensitive_ok=asked)
+            lines = changes.drop_corrected(lines, fix[1], fixed)
+            facts += [fact for fact in fixed if fact not in facts]
+        lines = changes.passed_away(lines, sentence)
+        lines = changes.job_changed(changes.no_longer(lines, sentence), sentence, facts)
         for fact in facts:
+            if fact.key == "name" and named:
+                continue
+            named = named or fact.key == "name"
             lines = merge(lines, fact)
     return lines
 
@@ -283,9 +275,9 @@ def _roleplaying(context: list[dict[str, Any]]) -> set[Any]:
         text = _text(turn.get("content")) or ""
         if turn.get("role") != "user":
             continue
-        if p.starts_roleplay(text):
+        if roleplay.starts_roleplay(text):
             playing.add(turn.get("conversation"))
-        elif p.ends_roleplay(text):
+        elif roleplay.ends_roleplay(text) or asks_to_remember(text):
             playing.discard(turn.get("conversation"))
     return playing
 
@@ -314,14 +306,19 @@ def run(payload: dict[str, Any]) -> list[str]:
         if turn.get("role") != "user" or not text:
             continue
         conversation = turn.get("conversation")
-        if p.starts_roleplay(text):
+        if roleplay.starts_roleplay(text):
             playing.add(conversation)
+        elif conversation in playing and (roleplay.ends_roleplay(text) or asks_to_remember(text)):
+            # An explicit remember request is about the person, not the character: it ends
+            # the role-play ("remember that I'm allergic to peanuts").
+            playing.discard(conversation)
+        if conversation in playing:
+            # In a role-play only what is said to be real life is about the person.
+            real = roleplay.real_life(text)
+            if real:
+                lines = apply_turn(lines, real, strict=strict)
             previous = None
             continue
-        if conversation in playing:
-            if not p.ends_roleplay(text):
-                continue
-            playing.discard(conversation)
         if previous and _BARE_REMEMBER_RE.match(p.normalise(text)):
             # "I'm allergic to peanuts." then "Please remember that.": the request is about it.
             lines = apply_turn(lines, previous, strict=strict, asked=True)

@@ -39,16 +39,25 @@ def extract(text: str, *, strict: bool = False, sensitive_ok: bool = False) -> l
     request). ``strict`` is voice: only unambiguous captures pass.
     """
     facts: list[Fact] = []
-    for sentence in p.split_sentences(p.drop_quotes(text)):
-        # Reported speech is someone else's claim, whichever clause holds the fact.
-        if p.is_question(sentence) or p.is_reported(sentence):
+    for said in p.split_sentences(p.drop_quotes(text)):
+        # A question gives nothing, but a statement before a question put back to the
+        # assistant still counts ("I'm a nurse, any tips?"). Reported speech is someone else's
+        # claim: only the words before it are the person's ("My wife Chiara says that …").
+        sentence = p.before_reported(p.statement_part(said) or "")
+        if not sentence:
             continue
         found = len(facts)
+        start = 0
         for clause in p.split_clauses(sentence):
             keys: set[str] = set()
+            # A hypothetical is read up to the end of this clause: "…, in case I ask" after a
+            # fact does not make the fact hypothetical, "If I lived in Paris" before it does.
+            at = sentence.find(clause, start)
+            start = at + len(clause) if at >= 0 else start
+            said_so_far = sentence[:start] if at >= 0 else sentence
             for variant in _variants(clause):
                 for rule in RULES:
-                    fact = _apply(rule, variant, sentence, strict=strict, sensitive=sensitive_ok)
+                    fact = _apply(rule, variant, sentence, said_so_far, strict, sensitive_ok)
                     # One value per kind and clause: the first, most specific rule wins
                     # ("married to Tom" over "married").
                     if not fact or fact in facts or (fact.key and fact.key in keys):
@@ -64,11 +73,17 @@ def extract(text: str, *, strict: bool = False, sensitive_ok: bool = False) -> l
     return facts
 
 
-def _apply(rule: Rule, clause: str, sentence: str, *, strict: bool, sensitive: bool) -> Fact | None:
+def _apply(
+    rule: Rule, clause: str, sentence: str, prefix: str, strict: bool, sensitive: bool
+) -> Fact | None:
+    """One rule on one clause; ``prefix`` is the sentence up to the end of the clause."""
     if rule.sensitive and not sensitive:
         return None
     match = rule.pattern.search(sentence if rule.whole else clause)
-    if not match or p.is_hypothetical(sentence, rule.lang):
+    if not match:
+        return None
+    said = sentence[: max(len(prefix), match.end())] if rule.whole else prefix
+    if p.is_hypothetical(said, rule.lang):
         return None
     if rule.habitual and p.is_one_off(sentence):
         return None

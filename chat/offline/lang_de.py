@@ -6,6 +6,7 @@ import re
 from typing import Final
 
 from chat.offline import readers as rd
+from chat.offline import values as vl
 from chat.offline import vocab as v
 from chat.offline.patterns import (
     TIER_FAMILY,
@@ -19,7 +20,9 @@ from chat.offline.patterns import (
 from chat.offline.rules import Groups, Kind, Rule, has_key, kind, named, names, relation_key, rule
 
 RELS = (r"frau|ehefrau|mann|ehemann|freundin|freund|partnerin|partner|tochter|sohn|mutter|"
-        r"mama|vater|papa|bruder|schwester|hund|katze|kater")  # fmt: skip
+        r"mama|vater|papa|bruder|schwester|hund|katze|kater|welpe|kätzchen|kaninchen|hamster|"
+        r"papagei|schildkröte|wellensittich|pferd|dackel|pudel|mops")  # fmt: skip
+_MY = r"\b(?:mein|meine|unser|unsere)"
 # "Mann" and "Frau" alone could be anyone; the line says whose.
 _NOUNS: Final = {"frau": "Ehefrau", "mann": "Ehemann", "mama": "Mutter", "papa": "Vater"}
 # First-person verbs that end a subordinate clause ("dass ich in Berlin wohne").
@@ -61,6 +64,22 @@ def _relative(g: Groups) -> str:
     return f"{noun} heißt {g['v']}"
 
 
+def _relative_key(g: Groups) -> str | None:
+    noun = v.RELATIONS.get(g["r"].lower(), "")
+    if noun in v.PETS:
+        return has_key(noun)
+    return relation_key(_NOUNS.get(g["r"].lower(), g["r"]).lower())
+
+
+def _apposed(text: str, strict: bool) -> str | None:
+    """ "Anja" in "Meine Frau Anja und ich…": German writes every noun with a capital, so the
+    name must be followed by a lower-case word or the end of the phrase."""
+    words = text.split()
+    if len(words) > 1 and words[0] == words[0].rstrip(",.;!") and words[1][:1].isupper():
+        return None
+    return rd.apposed_name(words[0] if words else "", strict)
+
+
 def _count(g: Groups) -> str:
     line = f"Hat {g['n']} {g['c']}"
     called = names(g, "und")
@@ -79,7 +98,7 @@ def _gern(g: Groups) -> str | None:
     return f"{third.capitalize()} gern"
 
 
-_NAMED = named(r"namens|mit namen|der heißt|die heißt|der|die", "und")
+_NAMED = named(r"namens|mit namen|der heißt|die heißt", "und")
 _I = r"\b(?:ich )?"
 _NOW = r"arbeite (?:jetzt |nun |inzwischen )?"
 
@@ -89,6 +108,8 @@ RULES: Final[tuple[Rule, ...]] = (
     rule("de", r"\bmein name ist (?P<v>.+)", "Heißt {v}", "name", rd.name(capped=False)),
     rule("de", _I + r"(?:wohne|lebe) (?:jetzt |seit \w+ )?in (?P<v>.+)", "Wohnt in {v}", "home",
          rd.place(lower_ok=True)),
+    rule("de", r"\bwir (?:wohnen|leben) (?:jetzt |seit \w+ )?in (?P<v>.+)", "Wohnt in {v}",
+         "home", rd.place(lower_ok=False)),
     rule("de", r"\b(?:ich bin|wir sind) (?:[\w-]+ ){0,4}?(?:nach|in) (?P<v>.+?) (?:um)?gezogen\b",
          "Wohnt in {v}", "home", rd.place(lower_ok=False)),
     rule("de", _I + r"(?:komme|stamme) (?:ursprünglich )?aus (?P<v>.+)", "Kommt aus {v}",
@@ -99,20 +120,21 @@ RULES: Final[tuple[Rule, ...]] = (
          "Ist in Rente", "work_as"),
     rule("de", _I + _NOW + r"(?P<p>bei|für) (?P<v>.+)", "Arbeitet {p} {v}", "work_at", rd.org),
     rule("de", _I + _NOW + r"(?P<p>in einer|in einem|im|in der) (?P<v>.+)", "Arbeitet {p} {v}",
-         "work_at", rd.one_of(rd.WORKPLACES, max_words=1)),
+         "work_at", rd.one_of(vl.WORKPLACES, max_words=1)),
     rule("de", _I + r"unterrichte (?P<v>.+)", "Unterrichtet {v}", "teaches",
          rd.phrase(4, cut=True)),
-    rule("de", r"\b(?:(?:ich )?habe|wir haben|haben wir) (?P<n>" + v.NUM_DE + r") (?P<c>"
+    rule("de", r"\b(?:(?:ich )?habe|(?:wir|ich) haben|haben wir) (?P<n>" + v.NUM_DE + r") (?P<c>"
          + v.COUNT_NOUNS_DE + r")\b" + _NAMED, _count, lambda g: has_key(g["c"]), whole=True),
-    rule("de", r"\b(?:mein|meine) (?P<r>" + RELS + r") heißt (?P<v>.+)", _relative,
-         lambda g: relation_key(_NOUNS.get(g["r"].lower(), g["r"]).lower()),
+    rule("de", _MY + r" (?P<r>" + RELS + r") heißt (?P<v>.+)", _relative, _relative_key,
          rd.name(capped=False)),
-    rule("de", r"\b(?:mein|meine) (?P<r>" + RELS + r") ist (?P<v>.+)", _relative,
-         lambda g: relation_key(_NOUNS.get(g["r"].lower(), g["r"]).lower()),
+    rule("de", _MY + r" (?P<r>" + RELS + r") ist (?P<v>.+)", _relative, _relative_key,
          rd.name(capped=True)),
+    rule("de", _MY + r" (?P<r>" + RELS + r"),? (?P<v>(?-i:[A-Z])[\w'-]+.*)", _relative,
+         _relative_key, _apposed),
     rule("de", r"\bich bin (?:seit \w+ )?mit (?P<v>.+?) verheiratet\b",
          "Ist mit {v} verheiratet", "marital", rd.name(capped=True)),
-    rule("de", r"\bich bin (?P<s>diabetiker(?:in)?|laktoseintolerant|zöliakiekrank)\b", "Ist {s}",
+    rule("de", r"\bich bin (?P<s>diabetiker(?:in)?|laktoseintolerant|zöliakiekrank|"
+         r"asthmatiker(?:in)?|epileptiker(?:in)?)\b", "Ist {s}",
          lambda g: "health:" + g["s"].lower(), sensitive=True),
     rule("de", r"\bich bin (?P<s>verheiratet|verlobt|geschieden|verwitwet)\b", "Ist {s}",
          "marital"),
@@ -126,18 +148,18 @@ RULES: Final[tuple[Rule, ...]] = (
          rd.phrase(1), sensitive=True),
     rule("de", _I + r"habe (?:eine )?(?P<v>[\w-]+(?:intoleranz|unverträglichkeit))\b",
          "Hat eine {v}", "health:{k}", rd.phrase(1), sensitive=True),
-    rule("de", _I + r"(?:habe|leide an) (?P<v>.+)", "Hat {v}", "health:{k}", rd.condition,
+    rule("de", _I + r"(?:habe|leide an) (?P<v>.+)", "Hat {v}", "health:{k}", vl.condition,
          sensitive=True),
     rule("de", r"\bmein geburtstag ist (?:am )?(?P<v>.+)", "Geburtstag ist am {v}", "birthday",
-         rd.date),
+         vl.date),
     rule("de", r"\bich habe am (?P<v>.+?) geburtstag\b", "Geburtstag ist am {v}", "birthday",
-         rd.date),
+         vl.date),
     rule("de", r"\bich bin am (?P<v>.+?) geboren\b", "Geburtstag ist am {v}", "birthday",
-         rd.date),
+         vl.date),
     rule("de", _I + r"spiele (?P<v>.+)", "Spielt {v}", "plays:{k}",
          rd.one_of(v.INSTRUMENTS_AND_GAMES), habitual=True),
     rule("de", r"\bich (?:mache|treibe) (?:gern |gerne |regelmäßig )?(?P<v>.+)", "Macht {v}",
-         "does:{k}", rd.activity, habitual=True),
+         "does:{k}", vl.activity, habitual=True),
     rule("de", r"^ich bin (?:der |die )?(?P<v>[\w'-]+(?: [\w'-]+)?)[.!]?$", "Heißt {v}", "name",
          rd.lone_name),
     rule("de", r"\bich bin (?P<s>kein|keine) (?P<v>vegetarier(?:in)?|veganer(?:in)?) mehr\b",
@@ -150,13 +172,13 @@ RULES: Final[tuple[Rule, ...]] = (
     rule("de", r"\bich hasse (?P<v>.+)", "Hasst {v}", "taste:{k}", rd.phrase(4)),
     rule("de", r"\bich bevorzuge (?P<v>.+)", "Bevorzugt {v}", "pref:{k}", rd.phrase(6)),
     rule("de", r"\bich mag lieber (?P<v>.+)", "Bevorzugt {v}", "pref:{k}", rd.phrase(6)),
-    rule("de", _I + r"spreche (?P<v>.+)", "Spricht {v}", "speaks:{k}", rd.languages, whole=True),
+    rule("de", _I + r"spreche (?P<v>.+)", "Spricht {v}", "speaks:{k}", vl.languages, whole=True),
     rule("de", r"\bich lerne (?:gerade )?(?P<v>.+)", "Lernt {v}", "learn:{k}", rd.phrase(2)),
 )  # fmt: skip
 
 KINDS: Final[tuple[Kind, ...]] = (
     kind(r"^heißt\s", TIER_NAME, "name"),
-    kind(r"^wohnt in\s", TIER_HOME, "home"),
+    kind(r"^(?:wohnt|lebt) in\s", TIER_HOME, "home"),
     kind(r"^kommt aus\s", TIER_HOME, "origin"),
     kind(r"^(?:arbeitet als|ist in rente)", TIER_WORK, "work_as"),
     kind(r"^arbeitet (?:bei|für|in|im)\s", TIER_WORK, "work_at"),
@@ -169,7 +191,7 @@ KINDS: Final[tuple[Kind, ...]] = (
     kind(r"^(?:ist fan von|hält zu|ist für) ", TIER_PREFERENCE, "team"),
     kind(r"^isst (?:kein|keine|keinen) (?P<o>.+)$", TIER_PREFERENCE, "noeat:{o}"),
     kind(r"^ist allergisch (?P<o>.+)$", TIER_FAMILY, "allergy:{o}"),
-    kind(r"^geburtstag ist\s", TIER_FAMILY, "birthday"),
+    kind(r"^(?:geburtstag\b|hat am .+ geburtstag$|ist am .+ geboren$)", TIER_FAMILY, "birthday"),
     kind(r"^(?:mag|liebt|hasst) (?P<o>.+)$", TIER_PREFERENCE, "taste:{o}"),
     kind(r"^bevorzugt (?P<o>.+)$", TIER_PREFERENCE, "pref:{o}"),
     kind(r"^spielt (?P<o>.+)$", TIER_PREFERENCE, "plays:{o}"),

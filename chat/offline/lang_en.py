@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from typing import Final
 
 from chat.offline import readers as rd
+from chat.offline import values as vl
 from chat.offline import vocab as v
 from chat.offline.patterns import (
     TIER_FAMILY,
@@ -19,8 +21,19 @@ from chat.offline.rules import Groups, Kind, Rule, has_key, kind, named, names, 
 
 I_AM = r"\bi(?:'m| am)"
 RELS = (r"wife|husband|partner|boyfriend|girlfriend|fianc[ée]e?|son|daughter|mother|mom|"
-        r"mum|father|dad|brother|sister|kid|child|dog|cat|baby")  # fmt: skip
-_PETS: Final = ("dog", "cat")
+        r"mum|father|dad|brother|sister|kid|child|dog|cat|baby|puppy|kitten|rabbit|bunny|"
+        r"hamster|parrot|tortoise|turtle|horse|budgie|beagle|labrador|retriever|poodle|"
+        r"dachshund|terrier|spaniel|collie|pug|bulldog|chihuahua|corgi|greyhound|"
+        r"schnauzer")  # fmt: skip
+_MY = r"\b(?:my|our)"
+# Set off by commas, right before the end of a phrase: "Biscuit, my beagle, …".
+_APART = r"(?=\s*(?:[,.;!—-]|$))"
+# Where, between an activity and how often: "swimming in the sea every morning".
+_WHERE = r"(?:(?:at|in|with|near) (?:the |my |a )?[\w'-]+ )?"
+# How often or how long: what makes "I've been bouldering" a habit.
+_HABIT = (r"(?:every|each|twice|once|three times|\d+ times|a lot|regularly|weekly|on (?:the )?"
+          r"weekends|since|for (?:a|an|one|two|three|four|five|six|several|many|a few|\d+) "
+          r"(?:years?|months?|weeks?))\b")  # fmt: skip
 
 
 def _im_a(g: Groups) -> str | None:
@@ -32,7 +45,11 @@ def _im_a(g: Groups) -> str | None:
     if text.lower() == "student":
         return "Is a student"
     article = "an" if text[:1].lower() in "aeiou" else "a"
-    return f"Works as {article} {text}"
+    # Where, when said right after the job: "I'm a nurse in Bristol".
+    rest = g["v"].split(None, len(words) + 1)[len(words) + 1 :]
+    where = re.match(r"in (\S.*)", rest[0]) if rest else None
+    town = rd.take_place(where.group(1), allow_lower=False) if where else None
+    return f"Works as {article} {text}" + (f" in {town}" if town else "")
 
 
 def _count(g: Groups) -> str:
@@ -48,14 +65,14 @@ def _relative(g: Groups) -> str | None:
     noun = v.RELATIONS.get(g["r"].lower())
     if not noun:
         return None
-    if noun in _PETS:
+    if noun in v.PETS:
         return f"Has a {noun} named {g['v']}"
     return f"{capitalise(noun)} is {g['v']}"
 
 
 def _relative_key(g: Groups) -> str | None:
     noun = v.RELATIONS.get(g["r"].lower(), "")
-    return has_key(noun) if noun in _PETS else relation_key(noun)
+    return has_key(noun) if noun in v.PETS else relation_key(noun)
 
 
 def _not_a_name(text: str, strict: bool) -> str | None:
@@ -70,11 +87,11 @@ RULES: Final[tuple[Rule, ...]] = (
     rule("en", I_AM + r" called (?P<v>.+)", "Name is {v}", "name", rd.name(capped=False)),
     rule("en", r"\b(?:call me|i go by) (?P<v>.+)", "Name is {v}", "name", rd.name(capped=True)),
     rule("en", r"^i(?:'m| am) (?P<v>[\w'-]+)[.!]?$", "Name is {v}", "name", _not_a_name),
-    rule("en", r"\bi (?:currently |now |still )?live in (?P<v>.+)", "Lives in {v}", "home",
+    rule("en", r"\b(?:i|we) (?:currently |now |still )?live in (?P<v>.+)", "Lives in {v}", "home",
          rd.place(lower_ok=True)),
     rule("en", I_AM + r" (?:currently |now )?(?:living|based|located) in (?P<v>.+)",
          "Lives in {v}", "home", rd.place(lower_ok=True)),
-    rule("en", r"\bi(?:'ve| have)? (?:just |recently )?(?:moved|relocated) to (?P<v>.+)",
+    rule("en", r"\b(?:i|we)(?:'ve| have)? (?:just |recently )?(?:moved|relocated) to (?P<v>.+)",
          "Lives in {v}", "home", rd.place(lower_ok=False)),
     rule("en", I_AM + r" (?:originally )?from (?P<v>.+)", "Is from {v}", "origin",
          rd.place(lower_ok=False)),
@@ -88,15 +105,19 @@ RULES: Final[tuple[Rule, ...]] = (
          "work_at", rd.org),
     rule("en", r"\bi teach (?P<v>.+)", "Teaches {v}", "teaches", rd.phrase(4, cut=True)),
     rule("en", r"\bi (?:currently |now )?work in (?P<v>.+)", "Works in {v}", "work_at",
-         rd.one_of(rd.FIELDS, max_words=1)),
+         rd.one_of(vl.FIELDS, max_words=1)),
     rule("en", r"\b(?:i|we)(?: now| also| still)?(?: have|'ve got| have got|'ve) (?P<n>"
          + v.NUM_EN + r") (?P<c>"
          + v.COUNT_NOUNS_EN + r")\b" + _NAMED, _count, lambda g: has_key(g["c"].split()[-1]),
          whole=True),
-    rule("en", r"\bmy (?P<r>" + RELS + r")(?:'s name is| is called| is named| name is) (?P<v>.+)",
+    rule("en", _MY + r" (?P<r>" + RELS + r")(?:'s name is| is called| is named| name is) (?P<v>.+)",
          _relative, _relative_key, rd.name(capped=False)),
-    rule("en", r"\bmy (?P<r>" + RELS + r")(?: is)? (?P<v>.+)", _relative, _relative_key,
+    rule("en", _MY + r" (?P<r>" + RELS + r")(?: is)? (?P<v>.+)", _relative, _relative_key,
          rd.name(capped=True)),
+    rule("en", r"(?P<v>\b(?-i:[A-Z])[\w'-]+), (?:my|our) (?P<r>" + RELS + r")" + _APART,
+         _relative, _relative_key, rd.apposed_name, whole=True),
+    rule("en", _MY + r" (?P<r>" + RELS + r"), (?P<v>(?-i:[A-Z])[\w'-]+)" + _APART, _relative,
+         _relative_key, rd.apposed_name, whole=True),
     rule("en", I_AM + r" (?:happily )?married to (?P<v>.+)", "Is married to {v}", "marital",
          rd.name(capped=True)),
     rule("en", I_AM + r" (?:happily )?(?P<s>married|engaged|divorced|widowed)\b", "Is {s}",
@@ -105,6 +126,8 @@ RULES: Final[tuple[Rule, ...]] = (
          "diet"),
     rule("en", r"\bi (?:don't|do not|never) eat (?P<v>.+)", "Doesn't eat {v}", "noeat:{k}",
          rd.phrase(7), negative=True),
+    rule("en", r"\bi (?:don't|do not|never) drink (?P<v>.+)", "Doesn't drink {v}", "nodrink:{k}",
+         vl.drink, negative=True),
     rule("en", I_AM + r" no longer (?:an? )?(?P<s>vegetarian|vegan|pescatarian)\b",
          "Is no longer {s}", "diet", negative=True),
     rule("en", I_AM + r" not (?:an? )?(?P<s>vegetarian|vegan|pescatarian) any ?more\b",
@@ -114,19 +137,24 @@ RULES: Final[tuple[Rule, ...]] = (
     rule("en", r"\bi(?: have|'ve got| have got) an? (?P<v>[\w-]+(?: [\w-]+)?) allergy\b",
          "Has a {v} allergy", "allergy:{k}", rd.phrase(2), sensitive=True),
     rule("en", r"\bi(?: have|'ve got| have got| suffer from) (?P<v>.+)", "Has {v}",
-         "health:{k}", rd.condition, sensitive=True),
+         "health:{k}", vl.condition, sensitive=True),
     rule("en", I_AM + r" (?P<s>diabetic|coeliac|celiac|epileptic|asthmatic|lactose intolerant|"
          r"gluten intolerant)\b", "Is {s}", lambda g: "health:" + g["s"].lower(), sensitive=True),
-    rule("en", r"\bmy birthday is (?:on )?(?P<v>.+)", "Birthday is {v}", "birthday", rd.date),
-    rule("en", r"\bi was born on (?P<v>.+)", "Birthday is {v}", "birthday", rd.date),
+    rule("en", r"\bmy birthday(?: is|'s) (?:on )?(?P<v>.+)", "Birthday is {v}", "birthday",
+         vl.date),
+    rule("en", r"\bi was born on (?P<v>.+)", "Birthday is {v}", "birthday", vl.date),
     rule("en", r"\bmy (?P<r>" + RELS + r")'s birthday is (?:on )?(?P<v>.+)",
-         lambda g: f"{capitalise(g['r'])}'s birthday is {g['v']}", "bday:{k}", rd.date),
+         lambda g: f"{capitalise(g['r'])}'s birthday is {g['v']}", "bday:{k}", vl.date),
     rule("en", r"\bi (?:also |regularly |often )?play (?P<v>.+)", "Plays {v}", "plays:{k}",
          rd.one_of(v.INSTRUMENTS_AND_GAMES), habitual=True),
     rule("en", r"\bi (?:also |regularly |often )?(?:do|practi[cs]e) (?P<v>.+)", "Does {v}",
-         "does:{k}", rd.activity, habitual=True),
+         "does:{k}", vl.activity, habitual=True),
     rule("en", r"\bi (?:also |regularly |often |usually )?go (?P<v>.+)", "Goes {v}", "does:{k}",
-         rd.go_activity, habitual=True),
+         vl.go_activity, habitual=True),
+    rule("en", r"\bi(?:'ve| have) been (?:going )?(?P<v>[a-z]+ing) " + _WHERE + _HABIT,
+         "Goes {v}", "does:{k}", vl.go_activity, habitual=True),
+    rule("en", r"\bi(?:'ve| have) been (?:doing|practi[cs]ing) (?P<v>.+?) " + _WHERE + _HABIT,
+         "Does {v}", "does:{k}", vl.activity, habitual=True),
     rule("en", r"\bi (?:really |do |genuinely |also )?(?:like|enjoy) (?P<v>.+)", "Likes {v}",
          "taste:{k}", rd.phrase(4)),
     rule("en", r"\bi (?:really |absolutely |also )?love (?P<v>.+)", "Loves {v}", "taste:{k}",
@@ -137,10 +165,10 @@ RULES: Final[tuple[Rule, ...]] = (
          "taste:{k}", rd.phrase(3)),
     rule("en", r"\bmy (?:favou?rite )?hobb(?:y is|ies are) (?P<v>.+)", "Likes {v}", "taste:{k}",
          rd.phrase(4)),
-    rule("en", r"\bi (?:also )?speak (?P<v>.+)", "Speaks {v}", "speaks:{k}",
-         rd.languages, whole=True),
+    rule("en", r"\b(?:i|we) (?:also )?speak (?P<v>.+)", "Speaks {v}", "speaks:{k}",
+         vl.languages, whole=True),
     rule("en", I_AM + r" fluent in (?P<v>.+)", "Speaks {v}", "speaks:{k}",
-         rd.languages, whole=True),
+         vl.languages, whole=True),
     rule("en", r"\bi (?:really |much |generally |usually |always |definitely )?prefer (?P<v>.+)",
          "Prefers {v}", "pref:{k}", rd.phrase(6)),
     rule("en", r"\bmy (?:main |big |current |long-term )?(?:goal|dream|ambition) is to (?P<v>.+)",
@@ -168,6 +196,7 @@ KINDS: Final[tuple[Kind, ...]] = (
     kind(r"^(?:does|goes) (?P<o>.+)$", TIER_PREFERENCE, "does:{o}"),
     kind(r"^(?:supports|is a fan of) ", TIER_PREFERENCE, "team"),
     kind(r"^doesn't eat (?P<o>.+)$", TIER_PREFERENCE, "noeat:{o}"),
+    kind(r"^doesn't drink (?P<o>.+)$", TIER_PREFERENCE, "nodrink:{o}"),
     kind(r"^is allergic to (?P<o>.+)$", TIER_FAMILY, "allergy:{o}"),
     kind(r"^birthday is\s", TIER_FAMILY, "birthday"),
     kind(r"^(?:likes|loves|dislikes|enjoys) (?P<o>.+)$", TIER_PREFERENCE, "taste:{o}"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Final
 
 from chat.offline import readers as rd
+from chat.offline import values as vl
 from chat.offline import vocab as v
 from chat.offline.patterns import (
     TIER_FAMILY,
@@ -18,7 +19,10 @@ from chat.offline.patterns import (
 from chat.offline.rules import Groups, Kind, Rule, has_key, kind, named, names, relation_key, rule
 
 RELS = (r"femme|mari|compagne|compagnon|copine|copain|fiancée?|fille|fils|mère|maman|père|"
-        r"papa|frère|s(?:œ|oe)ur|chien|chat|chatte")  # fmt: skip
+        r"papa|frère|s(?:œ|oe)ur|chien|chat|chatte|chiot|chaton|lapin|perroquet|tortue|cheval|"
+        r"teckel|caniche")  # fmt: skip
+_MY = r"\b(?P<pos>ma|mon|notre)"
+_APART = r"(?=\s*(?:[,.;!—-]|$))"
 _WORKPLACES: Final = word_set(
     "banque hôpital école université pharmacie usine bibliothèque mairie entreprise"
 )
@@ -43,7 +47,19 @@ def _works_in(g: Groups) -> str:
 
 def _relative(g: Groups) -> str:
     article = "Sa" if g["pos"].lower() == "ma" else "Son"
+    if g["pos"].lower() == "notre":
+        article = "Sa" if g["r"].lower() in _FEMININE else "Son"
     return f"{article} {g['r'].lower()} s'appelle {g['v']}"
+
+
+_FEMININE: Final = word_set(
+    "femme compagne copine fiancée fille mère maman sœur soeur chatte tortue"
+)
+
+
+def _relative_key(g: Groups) -> str | None:
+    noun = v.RELATIONS.get(g["r"].lower(), "")
+    return has_key(noun) if noun in v.PETS else relation_key(g["r"])
 
 
 def _count(g: Groups) -> str:
@@ -78,24 +94,36 @@ RULES: Final[tuple[Rule, ...]] = (
          rd.place(lower_ok=False)),
     rule("fr", r"\bje suis (?:originaire )?(?P<p>de |d')(?P<v>.+)", _comes_from, "origin",
          rd.place(lower_ok=False)),
-    rule("fr", r"\bje travaille (?P<p>comme|en tant que) (?P<v>.+)", "Travaille {p} {v}",
+    rule("fr", r"\bje (?:travaille|bosse) (?P<p>comme|en tant que) (?P<v>.+)", "Travaille {p} {v}",
          "work_as", rd.role),
     rule("fr", r"\bje suis (?P<v>(?:un |une )?[\w-].*)", "Est {v}", "work_as", rd.job),
-    rule("fr", r"\bje suis (?P<s>cœliaque|coeliaque|diabétique|intolérante? au lactose)\b",
+    rule("fr", r"\bje suis (?P<s>cœliaque|coeliaque|diabétique|intolérante? au lactose|"
+         r"asthmatique|épileptique)\b",
          "Est {s}", lambda g: "health:" + g["s"].lower(), sensitive=True),
     rule("fr", r"\bje suis à la retraite\b", "Est à la retraite", "work_as"),
     rule("fr", r"\bje suis (?P<s>retraitée?)\b", "Est {s}", "work_as"),
-    rule("fr", r"\bje travaille (?P<p>chez|pour) (?P<v>.+)", "Travaille {p} {v}", "work_at",
-         rd.org),
+    rule("fr", r"\bje (?:travaille|bosse) (?P<p>chez|pour) (?P<v>.+)", "Travaille {p} {v}",
+         "work_at", rd.org),
+    # A home said with "now": "je suis à Bordeaux maintenant", "on est à Lyon depuis mars".
+    rule("fr", r"\b(?:je suis|on est|nous sommes) (?:maintenant |désormais )?(?P<p>à|a) "
+         r"(?P<v>(?-i:[A-Z])[\w'-]+(?: [\w'-]+)?) (?:maintenant|désormais)(?=\s*(?:[,.;!]|$))",
+         lambda g: f"Habite à {g['v']}", "home", rd.place(lower_ok=False)),
+    rule("fr", r"\b(?:je suis|on est|nous sommes) (?:maintenant|désormais) (?P<p>à|a) (?P<v>.+)",
+         lambda g: f"Habite à {g['v']}", "home", rd.place(lower_ok=False)),
+    rule("fr", r"\b(?:nous habitons|on habite|nous vivons|on vit|nous avons déménagé|"
+         r"on a déménagé|nous nous sommes installés) (?P<p>à|a|en|au|aux) (?P<v>.+)",
+         lambda g: f"Habite {_at(g['p'])} {g['v']}", "home", rd.place(lower_ok=False)),
     rule("fr", r"\bje travaille (?P<p>à l'|à la |au |dans une |dans un |dans l')(?P<v>\S+)",
          _works_in, "work_at", rd.one_of(_WORKPLACES, max_words=1)),
     rule("fr", r"\bj'enseigne (?P<v>.+)", "Enseigne {v}", "teaches", rd.phrase(4, cut=True)),
     rule("fr", r"\b(?:j'ai|nous avons|on a) (?P<n>" + v.NUM_FR + r") (?P<c>" + v.COUNT_NOUNS_FR
          + r")\b" + _NAMED, _count, lambda g: has_key(g["c"]), whole=True),
-    rule("fr", r"\b(?P<pos>ma|mon) (?P<r>" + RELS + r") s'appelle (?P<v>.+)", _relative,
-         lambda g: relation_key(g["r"]), rd.name(capped=False)),
-    rule("fr", r"\b(?P<pos>ma|mon) (?P<r>" + RELS + r")(?: est| c'est)? (?P<v>.+)", _relative,
-         lambda g: relation_key(g["r"]), rd.name(capped=True)),
+    rule("fr", _MY + r" (?P<r>" + RELS + r") s'appelle (?P<v>.+)", _relative,
+         _relative_key, rd.name(capped=False)),
+    rule("fr", _MY + r" (?P<r>" + RELS + r")(?: est| c'est)? (?P<v>.+)", _relative,
+         _relative_key, rd.name(capped=True)),
+    rule("fr", _MY + r" (?P<r>" + RELS + r"), (?P<v>(?-i:[A-Z])[\w'-]+)" + _APART, _relative,
+         _relative_key, rd.apposed_name, whole=True),
     rule("fr", r"\bje suis (?P<s>mariée?) (?P<p>à|avec) (?P<v>.+)", "Est {s} {p} {v}",
          "marital", rd.name(capped=True)),
     rule("fr", r"\bje suis (?P<s>mariée?|fiancée?|divorcée?|veuf|veuve|pacsée?)\b", "Est {s}",
@@ -111,14 +139,14 @@ RULES: Final[tuple[Rule, ...]] = (
     rule("fr", r"\bj'ai une allergie (?P<v>(?:à|au|aux) .+|à l'.+)", "A une allergie {v}",
          "allergy:{k}", rd.phrase(5), sensitive=True),
     rule("fr", r"\bj'ai (?:le |la |l'|de l'|du |des )?(?P<v>.+)", "A {v}", "health:{k}",
-         rd.condition, sensitive=True),
-    rule("fr", r"\bmon anniversaire,? (?:est|c'est|tombe) (?:le )?(?P<v>.+)",
-         "Son anniversaire est le {v}", "birthday", rd.date, whole=True),
+         vl.condition, sensitive=True),
+    rule("fr", r"\bmon anniversaire,? (?:est|c'est|tombe|est fêté) (?:le )?(?P<v>.+)",
+         "Son anniversaire est le {v}", "birthday", vl.date, whole=True),
     rule("fr", r"\bje suis née? le (?P<v>.+)", "Son anniversaire est le {v}", "birthday",
-         rd.date),
+         vl.date),
     rule("fr", r"\bje joue (?P<v>(?:du|de la|de l'|des|au|aux|à la) ?.+)", "Joue {v}",
          "plays:{k}", rd.one_of(v.INSTRUMENTS_AND_GAMES), habitual=True),
-    rule("fr", r"\bje (?:fais|pratique) (?P<v>.+)", "Fait {v}", "does:{k}", rd.activity,
+    rule("fr", r"\bje (?:fais|pratique) (?P<v>.+)", "Fait {v}", "does:{k}", vl.activity,
          habitual=True),
     rule("fr", r"^(?:moi,? c'est|je suis) (?P<v>[\w'-]+(?: [\w'-]+)?)[.!]?$", "S'appelle {v}",
          "name", rd.lone_name),
@@ -127,7 +155,7 @@ RULES: Final[tuple[Rule, ...]] = (
     rule("fr", r"\bj'adore (?P<v>.+)", "Adore {v}", "taste:{k}", rd.phrase(4)),
     rule("fr", r"\bje déteste (?P<v>.+)", "Déteste {v}", "taste:{k}", rd.phrase(4)),
     rule("fr", r"\bje préfère (?P<v>.+)", "Préfère {v}", "pref:{k}", rd.phrase(6)),
-    rule("fr", r"\bje parle (?P<v>.+)", "Parle {v}", "speaks:{k}", rd.languages, whole=True),
+    rule("fr", r"\bje parle (?P<v>.+)", "Parle {v}", "speaks:{k}", vl.languages, whole=True),
     rule("fr", r"\bj'apprends (?P<v>.+)", "Apprend {v}", "learn:{k}", rd.phrase(3)),
     rule("fr", r"\bje veux (?P<v>(?:apprendre|devenir|étudier) .+)", "Veut {v}", "goal:{k}",
          rd.phrase(5)),
@@ -137,7 +165,7 @@ RULES: Final[tuple[Rule, ...]] = (
 
 KINDS: Final[tuple[Kind, ...]] = (
     kind(r"^(?:s'appelle|nom :|prénom :)\s", TIER_NAME, "name"),
-    kind(r"^habite\s", TIER_HOME, "home"),
+    kind(r"^(?:habite|vit|réside)\s", TIER_HOME, "home"),
     kind(r"^vient (?:de|d'|du)", TIER_HOME, "origin"),
     kind(r"^(?:travaille (?:comme|en tant que)|est à la retraite|est retraité)", TIER_WORK,
          "work_as"),
@@ -149,7 +177,7 @@ KINDS: Final[tuple[Kind, ...]] = (
     kind(r"^(?:supporte|est supporter|est supportrice|est fan de) ", TIER_PREFERENCE, "team"),
     kind(r"^ne mange pas (?P<o>.+)$", TIER_PREFERENCE, "noeat:{o}"),
     kind(r"^est allergique (?P<o>.+)$", TIER_FAMILY, "allergy:{o}"),
-    kind(r"^son anniversaire\s", TIER_FAMILY, "birthday"),
+    kind(r"^(?:son )?anniversaire\b|^(?:est )?née? le\b", TIER_FAMILY, "birthday"),
     kind(r"^(?:aime|adore|déteste) (?P<o>.+)$", TIER_PREFERENCE, "taste:{o}"),
     kind(r"^préfère (?P<o>.+)$", TIER_PREFERENCE, "pref:{o}"),
     kind(r"^joue (?P<o>.+)$", TIER_PREFERENCE, "plays:{o}"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Final
 
 from chat.offline import readers as rd
+from chat.offline import values as vl
 from chat.offline import vocab as v
 from chat.offline.patterns import (
     TIER_FAMILY,
@@ -18,7 +19,10 @@ from chat.offline.patterns import (
 from chat.offline.rules import Groups, Kind, Rule, has_key, kind, named, names, relation_key, rule
 
 RELS = (r"moglie|marito|compagna|compagno|fidanzata|fidanzato|figlia|figlio|madre|mamma|"
-        r"padre|papà|fratello|sorella|cane|gatto|gatta")  # fmt: skip
+        r"padre|papà|fratello|sorella|cane|gatto|gatta|cagnolin[oa]|gattin[oa]|coniglio|"
+        r"criceto|pappagallo|tartaruga|cavallo|bassotto|barboncino")  # fmt: skip
+_MY = r"\b(?:(?:il|la) )?(?P<pos>mia|mio|nostra|nostro)"
+_APART = r"(?=\s*(?:[,.;!—-]|$))"
 _WORKPLACES: Final = word_set(
     "banca ospedale scuola università farmacia fabbrica biblioteca ufficio comune negozio "
     "ristorante"
@@ -30,8 +34,13 @@ def _space(article: str) -> str:
 
 
 def _relative(g: Groups) -> str:
-    article = "La" if g["pos"].lower() == "mia" else "Il"
+    article = "La" if g["pos"].lower() in ("mia", "nostra") else "Il"
     return f"{article} {g['r'].lower()} si chiama {g['v']}"
+
+
+def _relative_key(g: Groups) -> str | None:
+    noun = v.RELATIONS.get(g["r"].lower(), "")
+    return has_key(noun) if noun in v.PETS else relation_key(g["r"])
 
 
 def _count(g: Groups) -> str:
@@ -55,6 +64,8 @@ RULES: Final[tuple[Rule, ...]] = (
          rd.place(lower_ok=True)),
     rule("it", r"\bmi sono (?:appena )?trasferit[oa] (?P<p>a|ad|in) (?P<v>.+)", "Vive {p} {v}",
          "home", rd.place(lower_ok=False)),
+    rule("it", r"\b(?:viviamo|abitiamo|ci siamo (?:appena )?trasferiti) (?P<p>a|ad|in) (?P<v>.+)",
+         "Vive {p} {v}", "home", rd.place(lower_ok=False)),
     rule("it", r"\bsono (?:originari[oa] )?di (?P<v>.+)", "È di {v}", "origin",
          rd.place(lower_ok=False)),
     rule("it", r"\bvengo da (?P<v>.+)", "È di {v}", "origin", rd.place(lower_ok=False)),
@@ -62,7 +73,8 @@ RULES: Final[tuple[Rule, ...]] = (
     rule("it", r"\bfaccio (?P<a>il|la|lo|l') ?(?P<v>\S.*)",
          lambda g: f"Fa {_space(g['a'])}{g['v']}", "work_as", rd.job),
     rule("it", r"\bsono (?P<v>(?:un |una |uno |un')?[\w'].*)", "È {v}", "work_as", rd.job),
-    rule("it", r"\bsono (?P<s>celiac[oa]|diabetic[oa]|intollerante al lattosio)\b", "È {s}",
+    rule("it", r"\bsono (?P<s>celiac[oa]|diabetic[oa]|intollerante al lattosio|asmatic[oa]|"
+         r"epilettic[oa])\b", "È {s}",
          lambda g: "health:" + g["s"].lower(), sensitive=True),
     rule("it", r"\bsono in pensione\b", "È in pensione", "work_as"),
     rule("it", r"\bsono (?P<s>pensionat[oa])\b", "È {s}", "work_as"),
@@ -71,10 +83,12 @@ RULES: Final[tuple[Rule, ...]] = (
     rule("it", r"\binsegno (?P<v>.+)", "Insegna {v}", "teaches", rd.phrase(4, cut=True)),
     rule("it", r"\b(?:ho|abbiamo) (?P<n>" + v.NUM_IT + r") ?(?P<c>" + v.COUNT_NOUNS_IT + r")\b"
          + _NAMED, _count, lambda g: has_key(g["c"]), whole=True),
-    rule("it", r"\b(?P<pos>mia|mio) (?P<r>" + RELS + r") si chiama (?P<v>.+)", _relative,
-         lambda g: relation_key(g["r"]), rd.name(capped=False)),
-    rule("it", r"\b(?P<pos>mia|mio) (?P<r>" + RELS + r")(?: è| e')? (?P<v>.+)", _relative,
-         lambda g: relation_key(g["r"]), rd.name(capped=True)),
+    rule("it", _MY + r" (?P<r>" + RELS + r") si chiama (?P<v>.+)", _relative,
+         _relative_key, rd.name(capped=False)),
+    rule("it", _MY + r" (?P<r>" + RELS + r")(?: è| e')? (?P<v>.+)", _relative,
+         _relative_key, rd.name(capped=True)),
+    rule("it", _MY + r" (?P<r>" + RELS + r"), (?P<v>(?-i:[A-Z])[\w'-]+)" + _APART, _relative,
+         _relative_key, rd.apposed_name, whole=True),
     rule("it", r"\bsono (?P<s>sposat[oa]) con (?P<v>.+)", "È {s} con {v}", "marital",
          rd.name(capped=True)),
     rule("it", r"\bsono (?P<s>sposat[oa]|fidanzat[oa]|divorziat[oa]|vedov[oa])\b", "È {s}",
@@ -90,15 +104,17 @@ RULES: Final[tuple[Rule, ...]] = (
     rule("it", r"\bho (?:un'|una )?allergia (?P<v>(?:a|al|alla|alle|ai|agli|all') ?.+)",
          "Ha un'allergia {v}", "allergy:{k}", rd.phrase(5), sensitive=True),
     rule("it", r"\b(?:ho|soffro di) (?P<v>.+)", "Ha {v}", "health:{k}",
-         rd.condition, sensitive=True),
+         vl.condition, sensitive=True),
     rule("it", r"\bil mio compleanno (?:è|e') (?:il )?(?P<v>.+)", "Il compleanno è il {v}",
-         "birthday", rd.date),
-    rule("it", r"\bsono nat[oa] il (?P<v>.+)", "Il compleanno è il {v}", "birthday", rd.date),
+         "birthday", vl.date),
+    rule("it", r"\bsono nat[oa] il (?P<v>.+)", "Il compleanno è il {v}", "birthday", vl.date),
+    rule("it", r"\b(?:compio|festeggio) (?:gli anni|il compleanno) (?:il )?(?P<v>.+)",
+         "Il compleanno è il {v}", "birthday", vl.date),
     rule("it", r"\bsuono (?P<v>.+)", "Suona {v}", "plays:{k}", rd.one_of(v.INSTRUMENTS_AND_GAMES),
          habitual=True),
     rule("it", r"\bgioco (?P<v>(?:a|al|allo|alla|agli) .+)", "Gioca {v}", "plays:{k}",
          rd.one_of(v.INSTRUMENTS_AND_GAMES), habitual=True),
-    rule("it", r"\b(?:faccio|pratico) (?P<v>.+)", "Fa {v}", "does:{k}", rd.activity,
+    rule("it", r"\b(?:faccio|pratico) (?P<v>.+)", "Fa {v}", "does:{k}", vl.activity,
          habitual=True),
     rule("it", r"^(?:io )?sono (?P<v>[\w'-]+(?: [\w'-]+)?)[.!]?$", "Si chiama {v}", "name",
          rd.lone_name),
@@ -108,7 +124,7 @@ RULES: Final[tuple[Rule, ...]] = (
     rule("it", r"\badoro (?P<v>.+)", "Adora {v}", "taste:{k}", rd.phrase(4)),
     rule("it", r"\bodio (?P<v>.+)", "Odia {v}", "taste:{k}", rd.phrase(4)),
     rule("it", r"\bpreferisco (?P<v>.+)", "Preferisce {v}", "pref:{k}", rd.phrase(6)),
-    rule("it", r"\bparlo (?P<v>.+)", "Parla {v}", "speaks:{k}", rd.languages, whole=True),
+    rule("it", r"\bparlo (?P<v>.+)", "Parla {v}", "speaks:{k}", vl.languages, whole=True),
     rule("it", r"\bsto imparando (?P<v>.+)", "Sta imparando {v}", "learn:{k}", rd.phrase(3)),
     rule("it", r"\bvoglio (?P<v>(?:imparare|diventare|studiare) .+)", "Vuole {v}", "goal:{k}",
          rd.phrase(5)),
@@ -129,7 +145,7 @@ KINDS: Final[tuple[Kind, ...]] = (
     kind(r"^(?:tifa|è tifos[oa]) ", TIER_PREFERENCE, "team"),
     kind(r"^non mangia (?P<o>.+)$", TIER_PREFERENCE, "noeat:{o}"),
     kind(r"^è allergic[oa] (?P<o>.+)$", TIER_FAMILY, "allergy:{o}"),
-    kind(r"^il compleanno è\s", TIER_FAMILY, "birthday"),
+    kind(r"^(?:il )?compleanno\b|^è nat[oa] il\b|^compie gli anni\b", TIER_FAMILY, "birthday"),
     kind(r"^(?:apprezza|ama|adora|odia) (?P<o>.+)$", TIER_PREFERENCE, "taste:{o}"),
     kind(r"^preferisce (?P<o>.+)$", TIER_PREFERENCE, "pref:{o}"),
     kind(r"^(?:suona|gioca) (?P<o>.+)$", TIER_PREFERENCE, "plays:{o}"),

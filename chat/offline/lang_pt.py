@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Final
 
 from chat.offline import readers as rd
+from chat.offline import values as vl
 from chat.offline import vocab as v
 from chat.offline.patterns import (
     TIER_FAMILY,
@@ -17,12 +18,20 @@ from chat.offline.patterns import (
 from chat.offline.rules import Groups, Kind, Rule, has_key, kind, named, names, relation_key, rule
 
 RELS = (r"esposa|mulher|esposo|marido|namorada|namorado|companheira|companheiro|filha|filho|"
-        r"mãe|pai|irmão|irmã|cão|cachorro|cachorra|gato|gata")  # fmt: skip
+        r"mãe|pai|irmão|irmã|cão|cachorro|cachorra|gato|gata|cachorrinh[oa]|gatinh[oa]|coelho|"
+        r"hamster|papagaio|periquito|tartaruga|cavalo")  # fmt: skip
+_MY = r"\b(?:[oa] )?(?P<pos>minha|meu|nossa|nosso)"
+_APART = r"(?=\s*(?:[,.;!—-]|$))"
 
 
 def _relative(g: Groups) -> str:
-    article = "A" if g["pos"].lower() == "minha" else "O"
+    article = "A" if g["pos"].lower() in ("minha", "nossa") else "O"
     return f"{article} {g['r'].lower()} chama-se {g['v']}"
+
+
+def _relative_key(g: Groups) -> str | None:
+    noun = v.RELATIONS.get(g["r"].lower(), "")
+    return has_key(noun) if noun in v.PETS else relation_key(g["r"])
 
 
 def _count(g: Groups) -> str:
@@ -51,29 +60,38 @@ RULES: Final[tuple[Rule, ...]] = (
          rd.place(lower_ok=True)),
     rule("pt", r"\b(?:me mudei|mudei-me|mudei) (?P<p>para) (?:o |a )?(?P<v>.+)", _lives, "home",
          rd.place(lower_ok=False)),
+    rule("pt", r"\b(?:moramos|vivemos) (?P<p>em|no|na|nos|nas) (?P<v>.+)", _lives, "home",
+         rd.place(lower_ok=False)),
+    rule("pt", r"\b(?:nos mudamos|mudamo-nos|mudámo-nos|mudamos) (?P<p>para) (?:o |a )?(?P<v>.+)",
+         _lives, "home", rd.place(lower_ok=False)),
     rule("pt", r"\b(?:sou|venho) (?P<p>de|do|da) (?P<v>.+)", "É {p} {v}", "origin",
          rd.place(lower_ok=False)),
     rule("pt", r"\btrabalho como (?P<v>.+)", "Trabalha como {v}", "work_as", rd.role),
     rule("pt", r"\bsou (?P<v>(?:um |uma )?[\w-].*)", "É {v}", "work_as", rd.job),
     rule("pt", r"\b(?:sou|estou) (?P<s>aposentad[oa]|reformad[oa])\b", "É {s}", "work_as"),
     rule("pt", r"\btrabalho (?P<p>na|no|em|para|num|numa) (?P<v>.+)", "Trabalha {p} {v}", "work_at",
-         rd.workplace),
+         vl.workplace),
     rule("pt", r"\b(?:ensino|dou aulas de) (?P<v>.+)", "Ensina {v}", "teaches",
          rd.phrase(4, cut=True)),
     rule("pt", r"\b(?:tenho|temos) (?P<n>" + v.NUM_PT + r") (?P<c>" + v.COUNT_NOUNS_PT + r")\b"
          + _NAMED, _count, lambda g: has_key(g["c"]), whole=True),
-    rule("pt", r"\b(?P<pos>minha|meu) (?P<r>" + RELS + r") (?:se chama|chama-se) (?P<v>.+)",
-         _relative, lambda g: relation_key(g["r"]), rd.name(capped=False)),
-    rule("pt", r"\b(?P<pos>minha|meu) (?P<r>" + RELS + r")(?: é)? (?P<v>.+)", _relative,
-         lambda g: relation_key(g["r"]), rd.name(capped=True)),
+    rule("pt", _MY + r" (?P<r>" + RELS + r") (?:se chama|chama-se) (?P<v>.+)",
+         _relative, _relative_key, rd.name(capped=False)),
+    rule("pt", _MY + r" (?P<r>" + RELS + r")(?: é)? (?P<v>.+)", _relative, _relative_key,
+         rd.name(capped=True)),
+    rule("pt", _MY + r" (?P<r>" + RELS + r"), (?:[oa] )?(?P<v>(?-i:[A-Z])[\w'-]+)" + _APART,
+         _relative, _relative_key, rd.apposed_name, whole=True),
     rule("pt", r"\b(?:sou|estou) (?P<s>casad[oa]) com (?P<v>.+)", "É {s} com {v}", "marital",
          rd.name(capped=True)),
     rule("pt", r"\b(?:sou|estou) (?P<s>casad[oa]|noiv[oa]|divorciad[oa]|viúv[oa])\b", "É {s}",
          "marital"),
-    rule("pt", r"\bsou (?P<s>celíac[oa]|diabétic[oa]|intolerante à lactose)\b", "É {s}",
+    rule("pt", r"\bsou (?P<s>celíac[oa]|diabétic[oa]|intolerante à lactose|asmátic[oa]|"
+         r"epilétic[oa]|epiléptic[oa])\b", "É {s}",
          lambda g: "health:" + g["s"].lower(), sensitive=True),
     rule("pt", r"\bsou (?P<s>vegetarian[oa]|vegan[oa]|vegan)\b", "É {s}", "diet"),
     rule("pt", r"\b(?:não|nao) como (?P<v>.+)", "Não come {v}", "noeat:{k}", rd.phrase(7),
+         negative=True),
+    rule("pt", r"\b(?:não|nao) (?:tomo|bebo) (?P<v>.+)", "Não toma {v}", "nodrink:{k}", vl.drink,
          negative=True),
     rule("pt", r"\bjá não sou (?P<s>vegetarian[oa]|vegan[oa]?)\b", "Já não é {s}", "diet",
          negative=True),
@@ -84,16 +102,18 @@ RULES: Final[tuple[Rule, ...]] = (
     rule("pt", r"\btenho alergia (?P<v>(?:a|ao|à|aos|às) .+)", "Tem alergia {v}", "allergy:{k}",
          rd.phrase(5), sensitive=True),
     rule("pt", r"\b(?:tenho|sofro de) (?P<v>.+)", "Tem {v}", "health:{k}",
-         rd.condition, sensitive=True),
+         vl.condition, sensitive=True),
     rule("pt", r"\b(?:o )?meu aniversário é (?:em |no dia |dia |a )?(?P<v>.+)",
-         "O aniversário é a {v}", "birthday", rd.date),
+         "O aniversário é a {v}", "birthday", vl.date),
     rule("pt", r"\bnasci (?:em |no dia |a )(?P<v>.+)", "O aniversário é a {v}", "birthday",
-         rd.date),
+         vl.date),
+    rule("pt", r"\bfaço (?:anos|aniversário) (?:em |no dia |dia |a )?(?P<v>.+)",
+         "O aniversário é a {v}", "birthday", vl.date),
     rule("pt", r"\btoco (?P<v>.+)", "Toca {v}", "plays:{k}", rd.one_of(v.INSTRUMENTS_AND_GAMES),
          habitual=True),
     rule("pt", r"\bjogo (?P<v>.+)", "Joga {v}", "plays:{k}", rd.one_of(v.INSTRUMENTS_AND_GAMES),
          habitual=True),
-    rule("pt", r"\b(?:faço|pratico) (?P<v>.+)", "Faz {v}", "does:{k}", rd.activity,
+    rule("pt", r"\b(?:faço|pratico) (?P<v>.+)", "Faz {v}", "does:{k}", vl.activity,
          habitual=True),
     rule("pt", r"^(?:eu )?sou (?:o |a )?(?P<v>[\w'-]+(?: [\w'-]+)?)[.!]?$", "Chama-se {v}",
          "name", rd.lone_name),
@@ -101,7 +121,7 @@ RULES: Final[tuple[Rule, ...]] = (
          "taste:{k}", rd.phrase(4)),
     rule("pt", r"\bodeio (?P<v>.+)", "Odeia {v}", "taste:{k}", rd.phrase(4)),
     rule("pt", r"\bprefiro (?P<v>.+)", "Prefere {v}", "pref:{k}", rd.phrase(6)),
-    rule("pt", r"\bfalo (?P<v>.+)", "Fala {v}", "speaks:{k}", rd.languages, whole=True),
+    rule("pt", r"\bfalo (?P<v>.+)", "Fala {v}", "speaks:{k}", vl.languages, whole=True),
     rule("pt", r"\bestou (?:aprendendo|a aprender) (?P<v>.+)", "Está a aprender {v}",
          "learn:{k}", rd.phrase(3)),
     rule("pt", r"\bquero (?P<v>(?:aprender|ser|estudar) .+)", "Quer {v}", "goal:{k}",
@@ -110,7 +130,7 @@ RULES: Final[tuple[Rule, ...]] = (
 
 KINDS: Final[tuple[Kind, ...]] = (
     kind(r"^chama-se\s", TIER_NAME, "name"),
-    kind(r"^mora\s", TIER_HOME, "home"),
+    kind(r"^(?:mora|vive|reside)\s", TIER_HOME, "home"),
     kind(r"^é (?:de|do|da)\s", TIER_HOME, "origin"),
     kind(r"^(?:trabalha como|é aposentad|é reformad)", TIER_WORK, "work_as"),
     kind(r"^trabalha (?:na|no|em|para|num|numa)\s", TIER_WORK, "work_at"),
@@ -122,7 +142,9 @@ KINDS: Final[tuple[Kind, ...]] = (
          "team"),
     kind(r"^não come (?P<o>.+)$", TIER_PREFERENCE, "noeat:{o}"),
     kind(r"^é alérgic[oa] (?P<o>.+)$", TIER_FAMILY, "allergy:{o}"),
-    kind(r"^o aniversário\s", TIER_FAMILY, "birthday"),
+    kind(r"^(?:o )?aniversário\b|^faz anos\b|^nasceu (?:a|em|no dia)\b", TIER_FAMILY,
+         "birthday"),
+    kind(r"^não (?:toma|bebe) (?P<o>.+)$", TIER_PREFERENCE, "nodrink:{o}"),
     kind(r"^(?:gosta (?:de|do|da|dos|das)|adora|ama|odeia) (?P<o>.+)$", TIER_PREFERENCE,
          "taste:{o}"),
     kind(r"^prefere (?P<o>.+)$", TIER_PREFERENCE, "pref:{o}"),

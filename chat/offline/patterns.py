@@ -71,7 +71,10 @@ _NEGATION_RE: Final = re.compile(
 )
 _REPORTED_RE: Final = re.compile(
     r"\b(?:said|says|told|thinks|claims|ha detto|dice che|pensa che|dit que|m'a dit|pense que|"
-    r"dijo|dice que|cree que|sagte|sagt|meint|behauptet|disse|diz que|acha que)\b",
+    r"dijo|dice que|cree que|sagte|sagt|meint|behauptet|disse|diz que|acha que|"
+    # What the person supposes the assistant thinks: "You think I'm a chef, don't you?"
+    r"you (?:think|thought|believe|guess|said|say)|(?:pensi|credi) che|tu (?:penses|crois) que|"
+    r"(?:piensas|crees) que|du (?:denkst|glaubst)|(?:você acha|achas) que)\b",
     re.IGNORECASE,
 )
 # Text inside quotation marks is someone else's words (or a title), never the person's fact.
@@ -89,7 +92,8 @@ _ONE_OFF_RE: Final = re.compile(
     r"\b(?:today|tonight|tomorrow|yesterday|this (?:morning|afternoon|evening)|oggi|stasera|"
     r"stamattina|domani|ieri|aujourd'hui|ce soir|ce matin|demain|hier|hoy|esta (?:noche|tarde|"
     r"mañana)|mañana|ayer|heute|morgen|gestern|heute abend|hoje|amanhã|ontem|esta noite|"
-    r"logo à noite)\b",
+    r"logo à noite|right now|later|ahora mismo|en un rato|luego|adesso|subito|più tardi|"
+    r"tout de suite|plus tard|gleich|später|agora mesmo|mais tarde)\b",
     re.IGNORECASE,
 )
 _APOSTROPHES_RE: Final = re.compile(r"[’‘`´ʼ]")
@@ -134,9 +138,19 @@ def split_sentences(text: str) -> list[str]:
     return [part.strip() for part in _SENTENCE_RE.split(normalise(text)) if part.strip()]
 
 
+# Chatter after a statement ("I'm Priya btw", "sono Marta lol"): not part of any value.
+_TAIL_RE: Final = re.compile(
+    r"(?:\s+(?:btw|by the way|lol|haha+|hehe+|xd|tbh|honestly|though|anyway|comunque|"
+    r"d'ailleurs|en fait|por cierto|übrigens|aliás|stp|svp|pls|please|porfa|per favore))+"
+    r"[\s.!…]*$",
+    re.IGNORECASE,
+)
+
+
 def split_clauses(sentence: str) -> list[str]:
     """Split a sentence into clauses that each state at most one fact."""
-    return [strip_lead(part) for part in _CLAUSE_RE.split(sentence) if part and part.strip()]
+    parts = (strip_lead(part) for part in _CLAUSE_RE.split(sentence) if part and part.strip())
+    return [_TAIL_RE.sub("", part) for part in parts if part]
 
 
 def strip_lead(text: str) -> str:
@@ -153,6 +167,44 @@ def is_question(sentence: str) -> bool:
     """A question is asked about, never a fact shared."""
     text = strip_lead(sentence)
     return "?" in text or text.startswith("¿") or bool(_QUESTION_START_RE.match(text))
+
+
+# A question of its own after a statement: "I'm Tomasz, what's a good pasta recipe?"
+_OWN_QUESTION_RE: Final = re.compile(
+    r"^(?:what|how|which|where|when|why|can|could|would|any|cosa|come|quale|dove|perché|puoi|"
+    r"qu|que|quel|quelle|comment|où|pourquoi|peux|qué|cómo|cuál|dónde|por qué|puedes|was|wie|"
+    r"welche|wo|warum|kannst|o que|como|qual|onde|pode)\b",
+    re.IGNORECASE,
+)
+# A question put to the assistant after a statement ("I'm a nurse, any tips?", "Meu nome é
+# Thiago, tudo bem?"): it speaks to the assistant or is a greeting, not a tag on the statement
+# ("I'm a lawyer, right?" stays a question).
+_ASKS_BACK_RE: Final = re.compile(
+    r"\b(?:you|your|any|tu|ti|te|tuo|tua|voi|vous|toi|ton|ta|tú|usted|du|dir|dich|dein|ihr|"
+    r"você|vocês|teu|tua|o senhor|a senhora)\b|\b(?:tudo bem|tudo bom|ça va|come va|qué tal|"
+    r"wie geht's|wie geht es|como vai|como estás|how are things)\b",
+    re.IGNORECASE,
+)
+
+
+def statement_part(sentence: str) -> str | None:
+    """The sentence without a question put back to the assistant after a comma; the sentence
+    itself when it asks nothing; None when it is a question."""
+    if not is_question(sentence):
+        return sentence
+    text = strip_lead(sentence)
+    if text.startswith("¿") or _QUESTION_START_RE.match(text):
+        return None
+    head, mark, _ = text.partition("?")
+    cut = max(head.rfind(","), head.rfind(";"), head.rfind(" - "), head.rfind(" — "))
+    asked = head[cut + 1 :].strip()
+    if not mark or cut <= 0 or not (_ASKS_BACK_RE.search(asked) or _OWN_QUESTION_RE.match(asked)):
+        return None
+    # The question part must hold at least two words: "…, you?" is a tag.
+    if len(head[cut + 1 :].split()) < 2:
+        return None
+    statement = head[:cut].strip()
+    return statement if statement and not is_question(statement + ".") else None
 
 
 def is_hypothetical(sentence: str, lang: str = "") -> bool:
@@ -180,6 +232,13 @@ def is_reported(clause: str) -> bool:
     return bool(_REPORTED_RE.search(clause))
 
 
+def before_reported(sentence: str) -> str:
+    """The person's own words before a reporting verb: "My wife Chiara" in "My wife Chiara
+    says I talk too much"; the whole sentence when nothing is reported."""
+    match = _REPORTED_RE.search(sentence)
+    return sentence[: match.start()].strip(" ,") if match else sentence
+
+
 def cut_value(value: str) -> str:
     """Trim a captured value to the fact: drop explanations and trailing punctuation."""
     value = _VALUE_STOP_RE.sub("", value.strip())
@@ -202,34 +261,6 @@ def line_norm(line: str) -> str:
     return " ".join(normalise(line).casefold().split()).rstrip(".").strip()
 
 
-# --- role-play: the whole turn that sets it up, and what follows in that conversation ---------
-_ROLEPLAY_RE: Final = re.compile(
-    r"\brole[- ]?play|\broleplay|\blet's pretend\b|\bpretend (?:that|to be|you're|you are|i'm|"
-    r"i am)\b|\bin character\b|\bgioco di ruolo\b|\bfacciamo (?:finta|un gioco)\b|"
-    r"\bfingiamo\b|\bjeu de rôle\b|\bjouons (?:un rôle|à|aux)\b|\bfaisons semblant\b|"
-    r"\bjuego de rol\b|\bjuguemos a\b|\bhagamos (?:como si|un juego)\b|\bfinjamos\b|"
-    r"\brollenspiel\b|\blass uns so tun\b|\btun wir so\b|\bjogo de (?:papéis|interpretação)\b|"
-    r"\bvamos fingir\b|\bfaz de conta\b|\bfinge que\b",
-    re.IGNORECASE,
-)
-_ROLEPLAY_END_RE: Final = re.compile(
-    r"\b(?:stop|end|enough|out of|quit|basta|fine|fermiamo|smettiamo|arrête|arrêtons|fin|"
-    r"para|paremos|basta|fin del|genug|schluss|ende|beenden|chega|pare|fim)\b.{0,30}"
-    r"(?:role[- ]?play|roleplay|gioco|ruolo|jeu|rôle|juego|rol|rollenspiel|spiel|jogo|papéis)"
-    r"|\bout of character\b|\bOOC\b",
-    re.IGNORECASE,
-)
-
-
-def starts_roleplay(text: str) -> bool:
-    """The turn sets up a role-play or a game of pretend: nothing in it is about the person."""
-    return bool(_ROLEPLAY_RE.search(normalise(text))) and not ends_roleplay(text)
-
-
-def ends_roleplay(text: str) -> bool:
-    return bool(_ROLEPLAY_END_RE.search(normalise(text)))
-
-
 # --- secrets and instructions: never proposed as a line (memory.filters refuses them too) ----
 _SECRET_RE: Final = re.compile(
     r"\b(?:password|passwords|passcode|passphrase|pin|pins|login|logins|credentials?|iban|"
@@ -240,8 +271,10 @@ _SECRET_RE: Final = re.compile(
     re.IGNORECASE,
 )
 _INSTRUCTION_RE: Final = re.compile(
+    # French "mai" after a day is May, not Italian "never": "Son anniversaire est le 3 mai".
+    r"(?<!\d\s)(?<!\der\s)\bmai\b|"
     r"\b(?:always|never|tell the user|you must|you are now|every answer|ignore|reply|respond|"
-    r"sempre|mai|rispondi|toujours|jamais|réponds|siempre|responde|immer|niemals|antworte|"
+    r"sempre|rispondi|toujours|jamais|réponds|siempre|responde|immer|niemals|antworte|"
     r"nunca|responda)\b|[<>{}\[\]]",
     re.IGNORECASE,
 )

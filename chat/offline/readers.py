@@ -32,7 +32,8 @@ _PLACE_STOP: Final = word_set(
 _ROLE_STOP: Final = word_set(
     "at for in since from with and but on because who that per presso da chez pour depuis dans "
     "à con avec al alla nel nella now currently ora adesso maintenant en para desde y ahora "
-    "bei für seit und bei jetzt em na no para com e agora"
+    "bei für seit und bei jetzt em na no para com e agora so or lol btw haha which where "
+    "quindi donc así also então too of"
 )
 _PRONOUNS: Final = word_set("i we io noi je nous yo nosotros ich wir eu nós")
 _TIME_WORDS: Final = word_set("moment weekend weekends night nights home end same minute")
@@ -67,7 +68,7 @@ _OFF_TOPIC_RE: Final = re.compile(
     r"hoje|ontem|amanhã|a lot|so much|lots)\b|[!:;()\d]",
     re.IGNORECASE,
 )
-_TRAILING_TIME_RE: Final = re.compile(
+TRAILING_TIME_RE: Final = re.compile(
     r"\s+(?:now|right now|at the moment|these days|currently|ora|adesso|in questo periodo|"
     r"maintenant|en ce moment|ahora|jetzt|zurzeit|agora|atualmente|too|as well|also|anche|aussi|"
     r"también|auch|também)$",
@@ -79,7 +80,7 @@ _GERUND_NOISE: Final = word_set(
 )
 
 
-def _bare(token: str) -> str:
+def bare(token: str) -> str:
     return token.strip('.,;:!?"()«»')
 
 
@@ -87,7 +88,7 @@ def take_name(text: str, *, require_cap: bool) -> str | None:
     """Read a name: one to three capitalised words, or one lower-case word when allowed."""
     out: list[str] = []
     for raw in text.split():
-        token = _bare(raw)
+        token = bare(raw)
         if not _NAME_TOKEN_RE.fullmatch(token) or token.lower() in _NAME_STOP:
             break
         if not token[0].isupper():
@@ -104,7 +105,7 @@ def take_name(text: str, *, require_cap: bool) -> str | None:
 def lone_name(text: str, strict: bool) -> str | None:
     """ "Lukas" in "ich bin Lukas": one or two capitalised words that are no nationality, job,
     language or state ("ich bin Deutscher", "sono Italiano")."""
-    words = [_bare(word) for word in text.split()]
+    words = [bare(word) for word in text.split()]
     if not 1 <= len(words) <= 2 or not all(_NAME_TOKEN_RE.fullmatch(w) for w in words):
         return None
     if not all(word[0].isupper() for word in words):
@@ -114,8 +115,36 @@ def lone_name(text: str, strict: bool) -> str | None:
     return None if lowered & (blocked | _NAME_STOP) else " ".join(words)
 
 
+# Capitalised words that open a sentence without being a name ("Today, my dog…").
+_NOT_APPOSED: Final = word_set(
+    "hi hello hey ok okay yes yeah well so oh ah sorry thanks today yesterday tonight tomorrow "
+    "now then anyway also honestly sadly luckily actually lol haha monday tuesday wednesday "
+    "thursday friday saturday sunday ciao oggi ieri domani allora comunque sì grazie bonjour "
+    "salut oui aujourd'hui hier demain alors merci hola hoy ayer mañana bueno gracias hallo "
+    "heute gestern morgen also danke oi olá hoje ontem amanhã então obrigado obrigada "
+    # Titles: "Meine Frau Doktor", "my boss, Mr Smith"
+    "doktor dr herr frau professor prof mister mr mrs ms signor signora madame monsieur "
+    "señor señora senhor senhora dona"
+)
+
+
+def apposed_name(text: str, strict: bool) -> str | None:
+    """A name set beside a relative by commas ("Biscuit, my beagle", "o meu marido, o Rui"):
+    one or two capitalised words that are no greeting, time word, nationality or job."""
+    value = take_name(text, require_cap=True)
+    if not value or len(value.split()) > 2:
+        return None
+    lowered = {word.lower() for word in value.split()}
+    blocked = _NOT_APPOSED | v.NOT_NAMES | v.NOT_NAMES_OTHER | v.JOBS | v.EN_JOBS
+    blocked |= v.RELATIONS.keys() | v.LANGUAGE_NAMES | v.MONTHS
+    return None if lowered & blocked else value
+
+
 def name(*, capped: bool) -> Reader:
     return lambda text, strict: take_name(text, require_cap=capped or strict)
+
+
+_AFTER_PLACE: Final = _ROLE_STOP | _PLACE_CONNECTORS | word_set("now too since")
 
 
 def take_place(text: str, *, allow_lower: bool) -> str | None:
@@ -123,7 +152,7 @@ def take_place(text: str, *, allow_lower: bool) -> str | None:
     out: list[str] = []
     pending: list[str] = []
     for raw in text.split():
-        token = _bare(raw)
+        token = bare(raw)
         if not _NAME_TOKEN_RE.fullmatch(token):
             break
         if token[0].isupper():
@@ -134,6 +163,10 @@ def take_place(text: str, *, allow_lower: bool) -> str | None:
         ):
             pending = [token]
         elif not out and not pending and allow_lower and token.lower() not in _PLACE_STOP:
+            # A lower-case town ends the phrase: "I live in rome now", not "in interesting times".
+            after = [bare(word).lower() for word in text.split()[1:2]]
+            if raw == token and after and after[0] not in _AFTER_PLACE:
+                return None
             return capitalise(token) if len(token) >= 3 else None
         else:
             break
@@ -155,7 +188,7 @@ def take_org(text: str) -> str | None:
             return f"{words[0]} {org}" if org else None
         nouns: list[str] = []
         for raw in words[1:4]:
-            token = _bare(raw)
+            token = bare(raw)
             if not token.isalpha() or token.lower() in _ROLE_STOP:
                 break
             nouns.append(token)
@@ -166,7 +199,7 @@ def take_org(text: str) -> str | None:
         return " ".join([words[0], *nouns])
     out: list[str] = []
     for raw in words:
-        token = _bare(raw)
+        token = bare(raw)
         if token in ("&", "of") and out:
             out.append(token)
             continue
@@ -188,7 +221,7 @@ def role(text: str, strict: bool) -> str | None:
     """Read a job phrase up to the first preposition ("a nurse" in "a nurse at the clinic")."""
     out: list[str] = []
     for raw in text.split():
-        token = _bare(raw)
+        token = bare(raw)
         if not token or token.lower() in _ROLE_STOP or not _NAME_TOKEN_RE.fullmatch(token):
             break
         out.append(token)
@@ -213,7 +246,13 @@ _SUBJECT_RE: Final = re.compile(
 )
 _SUBJECT_STOP: Final = word_set(
     "nuit jour notte giorno noche día nacht dia professione profession profesión beruf "
-    "profissão mestiere métier oficio formazione formation formación ruolo rôle"
+    "profissão mestiere métier oficio formazione formation formación ruolo rôle "
+    # How long, not what: "Faccio l'idraulico da quindici anni".
+    "anni anno mesi tempo sempre poco molto tanto ans années mois temps años meses tiempo "
+    "anos tempo muito pouco un una uno une um uma due tre quattro cinque sei sette otto nove "
+    "dieci undici dodici tredici quattordici quindici sedici venti trenta deux trois quatre "
+    "cinq dix quinze vingt dos tres cuatro cinco diez quince veinte dois três quatro dez "
+    "quinze vinte"
 )
 
 
@@ -230,7 +269,7 @@ def job(text: str, strict: bool) -> str | None:
     """One known job noun (any of the six languages), with its article if any: "infermiera",
     and the subject it covers when said right after it: "profesora de música"."""
     raw = text.split()
-    words = [_bare(word) for word in raw[:3]]
+    words = [bare(word) for word in raw[:3]]
     if not words:
         return None
     lead = words[0].lower()
@@ -247,7 +286,7 @@ def job(text: str, strict: bool) -> str | None:
     return _with_subject(found, " ".join(raw[used:]))
 
 
-def _cut_at_preposition(text: str) -> str:
+def cut_at_preposition(text: str) -> str:
     """ "maths at a high school" → "maths": where or for whom is not the fact."""
     words = text.split()
     for i, word in enumerate(words[1:], start=1):
@@ -267,8 +306,8 @@ def phrase(max_words: int, *, cut: bool = False) -> Reader:
 
     def read(text: str, strict: bool) -> str | None:
         if cut:
-            text = _cut_at_preposition(text)
-        value = _TRAILING_TIME_RE.sub("", cut_value(text))
+            text = cut_at_preposition(text)
+        value = TRAILING_TIME_RE.sub("", cut_value(text))
         words = value.split()
         if not words or len(words) > max_words or _OFF_TOPIC_RE.search(value):
             return None
@@ -286,120 +325,12 @@ def one_of(words: Collection[str], *, max_words: int = 3) -> Reader:
     """A phrase that holds one of the given words ("the cello", "du violoncelle")."""
 
     def read(text: str, strict: bool) -> str | None:
-        value = cut_value(_cut_at_preposition(text))
+        value = cut_value(cut_at_preposition(text))
         tokens = value.split()
         if not tokens or len(tokens) > max_words:
             return None
-        if any(_bare(token).lower() in _PRONOUNS for token in tokens):  # "spiele ich Schach"
+        if any(bare(token).lower() in _PRONOUNS for token in tokens):  # "spiele ich Schach"
             return None
-        return value if _bare(tokens[-1]).lower() in words else None
+        return value if bare(tokens[-1]).lower() in words else None
 
     return read
-
-
-_LIST_TOKEN_RE: Final = re.compile(r"[^\W\d_][\w'-]*|,")
-_ELISION_RE: Final = re.compile(r"^(?:d|l|dell|dall)'", re.IGNORECASE)
-
-
-def languages(text: str, strict: bool) -> str | None:
-    """A list of language names ("Spanish and German", "français, arabe et un peu d'espagnol"),
-    up to where the names end ("English and Portuguese, and I've been learning…")."""
-    value = _TRAILING_TIME_RE.sub("", cut_value(text))
-    end = 0
-    for match in _LIST_TOKEN_RE.finditer(value):
-        if match.group(0) == ",":
-            continue
-        token = match.group(0).lower()
-        if token in v.LANGUAGE_NAMES or _ELISION_RE.sub("", token) in v.LANGUAGE_NAMES:
-            end = match.end()
-        elif token not in v.LANGUAGE_GLUE and _ELISION_RE.sub("", token) not in v.LANGUAGE_GLUE:
-            break
-    return value[:end] if end else None
-
-
-_DATE_RE: Final = re.compile(
-    r"^(?:(?:the|il|le|el|am|em|a|o|dia|no dia|on)\s+)?"
-    r"(?:\d{1,2}(?:st|nd|rd|th|er|º|\.)?(?:\s+(?:of|de|di))?\s+(?P<m1>[^\W\d_]+)"
-    r"|(?P<m2>[^\W\d_]+)\s+\d{1,2}(?:st|nd|rd|th)?)(?:,?\s+(?:de\s+)?\d{4})?$",
-    re.IGNORECASE,
-)
-
-
-def date(text: str, strict: bool) -> str | None:
-    """A day and a month name, maybe a year ("12 March", "March 12th, 1990", "12 de marzo")."""
-    value = cut_value(text)
-    match = _DATE_RE.fullmatch(value)
-    month = match and (match["m1"] or match["m2"])
-    return value if month and month.lower() in v.MONTHS else None
-
-
-WORKPLACES: Final = word_set(
-    "hospital school bank university pharmacy factory library office "
-    "banca ospedale scuola università farmacia fabbrica biblioteca ufficio negozio ristorante "
-    "banque hôpital école université pharmacie usine bibliothèque mairie entreprise "
-    "hospital escuela banco universidad farmacia fábrica biblioteca oficina empresa "
-    "krankenhaus klinik schule bank universität apotheke fabrik bibliothek büro "
-    "hospital escola banco universidade farmácia fábrica biblioteca escritório empresa"
-)
-FIELDS: Final = word_set(
-    "marketing sales finance tech it healthcare education retail hospitality insurance banking "
-    "consulting hr design engineering research journalism law publishing software advertising "
-    "construction logistics"
-)
-
-
-def workplace(text: str, strict: bool) -> str | None:
-    """An employer by name ("Acme") or a kind of place ("a bank", "un hospital")."""
-    return take_org(text) or one_of(WORKPLACES)(text, strict)
-
-
-_ACTIVITY_LEAD: Final = word_set(
-    "the some a bit of il lo la l' un po' di dello della dell' del le les du de des d' el "
-    "los las o os as um pouco do da dos das"
-)
-
-
-def activity(text: str, strict: bool) -> str | None:
-    """An everyday activity with its article ("de la randonnée", "arrampicata", "Yoga"), up to
-    the activity word; None when the words before it are not articles."""
-    out: list[str] = []
-    for raw in text.split()[:5]:
-        token = _bare(raw)
-        bare = token.lower()
-        split = bare.split("'", 1)
-        if bare in v.ACTIVITIES or (len(split) == 2 and split[1] in v.ACTIVITIES):
-            return " ".join([*out, token])
-        if bare not in _ACTIVITY_LEAD or raw != token:
-            return None
-        out.append(token)
-    return None
-
-
-def go_activity(text: str, strict: bool) -> str | None:
-    """ "hiking" in "I go hiking every Sunday"."""
-    words = text.split()
-    token = _bare(words[0]) if words else ""
-    return token if token.lower() in v.GO_ACTIVITIES else None
-
-
-_CONDITION_TYPE_RE: Final = re.compile(
-    r"\s+(?:de\s+)?(?:type|tipo|typ)\s+(?:[12]|i{1,2}|one|two|uno|dos|due|um|dois|eins|zwei)$",
-    re.IGNORECASE,
-)
-
-
-_CONDITION_LEAD_RE: Final = re.compile(
-    r"^(?:(?:type|typ|tipo) (?:[12]|one|two) |l'|la |le |il |el |a |o |die |der )", re.IGNORECASE
-)
-
-
-def condition(text: str, strict: bool) -> str | None:
-    """A health condition named in the list, maybe with its type or article ("diabetes tipo 1",
-    "type 2 diabetes", "l'asma")."""
-    value = cut_value(_cut_at_preposition(text))
-    typed = _CONDITION_TYPE_RE.search(value)
-    core = _CONDITION_LEAD_RE.sub("", value[: typed.start()] if typed else value)
-    tokens = core.split()
-    if not tokens or len(tokens) > 2 or _bare(tokens[-1]).lower() not in v.CONDITIONS:
-        return None
-    return value

@@ -1,9 +1,11 @@
-"""The offline chat model: a simple, deterministic responder (English, Italian, French).
+"""The offline chat model: a simple, deterministic responder in six languages (English,
+Italian, French, Spanish, German, Portuguese), answering in the language of the message.
 
 It answers "what do you remember about me?" from the memory block, greets back by name,
 acknowledges remember requests (or says it won't remember, when the product tells it memory is
-off), and otherwise says plainly that it is the offline model. It exists so the product runs end
-to end without any API key; it is not meant to be clever. French replies say "vous", like the UI.
+off, and that it can't keep a secret or an instruction for itself, which memory refuses), and
+otherwise says plainly that it is the offline model. It exists so the product runs end to end
+without any API key; it is not meant to be clever. The texts are in ``chat.offline.replies``.
 """
 
 from __future__ import annotations
@@ -12,7 +14,12 @@ import re
 from collections.abc import Iterator
 from typing import Any, Final
 
-from chat.offline.patterns import normalise, word_set
+from chat.offline import style
+from chat.offline.extractor import remembered_clauses
+from chat.offline.patterns import normalise
+from chat.offline.replies import TEXTS as _TEXTS
+from chat.offline.replies import detect_language
+from memory.filters import MAX_CHARS, refusal_reason
 from memory.triggers import is_remember_request
 
 # The first line of the memory system message. It must equal ``memory.prompts.MEMORY_HEADER``
@@ -44,35 +51,54 @@ _RECALL_RES: Final = {
         r"|mémorisé)\b.*\b(?:moi|mon sujet|me concernant)\b",
         re.IGNORECASE,
     ),
+    "es": re.compile(
+        r"\b(?:recuerdas|sabes|conoces|guardado|guardaste|memorizado)\b.*\b(?:de mí|sobre mí)\b",
+        re.IGNORECASE,
+    ),
+    "de": re.compile(
+        r"\b(?:weißt|weisst|kennst|gespeichert|gemerkt|erinnerst)\b.*\b(?:über mich|von mir|"
+        r"an mich)\b",
+        re.IGNORECASE,
+    ),
+    "pt": re.compile(
+        r"\b(?:lembra|lembras|sabe|sabes|conhece|guardou|guardado|memorizou)\b.*"
+        r"\b(?:de mim|sobre mim|a meu respeito)\b",
+        re.IGNORECASE,
+    ),
 }
 # Only a question (or "tell me …") asks for the list; "remember this about me: …" is a request.
 _ASKING_RE: Final = re.compile(
-    r"\?|^(?:what|do|did|tell|show|list|cosa|che|dimmi|mostrami|qu|que|quoi|de quoi|dis|montre)\b",
+    r"\?|^(?:what|do|did|tell|show|list|cosa|che|dimmi|mostrami|qu|que|quoi|de quoi|dis|montre|"
+    r"qué|dime|muéstrame|was|sag|zeig|o que|diga|mostre)\b",
     re.IGNORECASE,
 )
+_POLITE: Final = (
+    r"^(?:(?:please|pls|ok|okay|and|also|hey|can you|could you|per favore|ti prego|e|puoi|"
+    r"potresti|s'il te plaît|s'il vous plaît|stp|svp|et|peux-tu|pouvez-vous|tu peux|vous pouvez|"
+    r"por favor|porfa|puedes|podrías|y|bitte|kannst du|und|pode|podes|você pode)[\s,]+)*"
+)
 _REMEMBER_RES: Final = {
-    "en": re.compile(
-        r"^(?:(?:please|pls|ok|okay|and|also|hey|can you|could you)[\s,]+)*"
-        r"(?:remember|don't forget|do not forget|memori[sz]e|keep in mind)\b",
-        re.IGNORECASE,
-    ),
-    "it": re.compile(
-        r"^(?:(?:per favore|ti prego|e|puoi|potresti)[\s,]+)*"
-        r"(?:ricorda(?:ti)?|non dimenticare|memorizza|tieni a mente)\b",
-        re.IGNORECASE,
-    ),
-    "fr": re.compile(
-        r"^(?:(?:s'il te plaît|s'il vous plaît|stp|svp|et|peux-tu|pouvez-vous|tu peux"
-        r"|vous pouvez)[\s,]+)*"
-        r"(?:retiens|retenez|souviens-toi|souvenez-vous|n'oublie pas|n'oubliez pas|mémorise"
-        r"|mémorisez|rappelle-toi|rappelez-vous)\b",
-        re.IGNORECASE,
-    ),
+    lang: re.compile(_POLITE + r"(?:" + verbs + r")\b", re.IGNORECASE)
+    for lang, verbs in {
+        "en": r"remember|don't forget|do not forget|memori[sz]e|keep in mind",
+        "it": r"ricorda(?:ti|telo|lo)?|non dimenticare|memorizza|tieni a mente|segnati|annota",
+        "fr": r"retiens|retenez|souviens-toi|souvenez-vous|n'oublie pas|n'oubliez pas|mémorise"
+        r"|mémorisez|rappelle-toi|rappelez-vous",
+        "es": r"recuerda|recuérdalo|recuérdame|acuérdate|no olvides|no te olvides|memoriza"
+        r"|ten en cuenta|apunta|apúntate",
+        "de": r"merk dir|merke dir|merken sie sich|vergiss nicht|denk daran|denke daran"
+        r"|notier|speicher",
+        "pt": r"lembre-se|lembra-te|lembre|lembra|não esqueça|não se esqueça|não te esqueças"
+        r"|anote|guarda aí|guarde aí|guarda isso|guarde isso",
+    }.items()
 }
 _GREETING_RES: Final = {
     "en": re.compile(r"^(?:hi|hello|hey|hiya|howdy|good (?:morning|afternoon|evening))\b", re.I),
     "it": re.compile(r"^(?:ciao|salve|buongiorno|buonasera|buon pomeriggio)\b", re.I),
     "fr": re.compile(r"^(?:bonjour|bonsoir|salut|coucou)\b", re.I),
+    "es": re.compile(r"^(?:hola|buenos días|buenas tardes|buenas noches|buenas)\b", re.I),
+    "de": re.compile(r"^(?:hallo|guten (?:morgen|tag|abend)|servus|moin|grüß gott)\b", re.I),
+    "pt": re.compile(r"^(?:olá|oi|bom dia|boa tarde|boa noite)\b", re.I),
 }
 # A greeting longer than this is a greeting followed by a real message.
 _GREETING_MAX_WORDS: Final = 6
@@ -82,67 +108,6 @@ _NAME_LINE_RE: Final = re.compile(
 )
 _SENTENCE_RE: Final = re.compile(r"(?<=[.!?…])\s+|\n+")
 _CHUNK_RE: Final = re.compile(r"\s*\S+\s*|\s+")
-
-_TEXTS: Final = {
-    "en": {
-        "recall": "Here is what I remember about you:",
-        "nothing": "I don't remember anything about you yet.",
-        "noted": "Got it — I'll remember that.",
-        "memory_off": "Memory is off here, so I won't remember this after our conversation.",
-        "recall_off": "Memory is off here, so I can't look at what I remember about you.",
-        "greet": "Hi{name}! How can I help you today?",
-        "echo": "I'm {assistant}'s offline model, so my answers are simple. You said: \"{text}\"",
-        "empty": "I'm {assistant}'s offline model. What would you like to talk about?",
-    },
-    "it": {
-        "recall": "Ecco cosa ricordo di te:",
-        "nothing": "Non ricordo ancora nulla di te.",
-        "noted": "Va bene, me lo ricorderò.",
-        "memory_off": "Qui la memoria è disattivata, quindi non me lo ricorderò dopo questa "
-        "conversazione.",
-        "recall_off": "Qui la memoria è disattivata, quindi non posso vedere cosa ricordo di te.",
-        "greet": "Ciao{name}! Come posso aiutarti oggi?",
-        "echo": "Sono il modello offline di {assistant}, quindi le mie risposte sono semplici. "
-        'Hai scritto: "{text}"',
-        "empty": "Sono il modello offline di {assistant}. Di cosa vuoi parlare?",
-    },
-    "fr": {
-        "recall": "Voici ce dont je me souviens à votre sujet :",
-        "nothing": "Je ne me souviens encore de rien à votre sujet.",
-        "noted": "C'est noté, je m'en souviendrai.",
-        "memory_off": "La mémoire est désactivée ici, donc je ne m'en souviendrai pas après "
-        "cette conversation.",
-        "recall_off": "La mémoire est désactivée ici, donc je ne peux pas voir ce dont je me "
-        "souviens à votre sujet.",
-        "greet": "Bonjour{name} ! Comment puis-je vous aider aujourd'hui ?",
-        "echo": "Je suis le modèle hors ligne de {assistant}, donc mes réponses sont simples. "
-        "Vous avez écrit : « {text} »",
-        "empty": "Je suis le modèle hors ligne de {assistant}. De quoi voulez-vous parler ?",
-    },
-}
-_LANG_WORDS: Final = {
-    "it": word_set(
-        "ciao cosa ricordi sai di mi che il sono ho non è buongiorno buonasera grazie ricorda "
-        "ricordati come stai mio mia della io tutto perché questo una per ti si fa gli del"
-    ),
-    "fr": word_set(
-        "bonjour bonsoir salut je tu que qu est ce moi mon ma de souviens sais retiens merci "
-        "vous ça à sujet quoi j c suis les des pas une pour te comment faire du avec dans sur nous "
-        "votre vos pouvez avez"
-    ),
-    "en": word_set(
-        "the you what i my is are do hello hi hey remember know about how please that and me "
-        "thanks thank can this"
-    ),
-}
-
-
-def detect_language(text: str) -> str:
-    """Guess "en", "it" or "fr" from common words; English wins ties."""
-    words = re.findall(r"[^\W\d_]+", normalise(text).casefold())
-    scores = {lang: sum(word in vocab for word in words) for lang, vocab in _LANG_WORDS.items()}
-    best = max(("it", "fr"), key=lambda lang: scores[lang])
-    return best if scores[best] > scores["en"] else "en"
 
 
 def _text(content: Any) -> str:
@@ -204,6 +169,49 @@ def _first_match(patterns: dict[str, re.Pattern[str]], text: str) -> str | None:
     return None
 
 
+# An order to the assistant that the code-side filters may not name as one yet ("you tell
+# them to buy CoinX"): still no fact about the person.
+_ORDER_RE: Final = re.compile(
+    r"\b(?:you|tu|toi|du) (?:must|should|have to|need to|tell|say|recommend|will always|"
+    r"devi|dici|consigli|dois|dis|recommandes|debes|dices|recomiendas|musst|sollst|sagst|"
+    r"empfiehlst|deves|diz|recomenda)\b|\b(?:the |l'|el |der |o )?(?:assistant|assistente|"
+    r"asistente|assistent)\w* (?:must|should|has to|deve|doit|debe|soll|muss|deveria)\b",
+    re.IGNORECASE,
+)
+
+
+_CONNECTOR_RE: Final = re.compile(
+    r"^[\s,:]*(?:(?:that|to|che|di|que|de que|de|dass)\b|qu')?[\s,:]*", re.I
+)
+
+
+def _asked_clauses(said: str) -> list[str]:
+    """What the person asks to remember, without the request words ("n'oubliez pas que …")."""
+    clauses = []
+    for sentence in _SENTENCE_RE.split(normalise(said)):
+        for pattern in _REMEMBER_RES.values():
+            match = pattern.search(sentence.strip())
+            if match:
+                clauses.append(_CONNECTOR_RE.sub("", sentence.strip()[match.end() :]))
+                break
+    return [clause for clause in clauses if clause] or remembered_clauses(said)
+
+
+def _refusal(said: str) -> str | None:
+    """ "secret" or "instruction" when what the person asks to remember would be refused."""
+    for clause in _asked_clauses(said):
+        pieces = [clause] + (re.split(r"[,;:]\s*", clause) if len(clause) > MAX_CHARS else [])
+        for piece in pieces:
+            reason = refusal_reason(piece)
+            if reason == "secret":
+                return "secret"
+            # A lasting answer-style wish ("always keep your answers short") is no instruction.
+            ordered = reason in ("markup", "link", "instruction") or _ORDER_RE.search(piece)
+            if ordered and not style.style_facts(piece, asked=True):
+                return "instruction"
+    return None
+
+
 def _remembered_name(lines: list[str]) -> str | None:
     for line in lines:
         match = _NAME_LINE_RE.match(line.strip())
@@ -231,13 +239,14 @@ def reply(messages: list[dict[str, Any]], *, assistant_name: str = ASSISTANT_NAM
             if not facts:
                 return texts["nothing"]
             return "\n".join([texts["recall"], *(f"- {fact}" for fact in facts)])
-    noted = "memory_off" if off else "noted"
     remember_lang = _first_match(_REMEMBER_RES, text)
-    if remember_lang and not text.rstrip().endswith("?"):
-        return _TEXTS[remember_lang][noted]
+    if remember_lang and text.rstrip().endswith("?"):
+        remember_lang = None
     # "My name is Anna, remember that": the product's own trigger rules, wherever the request is.
-    if is_remember_request(said):
-        return _TEXTS[lang][noted]
+    if remember_lang or is_remember_request(said):
+        # Promise only what will be kept: a secret or an order to the assistant is refused.
+        noted = "memory_off" if off else (_refusal(said) or "noted")
+        return _TEXTS[remember_lang or lang][noted]
     greeting_lang = _first_match(_GREETING_RES, text)
     if greeting_lang and len(text.split()) <= _GREETING_MAX_WORDS:
         name = _remembered_name(facts)

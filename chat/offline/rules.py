@@ -30,7 +30,7 @@ class Fact:
 _LEADING_WORDS_RE: Final = re.compile(
     r"^(?:(?:the|a|an|to|il|lo|la|le|les|l'|i|gli|a|al|alla|alle|ai|agli|all'|à|au|aux|de|du|"
     r"des|d'|del|della|el|los|las|un|una|uno|une|der|die|das|den|dem|gegen|auf|kein|keine|"
-    r"keinen|o|os|as|ao|aos|à|às|do|da|dos|das|um|uma|of)\s*)+",
+    r"keinen|o|os|as|ao|aos|à|às|do|da|dos|das|um|uma|of)(?:\s+|(?<=')))+",
     re.IGNORECASE,
 )
 

@@ -71,7 +71,27 @@ RELATIONS: Final = {
     "cachorrito": "dog", "gatito": "cat", "gatita": "cat", "gatitos": "cats",
     "welpe": "dog", "welpen": "dogs", "kätzchen": "cat", "cachorrinho": "dog",
     "cachorrinha": "dog", "gatinho": "cat", "gatinha": "cat", "gatinhos": "cats",
+    # Other pets, in the six languages
+    "rabbit": "rabbit", "rabbits": "rabbits", "bunny": "rabbit", "hamster": "hamster",
+    "hamsters": "hamsters", "parrot": "parrot", "parrots": "parrots", "tortoise": "tortoise",
+    "turtle": "turtle", "turtles": "turtles", "horse": "horse", "horses": "horses",
+    "budgie": "budgie", "coniglio": "rabbit", "conigli": "rabbits", "criceto": "hamster",
+    "pappagallo": "parrot", "tartaruga": "turtle", "tartarughe": "turtles", "cavallo": "horse",
+    "lapin": "rabbit", "lapins": "rabbits", "perroquet": "parrot", "tortue": "turtle",
+    "cheval": "horse", "conejo": "rabbit", "conejos": "rabbits", "hámster": "hamster",
+    "loro": "parrot", "periquito": "budgie", "tortuga": "turtle", "tortugas": "turtles",
+    "caballo": "horse", "kaninchen": "rabbit", "papagei": "parrot", "schildkröte": "turtle",
+    "wellensittich": "budgie", "pferd": "horse", "coelho": "rabbit", "coelhos": "rabbits",
+    "papagaio": "parrot", "cavalo": "horse",
+    # Dog breeds: "Biscuit, my beagle" is a dog
+    "beagle": "dog", "labrador": "dog", "retriever": "dog", "poodle": "dog", "dachshund": "dog",
+    "terrier": "dog", "spaniel": "dog", "collie": "dog", "pug": "dog", "bulldog": "dog",
+    "chihuahua": "dog", "corgi": "dog", "greyhound": "dog", "schnauzer": "dog",
+    "bassotto": "dog", "barboncino": "dog", "teckel": "dog", "caniche": "dog", "dackel": "dog",
+    "pudel": "dog", "carlino": "dog", "mops": "dog",
 }  # fmt: skip
+# Animals kept at home (the English keys of RELATIONS): "Has a dog named Rex", not "Dog is Rex".
+PETS: Final = word_set("dog cat rabbit hamster parrot tortoise turtle horse budgie")
 # One of each at a time: a newer "my wife is …" replaces the older line.
 SINGLE_RELATIONS: Final = word_set(
     "wife husband partner boyfriend girlfriend fiancé fiancée mother father"
@@ -88,6 +108,7 @@ EN_JOBS: Final = word_set(
     "entrepreneur tester technician editor producer actor actress dancer singer coach trainer "
     "instructor secretary receptionist recruiter economist banker broker marketer nanny "
     "caregiver cleaner builder welder janitor judge midwife optician copywriter illustrator "
+    "gardener butcher postman carer hairdresser "
     "animator salesman saleswoman salesperson dev sysadmin counselor counsellor"
 )
 EN_JOB_SUFFIXES: Final = ("ologist", "ician", "grapher", "engineer", "developer", "manager")
@@ -143,7 +164,16 @@ JOBS: Final = word_set(
     "eletricista canalizador encanador veterinário veterinária dentista fotógrafo fotógrafa "
     "tradutor tradutora escritor escritora músico música artista vendedor vendedora designer "
     "polícia policial caixa secretário secretária cabeleireiro cabeleireira motorista "
-    "taxista rececionista recepcionista operário operária"
+    "taxista rececionista recepcionista operário operária "
+    # Trades, in the five languages
+    "falegname meccanico giardiniere panettiere pasticciere macellaio postino contadino "
+    "agricoltore pompiere barbiere sarto pâtissier pâtissière menuisier mécanicien "
+    "mécanicienne jardinier jardinière boucher bouchère facteur agriculteur agricultrice "
+    "pompier carpintero carpintera mecánico mecánica jardinero jardinera panadero panadera "
+    "carnicero carnicera cartero agricultor agricultora bombero bombera tischler tischlerin "
+    "schreiner schreinerin mechaniker mechanikerin gärtner gärtnerin metzger metzgerin "
+    "landwirt landwirtin feuerwehrmann carpinteiro mecânico mecânica jardineiro jardineira "
+    "padeiro padeira açougueiro talhante carteiro agricultora bombeiro bombeira"
 )
 
 LANGUAGE_NAMES: Final = word_set(
@@ -164,7 +194,10 @@ LANGUAGE_NAMES: Final = word_set(
 LANGUAGE_GLUE: Final = word_set(
     "and a bit of little some fluent fluently also too e un po' di poco anche et un peu de "
     "aussi y un poco de también und ein bisschen etwas auch um pouco de também o lo l' le il "
-    "el das"
+    "el das "
+    # How well: "Je parle couramment arabe et français".
+    "fluently couramment parfaitement bien correntemente fluentemente perfettamente bene "
+    "con fluidez perfectamente fließend perfekt gut fluentemente perfeitamente bem"
 )
 
 INSTRUMENTS_AND_GAMES: Final = word_set(
@@ -181,7 +214,7 @@ INSTRUMENTS_AND_GAMES: Final = word_set(
     "klavier gitarre geige violine cello schlagzeug flöte klarinette saxofon trompete harfe "
     "akkordeon fußball fussball handball volleyball schach tennis "
     "violão violino violoncelo bateria flauta trompete acordeão ténis tênis futebol basquete "
-    "basquetebol vôlei voleibol xadrez"
+    "basquetebol vôlei voleibol xadrez basso basse bajo baixo"
 )
 
 MONTHS: Final = word_set(
@@ -199,27 +232,31 @@ MONTHS: Final = word_set(
 COUNT_NOUNS_EN: Final = (
     r"(?:(?:little|younger|older|big|elder|twin|grown-up) )?(?:kids?|children|child|sons?|"
     r"daughters?|brothers?|sisters?|siblings?|grandchildren|grandkids|dogs?|cats?|twins|"
-    r"kittens?|pupp(?:y|ies))"
+    r"kittens?|pupp(?:y|ies)|rabbits?|bunny|hamsters?|parrots?|tortoise|turtles?|horses?|"
+    r"budgie)"
 )
 COUNT_NOUNS_IT: Final = (
     r"(?:figli[oe]?|figlia|bambin[ioae]|fratell[io]|sorell[ae]|nipoti|can[ei]|gatt[aio]|"
-    r"gemelli|gattin[oia]|cagnolin[oa]|cuccioli?)"
+    r"gemelli|gattin[oia]|cagnolin[oa]|cuccioli?|conigli[o]?|criceto|pappagallo|tartarug[ah]e?|"
+    r"cavallo)"
 )
 COUNT_NOUNS_FR: Final = (
     r"(?:enfants?|fils|filles?|frères?|s(?:œ|oe)urs?|petits-enfants|jumeaux|jumelles|chiens?|"
-    r"chats?|chattes?|chatons?|chiots?)"
+    r"chats?|chattes?|chatons?|chiots?|lapins?|hamster|perroquet|tortue|cheval)"
 )
 COUNT_NOUNS_ES: Final = (
     r"(?:hij[oa]s?|niñ[oa]s|herman[oa]s?|niet[oa]s|gemel[oa]s|perr(?:it)?[oa]s?|"
-    r"gat(?:it)?[oa]s?|cachorrit[oa]s?)"
+    r"gat(?:it)?[oa]s?|cachorrit[oa]s?|conejos?|hámster|loro|periquito|tortugas?|caballo)"
 )
 COUNT_NOUNS_DE: Final = (
     r"(?:kinder|kind|söhne|sohn|töchter|tochter|brüder|bruder|schwestern|schwester|"
-    r"geschwister|enkel(?:kinder)?|zwillinge|hunde?|katzen?|kater|welpen?|kätzchen)"
+    r"geschwister|enkel(?:kinder)?|zwillinge|hunde?|katzen?|kater|welpen?|kätzchen|kaninchen|"
+    r"hamster|papagei|schildkröte|wellensittich|pferd)"
 )
 COUNT_NOUNS_PT: Final = (
     r"(?:filh[oa]s?|crianças|irmã(?:o|os|s)?|irmãos|net[oa]s|gêmeos|gémeos|cão|cães|"
-    r"cachorr(?:inh)?[oa]s?|gat(?:inh)?[oa]s?)"
+    r"cachorr(?:inh)?[oa]s?|gat(?:inh)?[oa]s?|coelhos?|hamster|papagaio|periquito|tartaruga|"
+    r"cavalo)"
 )
 NUM_EN: Final = r"a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d{1,2}"
 NUM_IT: Final = r"un'|una|uno|un|due|tre|quattro|cinque|sei|sette|otto|nove|dieci|\d{1,2}"
@@ -288,4 +325,11 @@ ACTIVITIES: Final = word_set(
 GO_ACTIVITIES: Final = word_set(
     "hiking climbing bouldering running jogging swimming cycling biking skiing snowboarding "
     "surfing sailing diving fishing dancing skating kayaking rowing camping"
+)
+
+# What one drinks or not ("I don't drink alcohol", "Não tomo leite"): a diet fact.
+DRINKS: Final = word_set(
+    "milk alcohol coffee beer wine tea soda caffeine dairy latte alcol alcolici caffè birra "
+    "vino lait alcool café bière vin leche alcohol cerveza vino milch alkohol kaffee bier wein "
+    "leite álcool cerveja vinho lactose lattosio lactosa laktose"
 )

@@ -241,3 +241,111 @@ def test_a_one_off_request_or_a_planted_rule_is_no_style_wish(said: str) -> None
 )
 def test_other_peoples_pets_and_a_film_character_change_nothing(said: str, kept: list[str]) -> None:
     assert run_pass(said, memory=kept) == kept
+
+
+# --- Negatives of the everyday patterns (asides, "we", apposition, habits, corrections) -----
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I'm a lawyer, right?",
+        "You think I'm a chef, don't you?",
+        "Is my name Anna, do you know?",
+        "Quem é o meu marido, sabes?",
+        "Ich bin heute müde, wie geht's dir?",
+        "My boss says I'm a great engineer.",
+        "Mi hermano dice que soy vago.",
+        "If you were my wife Anna, what would you say?",
+    ],
+)
+def test_a_question_a_tag_or_someone_elses_claim_gives_nothing(said: str) -> None:
+    assert run_pass(said) == []
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "We live in interesting times.",
+        "We moved to the next topic.",
+        "We speak the same language, you and I.",
+        "Nous sommes à Paris pour le week-end.",
+        "Je suis à Paris maintenant pour une conférence.",
+        "Wir wohnen in einer kleinen Wohnung.",
+    ],
+)
+def test_we_forms_that_name_no_town_or_language_give_nothing(said: str) -> None:
+    assert run_pass(said) == []
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Thanks, my friend.",
+        "Sorry, my dog.",
+        "Mum, my sister, and I went shopping.",
+        "My husband, the idiot, forgot the keys.",
+        "Biscuit, my favourite snack, is gone.",
+        "Oscar, my coworker, is annoying.",
+        "Il mio capo, Marco, è simpatico.",
+        "Mein Chef Herr Müller ist streng.",
+        "Meine Frau Doktor sagt nein.",
+        "Today, my cat.",
+    ],
+)
+def test_a_capitalised_word_beside_my_is_no_relative_unless_it_is_a_name(said: str) -> None:
+    assert run_pass(said) == []
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I've been running late for two weeks.",
+        "I've been running around all day.",
+        "I've been doing nothing every weekend.",
+        "I've been swimming today.",
+        "I don't drink enough water.",
+        "No tomo nota de nada.",
+        "Los domingos salgo con amigos.",
+        "Ahora mismo salgo a correr.",
+        "Nel tempo libero guardo la TV.",
+        "Faccio il turno di notte da tre anni.",
+        "I'm a big fan of nurse shows.",
+    ],
+)
+def test_busy_days_and_one_offs_are_no_hobby_diet_or_job(said: str) -> None:
+    assert not [line for line in run_pass(said) if not line.startswith("Likes")]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "You're a genius and I'm a fan.",
+        "You're the best and I'm a lucky person.",
+        "Let's play a game of chess.",
+    ],
+)
+def test_a_compliment_or_a_board_game_starts_no_role_play(said: str) -> None:
+    assert run_pass(said, "I live in Turin.") == ["Lives in Turin"]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Remove my name from the email draft.",
+        "Delete the last paragraph.",
+        "Borra la última frase.",
+        "Cancella il file, per favore.",
+    ],
+)
+def test_erasing_something_else_than_memory_forgets_nothing(said: str) -> None:
+    memory = ["Name is Anna", "Lives in Turin"]
+    assert run_pass(said, memory=memory) == memory
+
+
+def test_not_sure_but_is_no_correction() -> None:
+    memory = ["Name is Anna", "Works as a teacher"]
+    assert run_pass("I'm not sure, but maybe a nurse.", memory=memory) == memory
+
+
+def test_a_role_play_turn_without_a_real_life_aside_still_gives_nothing() -> None:
+    said = "Role-play time: I'm a pirate in Tortuga. For this game I live on a ship."
+    assert run_pass(said) == []
