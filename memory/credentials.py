@@ -47,6 +47,8 @@ _WEAK_WORDS: Final = (
     r"|geheimzahl|geheimcode|zugangscode|wlan-?schlussel|netzwerkschlussel|wlan-?passwort"
     # "Su clave es perrito99": the bare word is how Spanish (and others) say "password".
     r"|claves?|chiav[ei]|cles?|chaves?|schlussel"
+    # "Email pass: hunter2", "Passe: soleil2023": short for password ("ski pass" has no digits).
+    r"|pass|passe"
 )
 # A lock combination ("Locker combination 12-34-56"). The word alone is everyday ("a combination
 # of 1990s styles"), so only a value made of digits counts.
@@ -160,13 +162,24 @@ def _is_value(text: str, *, words_count: bool) -> bool:
     return _VALUE_END_RE.match(rest) is not None
 
 
+def _is_description(value: str) -> bool:
+    """Words about the credential, not its value: "Password: shared with her sister"."""
+    match = _WORD_AFTER_RE.match(value.strip())
+    return match is None or match.group(1).rstrip(".,;:!?)") in _NOT_VALUES
+
+
 def _has_assigned_value(after: str, *, words_count: bool) -> bool:
     """Whether up to five words, then "is" or ":", then a value follow a credential word."""
     start = 0
     for _ in range(_MAX_BETWEEN + 1):
         assign = _ASSIGN_RE.match(after, start)
         if assign:
-            return _is_value(after[assign.end() :], words_count=words_count)
+            value = after[assign.end() :]
+            # After a colon or "=" the rest is the value, however many words ("passphrase:
+            # blue horse staple"); after "is" more words may describe the credential instead.
+            if words_count and assign.group(0).strip()[:1] in (":", "=") and value.strip():
+                return not _is_description(value)
+            return _is_value(value, words_count=words_count)
         word = _BETWEEN_WORD_RE.match(after, start)
         if word is None:
             return False

@@ -30,7 +30,8 @@ RefusalReason = Literal["length", "secret", "markup", "link", "instruction"]
 # 3: look-alike characters (full-width, other scripts, leetspeak), spelled-out digits, any
 # separator in card numbers, lock combinations, defanged and IDN links, the assistant named as
 # the one who acts, rules for every answer; quoted titles and mottos are kept.
-RULES_VERSION: Final = 3
+# 4: "pass" short for password, and any words after "passphrase:".
+RULES_VERSION: Final = 4
 MIN_CHARS: Final = 3
 MAX_CHARS: Final = 160
 

@@ -222,3 +222,32 @@ def test_validate_lines_of_nothing_is_empty():
     result = validate_lines([])
     assert result.lines == []
     assert result.refused == Counter()
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Steam username gamerx and pass qwerty123",
+        "Email pass: hunter2",
+        "Email pass is hunter2",
+        "Pass is soleil2023",
+        "Passe: soleil2023",
+        "Bank app passphrase: blue horse staple",
+    ],
+)
+def test_pass_as_short_for_password_and_a_passphrase_of_words_are_secrets(line):
+    assert refusal_reason(line) == "secret"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Has a ski pass for the season",
+        "Bought a bus pass",
+        "Loves the mountain pass near Bormio",
+        "Hiked the Stelvio pass in 2019",
+        "Password: shared with her sister",
+    ],
+)
+def test_an_everyday_pass_stays_storable(line):
+    assert refusal_reason(line) is None
