@@ -20,3 +20,8 @@ MEMORY_MODEL = "offline/whizi-memory"
 CHAT_MODEL_TIMEOUT = 2.0
 MEMORY_MODEL_TIMEOUT = 2.0
 LOGGING["root"]["level"] = "WARNING"  # noqa: F405
+# Tests start threads (in-process workers, races, the live server) that end long before the
+# test database does: their connections close with each request or task instead of lingering
+# (a persistent one would keep the test database from being dropped). Production keeps them
+# (config/settings.py); tests/test_startup.py checks that.
+DATABASES["default"]["CONN_MAX_AGE"] = 0  # noqa: F405

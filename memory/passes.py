@@ -109,8 +109,8 @@ def _claim(memory_id: int) -> datetime | None:
 
     The request the pass answers is copied to ``pass_claimed_at``. It stays marked until the
     pass finishes: a worker killed mid-pass leaves it owed, and once the lease expires the
-    sweeper enqueues it again. The lease outlives the task's hard time limit, so a live pass
-    never loses it.
+    sweeper enqueues it again (``pass_resend_at`` moves with the lease). The lease outlives
+    the task's hard time limit, so a live pass never loses it.
     """
     now = timezone.now()
     lease = now + timedelta(seconds=settings.MEMORY_PASS_LEASE_SECONDS)
@@ -123,6 +123,7 @@ def _claim(memory_id: int) -> datetime | None:
             pass_requested_at=requested_at,
             pass_claimed_at=requested_at,
             pass_not_before=None,
+            pass_resend_at=lease,
         )
     )
     return lease if claimed == 1 else None
@@ -135,17 +136,25 @@ def _release(memory_id: int, lease: datetime, *, result: PassResult, retry_in: i
     turns were left over).
     """
     mine = Memory.objects.filter(pk=memory_id, lease_until=lease)
+    now = timezone.now()
     if result.retry:
-        mine.update(lease_until=None, pass_not_before=timezone.now() + timedelta(seconds=retry_in))
+        # The task's retry is queued for the end of the backoff: the sweeper leaves it alone
+        # until the resend bound after that.
+        retry_at = now + timedelta(seconds=retry_in)
+        mine.update(
+            lease_until=None,
+            pass_not_before=retry_at,
+            pass_resend_at=retry_at + timedelta(seconds=settings.MEMORY_PASS_RESEND_AFTER_SECONDS),
+        )
         return False
     if result.more:
         # Work left: stay owed, so the next claim (or, failing that, the sweeper) takes it.
-        return bool(mine.update(lease_until=None, pass_requested=True))
+        return bool(mine.update(lease_until=None, pass_requested=True, pass_resend_at=now))
     if mine.filter(pass_requested_at=F("pass_claimed_at")).update(
         lease_until=None, pass_requested=False
     ):
         return False  # the usual case: one UPDATE, and nothing more to do
-    return bool(mine.update(lease_until=None))
+    return bool(mine.update(lease_until=None, pass_resend_at=now))
 
 
 def run_pass(*, memory_id: int, retry_in: int = 0) -> PassResult:
@@ -173,6 +182,11 @@ def run_pass(*, memory_id: int, retry_in: int = 0) -> PassResult:
             again = _release(memory_id, lease, result=result, retry_in=retry_in)
         if not again:
             return result
+    # One new task takes over; the sweeper counts it as queued (enqueue_pass says otherwise if
+    # the send fails).
+    Memory.objects.filter(pk=memory_id, pass_requested=True).update(
+        pass_resend_at=timezone.now() + timedelta(seconds=settings.MEMORY_PASS_RESEND_AFTER_SECONDS)
+    )
     transaction.on_commit(lambda: enqueue_pass(memory_id=memory_id))
     return result
 
@@ -190,16 +204,23 @@ def drop_pass(*, memory_id: int) -> None:
     failures = memory.pass_failures + 1
     if failures < settings.MEMORY_PASS_DROPS_BEFORE_SKIP:
         retry_at = timezone.now() + timedelta(seconds=settings.MEMORY_DROPPED_PASS_RETRY_SECONDS)
+        # No task is queued for it: the sweeper sends it once the pause is over.
         Memory.objects.filter(pk=memory_id).update(
-            pass_failures=failures, pass_requested=True, pass_not_before=retry_at
+            pass_failures=failures,
+            pass_requested=True,
+            pass_not_before=retry_at,
+            pass_resend_at=retry_at,
         )
         outcome = "dropped"
     else:
         work = _next_work(memory)
         if work is not None:
             _consume(work)
-        # Only the request that failed: a trigger that came in since is still owed.
-        Memory.objects.filter(pk=memory_id).update(pass_failures=0, pass_not_before=None)
+        # Only the request that failed: a trigger that came in since is still owed (and sent by
+        # the sweeper).
+        Memory.objects.filter(pk=memory_id).update(
+            pass_failures=0, pass_not_before=None, pass_resend_at=timezone.now()
+        )
         Memory.objects.filter(pk=memory_id, pass_requested_at=F("pass_claimed_at")).update(
             pass_requested=False
         )
@@ -470,8 +491,10 @@ def _ask(
     *,
     model: str,
     known_good: Collection[str] = (),
+    lines_tokens: int | None = None,
 ) -> tuple[list[str], int, llm.Completion]:
-    """One memory model call: the rules and the data in, a validated list out."""
+    """One memory model call: the rules and the data in, a validated list out.
+    ``lines_tokens``: the size of ``lines`` when it is known (the stored list's)."""
     messages = prompts.memory_messages(
         task=task,
         lines=lines,
@@ -481,7 +504,7 @@ def _ask(
         assistant=settings.ASSISTANT_NAME,
         target_tokens=settings.MEMORY_TARGET_TOKENS,
         token_limit=settings.MEMORY_TOKEN_LIMIT,
-        memory_tokens=budget.list_tokens(lines),
+        memory_tokens=budget.list_tokens(lines) if lines_tokens is None else lines_tokens,
         today=timezone.localdate(),
     )
     try:
@@ -543,7 +566,9 @@ def _propose(
     tokens_before: int | None = None,
 ) -> Rewrite:
     task: prompts.Task = "voice" if work.task == "voice" else "rewrite"
-    proposed, refused, answer = _ask(task, lines, work, model=model, known_good=known_good)
+    proposed, refused, answer = _ask(
+        task, lines, work, model=model, known_good=known_good, lines_tokens=tokens_before
+    )
     # Judged on what the model proposed: lines that newer code rules refuse are not its doing.
     if _looks_like_a_wipe(lines, len(proposed) + refused, forget_requested=work.forget_requested):
         raise PassFailed("wipe_refused", retryable=False)
