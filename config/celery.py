@@ -15,8 +15,8 @@ app.autodiscover_tasks()
 
 @worker_init.connect
 def _import_litellm_before_forking(**kwargs: Any) -> None:
-    """litellm takes seconds to import: do it once in the worker's main process, before the
-    pool forks, so no pass pays for it."""
-    from chat import llm
+    """litellm takes seconds to import and the tokenizer about a second to load: do both once
+    in the worker's main process, before the pool forks, so no pass pays for them."""
+    from config.warmup import warm_up
 
-    llm.litellm()
+    warm_up()
