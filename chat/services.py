@@ -307,9 +307,11 @@ def _store_reply(
                 memory_state=_unread_state(conversation),
                 tokens=context.message_tokens(content),
             )
-            if _calls_for_pass(conversation, user_message, before=before, now=locked):
-                # The owner read under the lock, not the one the request began with.
-                same_owner = memory.owner_id == locked.owner_id
+            # The owner read under the lock, not the one the request began with; the read of
+            # the same owner said whether memory is on (this exchange was said with it off).
+            same_owner = memory.owner_id == locked.owner_id
+            wanted = memory.enabled or not same_owner
+            if wanted and _calls_for_pass(conversation, user_message, before=before, now=locked):
                 memory_services.request_pass(
                     owner_id=locked.owner_id, memory_id=memory.memory_id if same_owner else None
                 )

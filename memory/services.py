@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import json
 import logging
+import threading
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -440,7 +441,7 @@ def request_pass(*, owner_id: int, memory_id: int | None = None) -> bool:
         pass_not_before=None,
         pass_resend_at=now + timedelta(seconds=settings.MEMORY_PASS_RESEND_AFTER_SECONDS),
     ):
-        transaction.on_commit(lambda: enqueue_pass(memory_id=memory_id))
+        transaction.on_commit(lambda: after_response.send(memory_id))
         return True
     return bool(owed.update(pass_requested_at=now))
 
@@ -478,6 +479,37 @@ class BrokerBreaker:
 
 
 broker_breaker = BrokerBreaker(pause_seconds=30)
+
+
+class AfterResponse:
+    """Pass tasks asked for during a web request go to the broker once its response is sent
+    (Django's ``request_finished``, which the server sends after the last byte, streamed
+    replies included): the person's reply never waits on the broker, not even the time of a
+    publish. Outside a request (a task, a command), a pass is sent at once. Per thread, as a
+    request is."""
+
+    def __init__(self) -> None:
+        self._local = threading.local()
+
+    def start(self, **kwargs: object) -> None:
+        self.flush()  # a request that never finished (no server does that) leaves nothing behind
+        self._local.pending = []
+
+    def send(self, memory_id: int) -> None:
+        pending = getattr(self._local, "pending", None)
+        if pending is None:
+            enqueue_pass(memory_id=memory_id)
+        elif memory_id not in pending:
+            pending.append(memory_id)
+
+    def flush(self, **kwargs: object) -> None:
+        pending = getattr(self._local, "pending", None) or []
+        self._local.pending = None
+        for memory_id in pending:
+            enqueue_pass(memory_id=memory_id)
+
+
+after_response = AfterResponse()
 
 
 def enqueue_pass(*, memory_id: int) -> bool:
