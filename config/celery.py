@@ -4,7 +4,7 @@ import os
 from typing import Any
 
 from celery import Celery
-from celery.signals import worker_init
+from celery.signals import worker_init, worker_process_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -20,3 +20,11 @@ def _import_litellm_before_forking(**kwargs: Any) -> None:
     from config.warmup import warm_up
 
     warm_up()
+
+
+@worker_process_init.connect
+def _warm_up_pool_process(**kwargs: Any) -> None:
+    """Each pool process makes litellm's first call before its first task."""
+    from config.warmup import warm_up_process
+
+    warm_up_process()

@@ -7,9 +7,10 @@ processes; the number of cores, at least 2), ``WEB_THREADS`` (threads per worker
 ``WEB_TIMEOUT`` (seconds, 60). Command-line options override these.
 
 - **Preloaded, litellm included.** The application is loaded once in the master, which then
-  imports litellm (seconds of work), loads the tokenizer and the URLconf before it forks a
-  worker: every worker, a replacement included, serves its first message about as fast as its
-  tenth.
+  imports litellm (seconds of work), loads the tokenizer, the URLconf and the translations before
+  it forks a worker; each worker then makes one offline model call before it accepts a request
+  (litellm's thread pool and first-call caches cannot cross a fork). Every worker, a replacement
+  included, serves its first message about as fast as its tenth.
 - **No database connection crosses a fork.** The master closes whatever loading opened before
   it forks; each worker thread opens its own and keeps it (``CONN_MAX_AGE``) for later requests.
 - **Threads** (``gthread``): a reply streams for as long as the model writes, seconds to
@@ -56,3 +57,11 @@ def when_ready(server: Any) -> None:
     # processes): close it here, while no worker exists yet.
     connections.close_all()
     server.log.info("whizi: litellm and the tokenizer loaded, no connection open; forking workers")
+
+
+def post_worker_init(worker: Any) -> None:
+    """In each worker, before it accepts a request: litellm's first call (its thread pool, its
+    caches), which no fork can carry."""
+    from config.warmup import warm_up_process
+
+    warm_up_process()
