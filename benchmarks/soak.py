@@ -5,10 +5,11 @@
     .venv/bin/python benchmarks/soak.py --kill-worker 3  # and kill the worker 3 times meanwhile
 
 It starts the product itself (embedded: ``bin/run`` with a fresh ``DATA_DIR``; postgres: a
-``whizi_soak`` database, Redis database 9, ``runserver`` and a separate Celery worker), then
-``--guests`` guests (20) each send ``--messages`` messages (100) through the API at the same time;
-every fifth message is "Remember that I like <word>" with a word of its own. When every turn has
-been read and no pass is owed, it counts the "Likes <word>" lines each guest's memory holds.
+``whizi_soak`` database, Redis database 9, gunicorn with ``config/gunicorn.py`` and a separate
+Celery worker), then ``--guests`` guests (20) each send ``--messages`` messages (100) through the
+API at the same time; every fifth message is "Remember that I like <word>" with a word of its
+own. When every turn has been read and no pass is owed, it counts the "Likes <word>" lines each
+guest's memory holds.
 
 Prints: messages sent and failed, remembers sent / kept / lost, passes run, worker deaths and
 restarts, turns left unread, and how long the backlog took to drain. Not a test: a script to
@@ -106,7 +107,12 @@ class Stack:
             redis.Redis.from_url(self.env["REDIS_URL"]).flushdb()
             subprocess.run([py, "manage.py", "migrate", "-v0"], cwd=ROOT, env=self.env, check=True)
             self.processes.append(
-                self._spawn([py, "manage.py", "runserver", "--noreload", f"127.0.0.1:{self.port}"])
+                self._spawn(
+                    [
+                        *(py, "-m", "gunicorn", "-c", "config/gunicorn.py"),
+                        *("--bind", f"127.0.0.1:{self.port}", "config.wsgi"),
+                    ]
+                )
             )
             self.worker = self._start_worker()
             threading.Thread(target=self._supervise, daemon=True).start()

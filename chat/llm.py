@@ -80,6 +80,18 @@ def litellm() -> ModuleType:
     return _litellm
 
 
+@cache
+def max_input_tokens(model: str) -> int | None:
+    """The model's input window as litellm's (local, offline) model map gives it, or None for
+    a model it does not know (the offline models, a self-hosted one)."""
+    try:
+        info = litellm().get_model_info(model)
+    except Exception:  # noqa: BLE001 - litellm raises a bare Exception for an unmapped model
+        return None
+    value = info.get("max_input_tokens") or info.get("max_tokens")
+    return int(value) if value else None
+
+
 def _map_error(exc: BaseException) -> ModelError:
     lib = litellm()
     retryable_types = (

@@ -45,6 +45,10 @@ class Conversation(models.Model):
     temporary = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True, db_index=True)
+    # Turns (messages) so far, and the count when the last reply was stored: the memory trigger
+    # is decided from these, kept under the row lock every message takes (chat.services).
+    turns = models.PositiveIntegerField(default=0)
+    turns_at_reply = models.PositiveIntegerField(default=0)
 
     objects = OwnedQuerySet.as_manager()
 
@@ -78,6 +82,9 @@ class Message(models.Model):
     memory_state = models.PositiveSmallIntegerField(
         choices=MemoryState.choices, default=MemoryState.UNREAD
     )
+    # o200k tokens of the content, counted once when stored: the history window sums these.
+    # (Null for messages stored before it existed: the window estimates those.)
+    tokens = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["id"]

@@ -12,15 +12,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
-from django.db.models import Case, Count, Exists, F, IntegerField, Q, Subquery, Value, When
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Case, Exists, IntegerField, Value, When
 from django.http import Http404
 from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from chat import llm
+from chat import context, llm
 from chat.models import Conversation, Message, Project, VoiceSession
 from memory import prompts
 from memory import services as memory_services
@@ -175,58 +175,102 @@ def clean_message(content: object) -> str:
 # --- Sending ----------------------------------------------------------------------------------
 
 
-def read_memory_for(conversation: Conversation) -> memory_services.MemoryRead:
-    """The memory a message in this conversation reads (bounded, fails open); a temporary
-    conversation reads none."""
+def read_memory(conversation: Conversation) -> memory_services.MemoryRead:
+    """What memory gives this conversation's next request: nothing at all for a temporary
+    conversation (not even a read), else the owner's bounded, fail-open read."""
     if conversation.temporary:
         return memory_services.MemoryRead(enabled=False, block=None)
-    return memory_services.read_for_request(
-        owner_id=conversation.owner_id, conversation_id=conversation.pk
-    )
+    return memory_services.read_for_request(owner_id=conversation.owner_id)
 
 
 def build_request(
     conversation: Conversation, memory: memory_services.MemoryRead | None = None
 ) -> list[dict[str, str]]:
     """The messages sent to the chat model, in a stable order for provider prompt caching:
-    the fixed system prompt, the project's instructions, the memory, then the history."""
-    messages = [
-        {
-            "role": "system",
-            "content": settings.CHAT_SYSTEM_PROMPT.format(assistant=settings.ASSISTANT_NAME),
-        }
-    ]
-    if conversation.project_id and conversation.project.instructions:
-        messages.append(
-            {
-                "role": "system",
-                "content": f"Instructions for this project:\n{conversation.project.instructions}",
-            }
-        )
+    the fixed system prompt, the project's instructions, the memory, then as much of the
+    history as the model's input budget leaves room for (the oldest turns go first)."""
     if memory is None:
-        memory = read_memory_for(conversation)
+        memory = read_memory(conversation)
+    system = [settings.CHAT_SYSTEM_PROMPT.format(assistant=settings.ASSISTANT_NAME)]
+    if conversation.project_id and conversation.project.instructions:
+        system.append(f"Instructions for this project:\n{conversation.project.instructions}")
+    room = context.input_budget(conversation.model) - sum(context.text_tokens(t) for t in system)
     if memory.block:
-        messages.append({"role": "system", "content": memory.block})
+        system.append(memory.block)
+        room -= memory.tokens + context.PER_MESSAGE_TOKENS
     elif not memory.enabled:
-        messages.append({"role": "system", "content": prompts.MEMORY_OFF_NOTE})
-    history = conversation.messages.order_by("id").values("role", "content")
-    messages.extend({"role": m["role"], "content": m["content"]} for m in history)
-    return messages
+        system.append(prompts.MEMORY_OFF_NOTE)
+        room -= context.text_tokens(prompts.MEMORY_OFF_NOTE)
+    return [
+        *({"role": "system", "content": text} for text in system),
+        *context.history(conversation.pk, room),
+    ]
 
 
 class ConversationGone(Http404):
     """The conversation was deleted (with its account, say) while a message was on its way."""
 
 
-def _touch_conversation(conversation: Conversation, **changes: object) -> None:
-    """Lock the conversation row for the caller's transaction (an UPDATE, so no extra round
-    trip), or ConversationGone. A chat message takes this lock before anything else it writes,
-    like the guest merge and the account deletion do, so they wait for each other in one order
-    and a message lands either before them or not at all."""
+@dataclass(frozen=True)
+class Locked:
+    """The conversation row as a message's UPDATE left it (read under the lock it takes)."""
+
+    owner_id: int
+    turns: int
+    turns_at_reply: int
+
+
+_LOCK_FOR_MESSAGE = (
+    "UPDATE chat_conversation SET updated_at = %s, turns = turns + 1,"
+    " title = CASE WHEN title = '' THEN %s ELSE title END"
+    " WHERE id = %s RETURNING owner_id, turns, turns_at_reply"
+)
+_LOCK_FOR_REPLY = (
+    "UPDATE chat_conversation SET updated_at = %s, turns = turns + 1, turns_at_reply = turns + 1"
+    " WHERE id = %s RETURNING owner_id, turns, turns_at_reply"
+)
+
+
+def _lock_conversation(conversation: Conversation, *, reply: bool, title: str = "") -> Locked:
+    """Lock the conversation row for the caller's transaction and count the turn, in one
+    ``UPDATE … RETURNING`` (one round trip), or ConversationGone.
+
+    A chat message takes this lock before anything else it writes, like the guest merge and
+    the account deletion do, so they wait for each other in one order and a message lands
+    either before them or not at all. What it returns is read under the lock: the owner now (a
+    guest may have signed up since the request began and its conversations moved to the
+    account) and the turn counts the memory trigger is decided from, so the trigger needs no
+    COUNT of the messages. Raw SQL because the ORM's ``update()`` returns no row (Django 5.2);
+    PostgreSQL and SQLite (3.35+) both evaluate every SET against the row as it was.
+    """
     now = timezone.now()
-    if not Conversation.objects.filter(pk=conversation.pk).update(updated_at=now, **changes):
+    stamp = connection.ops.adapt_datetimefield_value(now)  # as the ORM would store it
+    if reply:
+        sql, params = _LOCK_FOR_REPLY, [stamp, conversation.pk]
+    else:
+        sql, params = _LOCK_FOR_MESSAGE, [stamp, title, conversation.pk]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
+    if row is None:
         raise ConversationGone
+    locked = Locked(owner_id=row[0], turns=row[1], turns_at_reply=row[2])
     conversation.updated_at = now
+    conversation.owner_id = locked.owner_id
+    conversation.turns = locked.turns
+    conversation.turns_at_reply = locked.turns_at_reply
+    return locked
+
+
+def _user_state(
+    conversation: Conversation, memory: memory_services.MemoryRead, locked: Locked
+) -> int:
+    """Never read when said in a temporary chat, with memory off, or in a conversation that
+    changed hands while the request was on its way (its guest signed up or logged in)."""
+    changed_hands = memory.owner_id is not None and memory.owner_id != locked.owner_id
+    if conversation.temporary or not memory.enabled or changed_hands:
+        return Message.MemoryState.SKIPPED
+    return Message.MemoryState.UNREAD
 
 
 def _reply_state(user_message: Message) -> Any:
@@ -241,88 +285,94 @@ def _reply_state(user_message: Message) -> Any:
     )
 
 
-def _store_user_message(conversation: Conversation, text: str, *, memory_on: bool) -> Message:
+def _store_user_message(
+    conversation: Conversation, text: str, *, memory: memory_services.MemoryRead
+) -> tuple[Message, Locked]:
     """Store the person's message. Said with memory off (or in a temporary chat), it is never
     read by memory, also not once memory is back on or the guest has become an account.
-    ``memory_on`` comes from the request's own bounded memory read, so a slow memory table
-    never holds the message up (a failed read counts as on: it fails open)."""
+    ``memory`` is the request's own bounded read, of the owner the request began with, so a
+    slow memory table never holds the message up (a failed read counts as on: it fails open);
+    a conversation that changed hands since (its guest signed up or logged in meanwhile) is
+    treated as memory off, so what is said in that moment is never learned by either side."""
     title = text.strip().splitlines()[0][:TITLE_CHARS]
     try:
         with transaction.atomic():
-            _touch_conversation(
-                conversation,
-                title=Case(When(title="", then=Value(title)), default=F("title")),
-            )
+            locked = _lock_conversation(conversation, reply=False, title=title)
             message = Message.objects.create(
                 conversation=conversation,
                 role=Message.Role.USER,
                 content=text,
-                memory_state=Message.MemoryState.UNREAD
-                if memory_on
-                else Message.MemoryState.SKIPPED,
+                memory_state=_user_state(conversation, memory, locked),
+                tokens=context.message_tokens(text),
             )
     except IntegrityError:
         raise ConversationGone from None  # SQLite checks the conversation only at commit
     if not conversation.title:
         conversation.title = title
-    return message
+    return message, locked
 
 
-def _store_reply(conversation: Conversation, user_message: Message, text: str) -> Message:
+def _store_reply(
+    conversation: Conversation,
+    user_message: Message,
+    text: str,
+    *,
+    before: Locked,
+    memory: memory_services.MemoryRead,
+) -> Message:
     """Store the reply and, in the same transaction, owe a memory pass if this reply calls for
     one (enqueued after commit): no reply without its trigger."""
+    content = clean_text(text)
     try:
         with transaction.atomic():
-            _touch_conversation(conversation)
+            locked = _lock_conversation(conversation, reply=True)
             reply = Message.objects.create(
                 conversation=conversation,
                 role=Message.Role.ASSISTANT,
-                content=clean_text(text),
+                content=content,
                 model=conversation.model,
                 memory_state=_reply_state(user_message),
+                tokens=context.message_tokens(content),
             )
-            if _calls_for_pass(conversation, user_message, reply):
-                # The owner now, not when the request began: a guest may have signed up since
-                # and its conversations moved to the account (the row lock keeps it so).
-                owner_id = (
-                    Conversation.objects.filter(pk=conversation.pk)
-                    .values_list("owner_id", flat=True)
-                    .get()
+            # The owner read under the lock, not the one the request began with; the read of
+            # the same owner said whether memory is on (this exchange was said with it off).
+            same_owner = memory.owner_id == locked.owner_id
+            wanted = memory.enabled or not same_owner
+            if wanted and _calls_for_pass(conversation, user_message, before=before, now=locked):
+                memory_services.request_pass(
+                    owner_id=locked.owner_id, memory_id=memory.memory_id if same_owner else None
                 )
-                memory_services.request_pass(owner_id=owner_id)
     except IntegrityError:
         raise ConversationGone from None
     return reply
 
 
-def _calls_for_pass(conversation: Conversation, user_message: Message, reply: Message) -> bool:
+def _calls_for_pass(
+    conversation: Conversation, user_message: Message, *, before: Locked, now: Locked
+) -> bool:
     """A pass when the turn count crosses a multiple of six, or at once on a remember or forget
     request (SPEC §4). Temporary conversations never feed memory.
 
     "Crosses" is measured since the previous reply, not since this message: a message whose
-    reply failed still counts as a turn, and the boundary it reached is not skipped.
+    reply failed still counts as a turn, and the boundary it reached is not skipped. Both counts
+    come from the conversation row, read under its lock: the previous reply's when this
+    request's message was stored (a reply stored by another request in between only makes this
+    one ask for a pass that may find nothing new, never skip a boundary), this reply's now.
     """
     if conversation.temporary:
         return False
     text = user_message.content
     if is_remember_request(text) or is_forget_request(text):
         return True
-    previous_reply = Message.objects.filter(
-        conversation=conversation, role=Message.Role.ASSISTANT, id__lt=reply.pk
-    ).order_by("-id")
-    turns = conversation.messages.aggregate(
-        now=Count("id"),
-        before=Count("id", filter=Q(id__lte=Subquery(previous_reply.values("id")[:1]))),
-    )
     every = settings.MEMORY_TURNS_PER_PASS
-    return turns["now"] // every > turns["before"] // every
+    return now.turns // every > before.turns_at_reply // every
 
 
 def send_message(*, conversation: Conversation, content: object) -> Exchange:
     """Store the person's message, ask the conversation's model, store the reply."""
     text = clean_message(content)
-    memory = read_memory_for(conversation)
-    user_message = _store_user_message(conversation, text, memory_on=memory.enabled)
+    memory = read_memory(conversation)
+    user_message, before = _store_user_message(conversation, text, memory=memory)
     try:
         answer = llm.complete(
             model=conversation.model,
@@ -334,7 +384,7 @@ def send_message(*, conversation: Conversation, content: object) -> Exchange:
         return Exchange(user_message=user_message, error=error.code)
     if not answer.text.strip():
         return Exchange(user_message=user_message, error="empty")
-    reply = _store_reply(conversation, user_message, answer.text)
+    reply = _store_reply(conversation, user_message, answer.text, before=before, memory=memory)
     return Exchange(user_message=user_message, assistant_message=reply)
 
 
@@ -350,13 +400,16 @@ def stream_message(
     """Like ``send_message``, but the reply arrives as events; validation errors raise before
     anything is stored, model errors arrive as an "error" event after the user message is kept."""
     text = clean_message(content)
-    memory = read_memory_for(conversation)
-    user_message = _store_user_message(conversation, text, memory_on=memory.enabled)
-    return user_message, _stream_events(conversation, user_message, memory)
+    memory = read_memory(conversation)
+    user_message, before = _store_user_message(conversation, text, memory=memory)
+    return user_message, _stream_events(conversation, user_message, before, memory)
 
 
 def _stream_events(
-    conversation: Conversation, user_message: Message, memory: memory_services.MemoryRead
+    conversation: Conversation,
+    user_message: Message,
+    before: Locked,
+    memory: memory_services.MemoryRead,
 ) -> Iterator[StreamEvent]:
     parts: list[str] = []
     try:
@@ -376,7 +429,9 @@ def _stream_events(
         yield StreamEvent("error", {"code": "empty", "detail": error_text("empty")})
         return
     try:
-        reply = _store_reply(conversation, user_message, "".join(parts))
+        reply = _store_reply(
+            conversation, user_message, "".join(parts), before=before, memory=memory
+        )
     except ConversationGone:
         yield StreamEvent("error", {"code": "not_found", "detail": gettext("Not found.")})
         return

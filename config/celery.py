@@ -4,7 +4,7 @@ import os
 from typing import Any
 
 from celery import Celery
-from celery.signals import worker_init
+from celery.signals import worker_init, worker_process_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -17,8 +17,16 @@ app.steps["consumer"].add("config.heartbeat:Heartbeat")
 
 @worker_init.connect
 def _import_litellm_before_forking(**kwargs: Any) -> None:
-    """litellm takes seconds to import: do it once in the worker's main process, before the
-    pool forks, so no pass pays for it."""
-    from chat import llm
+    """litellm takes seconds to import and the tokenizer about a second to load: do both once
+    in the worker's main process, before the pool forks, so no pass pays for them."""
+    from config.warmup import warm_up
 
-    llm.litellm()
+    warm_up()
+
+
+@worker_process_init.connect
+def _warm_up_pool_process(**kwargs: Any) -> None:
+    """Each pool process makes litellm's first call before its first task."""
+    from config.warmup import warm_up_process
+
+    warm_up_process()

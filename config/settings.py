@@ -110,7 +110,19 @@ TEMPLATES = [
 DATABASES = {
     "default": env.db("DATABASE_URL", default=f"sqlite:///{DATA_DIR / 'whizi.sqlite3'}"),
 }
-DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=0))
+if DATABASES["default"]["ENGINE"].endswith("postgresql"):
+    # Persistent connections: opening one costs several milliseconds (TCP, authentication,
+    # backend start), a fifth of an uncontended chat request. Each web thread and each Celery
+    # pool process keeps its own for a minute, checked with a ping before it is reused after an
+    # idle spell (a restarted server or a dropped link costs one reconnect, never an error).
+    # Safe with forking servers: nothing connects before the fork (config/gunicorn.py closes
+    # what the master may have opened; Celery's Django fixup does the same in its pool).
+    # psycopg's pool was the alternative; it adds a dependency and threads of its own per
+    # process for no gain here, where one thread serves one request at a time.
+    DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=60))
+    DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", True)
+else:
+    DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=0))
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # The web server and the Celery worker share one SQLite file; WAL and a busy timeout keep
     # the worker's memory writes from failing the web process's reads.
@@ -298,6 +310,12 @@ CHAT_SYSTEM_PROMPT = env.str(
 )
 ASSISTANT_NAME = env.str("ASSISTANT_NAME", default="Whizi")
 MESSAGE_MAX_CHARS = env.int("MESSAGE_MAX_CHARS", default=20_000)
+# The input budget of one chat request (system prompt, project instructions, memory and as much
+# of the history as fits, newest first): what litellm knows of the model's input window, with
+# room for tokenizers that count more than ours, never above CHAT_INPUT_TOKENS_MAX; for a model
+# litellm does not know (the offline ones, a self-hosted one), CHAT_INPUT_TOKENS_DEFAULT.
+CHAT_INPUT_TOKENS_DEFAULT = env.int("CHAT_INPUT_TOKENS_DEFAULT", default=16_000)
+CHAT_INPUT_TOKENS_MAX = env.int("CHAT_INPUT_TOKENS_MAX", default=128_000)
 
 # --- Memory (SPEC §2) ---------------------------------------------------------------------------
 MEMORY_TOKEN_LIMIT = env.int("MEMORY_TOKEN_LIMIT", default=2_000)
@@ -309,7 +327,11 @@ MEMORY_READ_TIMEOUT_MS = env.int("MEMORY_READ_TIMEOUT_MS", default=200)
 # Longer than the pass task's hard time limit (300 s), so a live pass never loses its lease.
 MEMORY_PASS_LEASE_SECONDS = env.int("MEMORY_PASS_LEASE_SECONDS", default=600)
 MEMORY_CAS_ATTEMPTS = env.int("MEMORY_CAS_ATTEMPTS", default=3)
-MEMORY_OWED_AFTER_SECONDS = env.int("MEMORY_OWED_AFTER_SECONDS", default=30)
+# A pass task sent to the broker and still not run after this long is presumed lost and sent
+# again by the sweeper: the broker's visibility timeout (below), after which Redis hands an
+# unacknowledged message out again by itself (``visibility_timeout`` above). Sooner would only
+# duplicate a pass that is merely waiting its turn in a backlog.
+MEMORY_PASS_RESEND_AFTER_SECONDS = env.int("MEMORY_PASS_RESEND_AFTER_SECONDS", default=600)
 # A pass dropped after its retries stays owed and is tried again after this long; only work
 # that made it fail this many times in a row is given up as read.
 MEMORY_DROPPED_PASS_RETRY_SECONDS = env.int("MEMORY_DROPPED_PASS_RETRY_SECONDS", default=3600)

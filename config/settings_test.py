@@ -23,3 +23,8 @@ LOGGING["root"]["level"] = "WARNING"  # noqa: F405
 # Rate limits are off unless a test turns them on (the `throttling` fixture, with small rates
 # and a cache namespace of its own), so no test meets another's counts.
 THROTTLE_ENABLED = False
+# Tests start threads (in-process workers, races, the live server) that end long before the
+# test database does: their connections close with each request or task instead of lingering
+# (a persistent one would keep the test database from being dropped). Production keeps them
+# (config/settings.py); tests/test_startup.py checks that.
+DATABASES["default"]["CONN_MAX_AGE"] = 0  # noqa: F405

@@ -54,6 +54,11 @@ def _encoding() -> tiktoken.Encoding:
     return tiktoken.get_encoding(ENCODING_NAME)
 
 
+def load_encoding() -> None:
+    """Load the encoding now (about a second): servers call this before they fork."""
+    _encoding()
+
+
 def _encode(text: str) -> list[int]:
     # Ordinary encoding: text such as "<|endoftext|>" counts as plain text instead of raising
     # (tiktoken's error would quote it).

@@ -26,6 +26,13 @@ class MemoryQuerySet(models.QuerySet):
             enabled=True,
         )
 
+    def to_resend(self, now: datetime) -> MemoryQuerySet:
+        """Owed passes whose task is not (or no longer) in the queue: never sent (the broker
+        was away), presumed lost, a dropped pass whose pause is over, or a dead worker's lease
+        run out. Read through the ``memory_pass_to_resend`` index: a pass backing off or
+        waiting in the queue is not even read."""
+        return self.owed(now).filter(pass_resend_at__lte=now)
+
 
 class Memory(models.Model):
     owner = models.OneToOneField(
@@ -51,16 +58,22 @@ class Memory(models.Model):
     pass_not_before = models.DateTimeField(null=True, blank=True)
     # Passes dropped in a row after their retries (the turns stay unread until the limit).
     pass_failures = models.PositiveSmallIntegerField(default=0)
+    # When the sweeper sends the owed pass if no task has run it by then. Moved forward when a
+    # task is sent (by the resend bound), when a pass backs off or takes its lease (to when
+    # they end); left in the past when a send failed. A value left behind by some path errs
+    # on the side of one duplicate task (harmless), never a pass that is not sent.
+    pass_resend_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(default=timezone.now)
 
     objects = MemoryQuerySet.as_manager()
 
     class Meta:
         indexes = [
+            # The sweeper's range scan (``to_resend``): only owed passes due for a resend.
             models.Index(
-                fields=["pass_requested_at"],
+                fields=["pass_resend_at"],
                 condition=models.Q(pass_requested=True),
-                name="memory_owed_pass",
+                name="memory_pass_to_resend",
             )
         ]
         verbose_name_plural = "memories"

@@ -14,13 +14,14 @@ Concurrency, in short (STYLE.md "The memory core"):
 from __future__ import annotations
 
 import logging
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
 from django.conf import settings
-from django.db import transaction
+from django.db import DatabaseError, connection, transaction
 from django.db.models import Exists, F, OuterRef, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
@@ -111,8 +112,8 @@ def _claim(memory_id: int) -> datetime | None:
 
     The request the pass answers is copied to ``pass_claimed_at``. It stays marked until the
     pass finishes: a worker killed mid-pass leaves it owed, and once the lease expires the
-    sweeper enqueues it again. The lease outlives the task's hard time limit, so a live pass
-    never loses it.
+    sweeper enqueues it again (``pass_resend_at`` moves with the lease). The lease outlives
+    the task's hard time limit, so a live pass never loses it.
     """
     now = timezone.now()
     lease = now + timedelta(seconds=settings.MEMORY_PASS_LEASE_SECONDS)
@@ -125,6 +126,7 @@ def _claim(memory_id: int) -> datetime | None:
             pass_requested_at=requested_at,
             pass_claimed_at=requested_at,
             pass_not_before=None,
+            pass_resend_at=lease,
         )
     )
     return lease if claimed == 1 else None
@@ -137,17 +139,50 @@ def _release(memory_id: int, lease: datetime, *, result: PassResult, retry_in: i
     turns were left over).
     """
     mine = Memory.objects.filter(pk=memory_id, lease_until=lease)
+    now = timezone.now()
     if result.retry:
-        mine.update(lease_until=None, pass_not_before=timezone.now() + timedelta(seconds=retry_in))
+        # The task's retry is queued for the end of the backoff: the sweeper leaves it alone
+        # until the resend bound after that.
+        retry_at = now + timedelta(seconds=retry_in)
+        mine.update(
+            lease_until=None,
+            pass_not_before=retry_at,
+            pass_resend_at=retry_at + timedelta(seconds=settings.MEMORY_PASS_RESEND_AFTER_SECONDS),
+        )
         return False
     if result.more:
         # Work left: stay owed, so the next claim (or, failing that, the sweeper) takes it.
-        return bool(mine.update(lease_until=None, pass_requested=True))
+        return bool(mine.update(lease_until=None, pass_requested=True, pass_resend_at=now))
     if mine.filter(pass_requested_at=F("pass_claimed_at")).update(
         lease_until=None, pass_requested=False
     ):
         return False  # the usual case: one UPDATE, and nothing more to do
-    return bool(mine.update(lease_until=None))
+    return bool(mine.update(lease_until=None, pass_resend_at=now))
+
+
+@contextmanager
+def _lazy_commits() -> Iterator[None]:
+    """A pass's commits do not wait for the disk (PostgreSQL's ``synchronous_commit = off``):
+    three fewer flushes per pass. Safe because nothing a pass writes must survive a crash of
+    the database server: the list and the turns it read are one transaction, lost together, so
+    the turns are unread again and the next pass reads them; a lost lease or release leaves
+    the pass owed (the sweeper sends it). The web's writes (messages, clears, deletions) stay
+    synchronous, and the WAL is flushed in order, so none of them can outlive a lost pass that
+    came before it."""
+    if connection.vendor != "postgresql":
+        yield
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SET synchronous_commit TO OFF")
+    try:
+        yield
+    finally:
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute("RESET synchronous_commit")
+        except DatabaseError:
+            # The connection broke (the error on its way out says why): never reuse it.
+            connection.close()
 
 
 def run_pass(*, memory_id: int, retry_in: int = 0) -> PassResult:
@@ -162,19 +197,25 @@ def run_pass(*, memory_id: int, retry_in: int = 0) -> PassResult:
 
     result = PassResult("not_owed")
     again = False
-    for _ in range(MAX_ROUNDS):
-        lease = _claim(memory_id)
-        if lease is None:
-            return result
-        result = PassResult("error", retry=True)
-        try:
-            result = _drain(memory_id)
-        finally:
-            # Release before the next claim: a trigger that came in during this round moved
-            # pass_requested_at, so the request stays owed and the claim below takes it.
-            again = _release(memory_id, lease, result=result, retry_in=retry_in)
-        if not again:
-            return result
+    with _lazy_commits():
+        for _ in range(MAX_ROUNDS):
+            lease = _claim(memory_id)
+            if lease is None:
+                return result
+            result = PassResult("error", retry=True)
+            try:
+                result = _drain(memory_id)
+            finally:
+                # Release before the next claim: a trigger that came in during this round moved
+                # pass_requested_at, so the request stays owed and the claim below takes it.
+                again = _release(memory_id, lease, result=result, retry_in=retry_in)
+            if not again:
+                return result
+    # One new task takes over; the sweeper counts it as queued (enqueue_pass says otherwise if
+    # the send fails).
+    Memory.objects.filter(pk=memory_id, pass_requested=True).update(
+        pass_resend_at=timezone.now() + timedelta(seconds=settings.MEMORY_PASS_RESEND_AFTER_SECONDS)
+    )
     transaction.on_commit(lambda: enqueue_pass(memory_id=memory_id))
     return result
 
@@ -193,16 +234,23 @@ def drop_pass(*, memory_id: int) -> None:
     failures = memory.pass_failures + 1
     if failures < settings.MEMORY_PASS_DROPS_BEFORE_SKIP:
         retry_at = timezone.now() + timedelta(seconds=settings.MEMORY_DROPPED_PASS_RETRY_SECONDS)
+        # No task is queued for it: the sweeper sends it once the pause is over.
         Memory.objects.filter(pk=memory_id).update(
-            pass_failures=failures, pass_requested=True, pass_not_before=retry_at
+            pass_failures=failures,
+            pass_requested=True,
+            pass_not_before=retry_at,
+            pass_resend_at=retry_at,
         )
         outcome = "dropped"
     else:
         work = _next_work(memory)
         if work is not None:
             _give_up(work)
-        # Only the request that failed: a trigger that came in since is still owed.
-        Memory.objects.filter(pk=memory_id).update(pass_failures=0, pass_not_before=None)
+        # Only the request that failed: a trigger that came in since is still owed (and sent by
+        # the sweeper).
+        Memory.objects.filter(pk=memory_id).update(
+            pass_failures=0, pass_not_before=None, pass_resend_at=timezone.now()
+        )
         Memory.objects.filter(pk=memory_id, pass_requested_at=F("pass_claimed_at")).update(
             pass_requested=False
         )
@@ -268,22 +316,8 @@ def _apply_next(memory_id: int) -> PassResult:
             # choke on it.
             _give_up(work)
             return PassResult(failure.code, more=more)
-        if _store(memory, work, rewrite):
-            outcome = "unchanged" if rewrite.lines == memory.lines else "ok"
-            record_event(
-                owner_id=memory.owner_id,
-                kind=kind,
-                outcome=outcome,
-                before=memory.lines,
-                after=rewrite.lines,
-                tokens_before=memory.tokens,
-                tokens_after=rewrite.tokens,
-                model=settings.MEMORY_MODEL,
-                refused_lines=rewrite.refused,
-                latency_ms=rewrite.latency_ms,
-                model_tokens_in=rewrite.model_tokens_in,
-                model_tokens_out=rewrite.model_tokens_out,
-            )
+        outcome = "unchanged" if rewrite.lines == memory.lines else "ok"
+        if _store(memory, work, rewrite, kind=kind, outcome=outcome):
             return PassResult(outcome, more=more)
         # Lost the compare-and-set (a clear, a delete, a switch, a handover, or another pass
         # marked these turns): re-read the list and the turns, and decide again.
@@ -297,9 +331,10 @@ def _apply_next(memory_id: int) -> PassResult:
     return PassResult("conflict", retry=True)
 
 
-def _store(memory: Memory, work: Work, rewrite: Rewrite) -> bool:
-    """Write the list and mark the work read, all or nothing: the turns are marked only if no
-    one marked them first, so a turn is read exactly once even if two passes raced for it."""
+def _store(memory: Memory, work: Work, rewrite: Rewrite, *, kind: str, outcome: str) -> bool:
+    """Write the list, mark the work read and trace the pass, all or nothing: the turns are
+    marked only if no one marked them first, so a turn is read exactly once even if two passes
+    raced for it."""
     with transaction.atomic():
         if rewrite.lines == memory.lines:
             # The usual result of a pass. Still a compare-and-set, but the version stays, so a
@@ -323,6 +358,20 @@ def _store(memory: Memory, work: Work, rewrite: Rewrite) -> bool:
         if work.voice_session_id is not None and not _mark_voice_read(work):
             transaction.set_rollback(True)  # another pass read these voice turns first
             return False
+        record_event(
+            owner_id=memory.owner_id,
+            kind=kind,
+            outcome=outcome,
+            before=memory.lines,
+            after=rewrite.lines,
+            tokens_before=memory.tokens,
+            tokens_after=rewrite.tokens,
+            model=settings.MEMORY_MODEL,
+            refused_lines=rewrite.refused,
+            latency_ms=rewrite.latency_ms,
+            model_tokens_in=rewrite.model_tokens_in,
+            model_tokens_out=rewrite.model_tokens_out,
+        )
     return True
 
 
@@ -501,8 +550,10 @@ def _ask(
     *,
     model: str,
     known_good: Collection[str] = (),
+    lines_tokens: int | None = None,
 ) -> tuple[list[str], int, llm.Completion]:
-    """One memory model call: the rules and the data in, a validated list out."""
+    """One memory model call: the rules and the data in, a validated list out.
+    ``lines_tokens``: the size of ``lines`` when it is known (the stored list's)."""
     messages = prompts.memory_messages(
         task=task,
         lines=lines,
@@ -512,7 +563,7 @@ def _ask(
         assistant=settings.ASSISTANT_NAME,
         target_tokens=settings.MEMORY_TARGET_TOKENS,
         token_limit=settings.MEMORY_TOKEN_LIMIT,
-        memory_tokens=budget.list_tokens(lines),
+        memory_tokens=budget.list_tokens(lines) if lines_tokens is None else lines_tokens,
         today=timezone.localdate(),
     )
     try:
@@ -574,7 +625,9 @@ def _propose(
     tokens_before: int | None = None,
 ) -> Rewrite:
     task: prompts.Task = "voice" if work.task == "voice" else "rewrite"
-    proposed, refused, answer = _ask(task, lines, work, model=model, known_good=known_good)
+    proposed, refused, answer = _ask(
+        task, lines, work, model=model, known_good=known_good, lines_tokens=tokens_before
+    )
     # Judged on what the model proposed: lines that newer code rules refuse are not its doing.
     if _looks_like_a_wipe(lines, len(proposed) + refused, forget_requested=work.forget_requested):
         raise PassFailed("wipe_refused", retryable=False)

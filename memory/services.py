@@ -8,7 +8,10 @@ Rules that hold everywhere in this module:
 
 from __future__ import annotations
 
+import functools
+import json
 import logging
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -18,7 +21,7 @@ from enum import StrEnum
 
 from django.conf import settings
 from django.db import DatabaseError, IntegrityError, connection, transaction
-from django.db.models import BigIntegerField, F, Q, Subquery
+from django.db.models import BigIntegerField, F, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce, Greatest
 from django.http import Http404
 from django.utils import timezone
@@ -158,51 +161,85 @@ def write_lines(
 
 @dataclass(frozen=True)
 class MemoryRead:
-    """What a chat request learns from memory: whether it is on, and the block to attach."""
+    """What a chat request learns from memory: whether it is on, and the block to attach
+    (with its tokens, for the request's budget). ``memory_id`` and ``owner_id`` say which row
+    was read, so the request's trigger need not look it up again."""
 
     enabled: bool
     block: str | None
+    tokens: int = 0
+    memory_id: int | None = None
+    owner_id: int | None = None
 
 
-def read_for_request(*, owner_id: int, conversation_id: int | None = None) -> MemoryRead:
+@functools.cache
+def _block_extra_tokens() -> int:
+    """What the block's header and footer add to the list's own tokens (``Memory.tokens``),
+    with a token to spare for the joins."""
+    probe = ["x"]
+    return budget.count_tokens(prompts.memory_block(probe) or "") - budget.list_tokens(probe) + 1
+
+
+# The lines only when memory is on: with it off, nothing of them leaves the database.
+_MEMORY_ROW = (
+    "SELECT id, enabled, tokens, CASE WHEN enabled THEN lines END FROM memory_memory"
+    " WHERE owner_id = %s"
+)
+
+
+def _read_row(owner_id: int) -> tuple[int, bool, int, object] | None:
+    """The owner's memory row, one bounded read. On PostgreSQL outside a transaction (a chat
+    request), one round trip: ``SET LOCAL`` and the SELECT sent together run as one implicit
+    transaction, so the statement timeout bounds this SELECT alone, without BEGIN and COMMIT
+    of their own. Inside a transaction, a savepoint keeps a timed-out read from failing it."""
+    sql = _MEMORY_ROW
+    timeout = int(settings.MEMORY_READ_TIMEOUT_MS)
+    with connection.cursor() as cursor:
+        if connection.vendor != "postgresql":
+            # Embedded SQLite: a plain autocommit read; under WAL it never waits for a writer
+            # (an atomic block would take the write lock: transaction_mode is IMMEDIATE).
+            cursor.execute(sql, [owner_id])
+        elif connection.in_atomic_block:
+            with transaction.atomic():
+                cursor.execute("SET LOCAL statement_timeout = %s", [timeout])
+                cursor.execute(sql, [owner_id])
+        else:
+            # Django's psycopg cursors bind client-side, which allows two statements at once.
+            cursor.execute(f"SET LOCAL statement_timeout = %s; {sql}", [timeout, owner_id])
+            cursor.nextset()
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    lines = row[3]
+    if isinstance(lines, str):  # SQLite hands JSON back as text
+        lines = json.loads(lines)
+    return row[0], bool(row[1]), row[2], lines
+
+
+def read_for_request(*, owner_id: int) -> MemoryRead:
     """The memory for one chat or voice request (SPEC §6).
 
     Bounded and fail-open: a slow or failing read gives no memory block, never a delayed or
-    failed reply. Memory switched off reads no lines. With a conversation, the memory read is
-    its owner's now, in the same query: a conversation that changed hands since the request
-    began (its guest signed up or logged in meanwhile) reads as memory off, so what is said in
-    that moment is never learned by either side.
+    failed reply. Memory switched off reads no lines.
     """
-    if conversation_id is None:
-        rows = Memory.objects.filter(owner_id=owner_id).values("owner_id", "enabled", "lines")
-    else:
-        from chat.models import Conversation
-
-        rows = Conversation.objects.filter(pk=conversation_id).values(
-            "owner_id", enabled=F("owner__memory__enabled"), lines=F("owner__memory__lines")
-        )
     try:
-        if connection.vendor == "postgresql":
-            # SET LOCAL lasts until the end of the transaction: it bounds this one SELECT.
-            with transaction.atomic(), connection.cursor() as cursor:
-                cursor.execute(
-                    "SET LOCAL statement_timeout = %s", [settings.MEMORY_READ_TIMEOUT_MS]
-                )
-                row = rows.first()
-        else:
-            # Embedded SQLite: a plain autocommit read; under WAL it never waits for a writer
-            # (an atomic block would take the write lock: transaction_mode is IMMEDIATE).
-            row = rows.first()
+        row = _read_row(owner_id)
     except DatabaseError:
         log.warning("memory.read_failed owner=%s", owner_id)
         return MemoryRead(enabled=True, block=None)
-    if row is not None and row["owner_id"] != owner_id:
-        return MemoryRead(enabled=False, block=None)  # changed hands mid-request
-    if row is None or row["enabled"] is None:  # no memory row yet (or no conversation)
-        return MemoryRead(enabled=True, block=None)
-    if not row["enabled"]:
-        return MemoryRead(enabled=False, block=None)
-    return MemoryRead(enabled=True, block=prompts.memory_block(row["lines"]))
+    if row is None:
+        return MemoryRead(enabled=True, block=None, owner_id=owner_id)
+    memory_id, enabled, tokens, lines = row
+    if not enabled:
+        return MemoryRead(enabled=False, block=None, memory_id=memory_id, owner_id=owner_id)
+    block = prompts.memory_block(list(lines or []))
+    return MemoryRead(
+        enabled=True,
+        block=block,
+        tokens=tokens + _block_extra_tokens() if block else 0,
+        memory_id=memory_id,
+        owner_id=owner_id,
+    )
 
 
 # --- The person's controls --------------------------------------------------------------------
@@ -412,7 +449,7 @@ def _has_unread_work(owner_id: int) -> bool:
 # --- Triggers ---------------------------------------------------------------------------------
 
 
-def request_pass(*, owner_id: int) -> bool:
+def request_pass(*, owner_id: int, memory_id: int | None = None) -> bool:
     """Record that the owner's memory owes a pass, and enqueue it once the caller commits.
 
     The request lives in the database first, so a broker that is down loses nothing: the
@@ -420,18 +457,27 @@ def request_pass(*, owner_id: int) -> bool:
     pass is already owed (queued or running), the trigger only moves ``pass_requested_at``,
     which makes the pass in flight take one more round. Returns False when memory is off or
     the owner is gone (deleted, or a guest merged away meanwhile).
+
+    ``memory_id``: the owner's memory row, when the caller already read it (a chat request);
+    rows never change owner, so it saves looking it up.
     """
     now = timezone.now()
-    memory_id = _memory_id(owner_id)
+    if memory_id is None:
+        memory_id = _memory_id(owner_id)
     if memory_id is None:
         return False
     memory = Memory.objects.filter(pk=memory_id, enabled=True)
     for _ in range(3):
-        # Newly owed, or backing off after a failure (new turns are worth a try at once).
+        # Newly owed, or backing off after a failure (new turns are worth a try at once). The
+        # task goes to the broker after commit; the sweeper leaves it alone until the resend
+        # bound, or until a failed send says otherwise (enqueue_pass).
         if memory.filter(Q(pass_requested=False) | Q(pass_not_before__isnull=False)).update(
-            pass_requested=True, pass_requested_at=now, pass_not_before=None
+            pass_requested=True,
+            pass_requested_at=now,
+            pass_not_before=None,
+            pass_resend_at=now + timedelta(seconds=settings.MEMORY_PASS_RESEND_AFTER_SECONDS),
         ):
-            transaction.on_commit(lambda: enqueue_pass(memory_id=memory_id))
+            transaction.on_commit(lambda: after_response.send(memory_id))
             return True
         # Already owed: the pass in flight takes one more round. Only while it is still owed:
         # a pass that finished between these two statements has let go of the request, and
@@ -478,40 +524,86 @@ class BrokerBreaker:
 broker_breaker = BrokerBreaker(pause_seconds=30)
 
 
+class AfterResponse:
+    """Pass tasks asked for during a web request go to the broker once its response is sent
+    (Django's ``request_finished``, which the server sends after the last byte, streamed
+    replies included): the person's reply never waits on the broker, not even the time of a
+    publish. Outside a request (a task, a command), a pass is sent at once. Per thread, as a
+    request is."""
+
+    def __init__(self) -> None:
+        self._local = threading.local()
+
+    def start(self, **kwargs: object) -> None:
+        self.flush()  # a request that never finished (no server does that) leaves nothing behind
+        self._local.pending = []
+
+    def send(self, memory_id: int) -> None:
+        pending = getattr(self._local, "pending", None)
+        if pending is None:
+            enqueue_pass(memory_id=memory_id)
+        elif memory_id not in pending:
+            pending.append(memory_id)
+
+    def flush(self, **kwargs: object) -> None:
+        pending = getattr(self._local, "pending", None) or []
+        self._local.pending = None
+        for memory_id in pending:
+            enqueue_pass(memory_id=memory_id)
+
+
+after_response = AfterResponse()
+
+
 def enqueue_pass(*, memory_id: int) -> bool:
     """Send the pass task; a refusing or stalled broker costs a bounded moment (its short
-    timeouts, then nothing while the breaker is open), never a reply."""
+    timeouts, then nothing while the breaker is open), never a reply. A pass not sent is due
+    for the sweeper at once."""
     from memory.tasks import run_memory_pass
 
-    if not broker_breaker.allows():
-        return False
-    try:
-        run_memory_pass.apply_async(args=[memory_id], retry=False)
-    except Exception:  # noqa: BLE001 - any broker failure: the pass stays owed in the database
-        broker_breaker.trip()
-        log.warning("memory.enqueue_failed memory=%s (pass owed; the sweeper retries)", memory_id)
-        return False
-    return True
+    if broker_breaker.allows():
+        try:
+            run_memory_pass.apply_async(args=[memory_id], retry=False)
+        except Exception:  # noqa: BLE001 - any broker failure: the pass stays owed in the database
+            broker_breaker.trip()
+            log.warning(
+                "memory.enqueue_failed memory=%s (pass owed; the sweeper retries)", memory_id
+            )
+        else:
+            return True
+    Memory.objects.filter(pk=memory_id, pass_requested=True).update(pass_resend_at=timezone.now())
+    return False
 
 
-def sweep_owed_passes(*, owed_for_seconds: int | None = None) -> int:
-    """Enqueue passes that were requested but never ran (broker down, worker lost), those owed
-    for longer than ``owed_for_seconds`` (default ``MEMORY_OWED_AFTER_SECONDS``)."""
+SWEEP_BATCH = 500
+
+
+def passes_to_resend(now: datetime, *, everything: bool = False) -> QuerySet[Memory, int]:
+    """The ids of the owed passes the sweeper sends, the longest due first (a backlog starves
+    no one), one batch at most."""
+    owed = Memory.objects.owed(now) if everything else Memory.objects.to_resend(now)
+    return owed.order_by("pass_resend_at").values_list("pk", flat=True)[:SWEEP_BATCH]
+
+
+def sweep_owed_passes(*, everything: bool = False) -> int:
+    """Send the owed passes that no queued task will run (Celery beat, every minute): never
+    sent (the broker was away), sent longer ago than ``MEMORY_PASS_RESEND_AFTER_SECONDS`` and
+    still not run (presumed lost), a dropped pass whose pause is over, a dead worker's lease
+    run out. A pass waiting in the queue or backing off is left alone, and not even read.
+
+    ``everything``: every owed pass whose lease is free, whatever its resend time (the one
+    embedded worker died, and the tasks it held went with it).
+    """
     now = timezone.now()
-    if owed_for_seconds is None:
-        owed_for_seconds = settings.MEMORY_OWED_AFTER_SECONDS
-    owed = (
-        Memory.objects.owed(now)
-        .filter(pass_requested_at__lte=now - timedelta(seconds=owed_for_seconds))
-        .order_by("pass_requested_at")  # the longest owed first: a backlog starves no one
-        .values_list("pk", flat=True)[:500]
-    )
-    sent = 0
-    for memory_id in owed:
+    sent: list[int] = []
+    for memory_id in list(passes_to_resend(now, everything=everything)):
         if not enqueue_pass(memory_id=memory_id):
             break  # the broker is still away; try again at the next sweep
-        sent += 1
-    return sent
+        sent.append(memory_id)
+    if sent:
+        resend_at = now + timedelta(seconds=settings.MEMORY_PASS_RESEND_AFTER_SECONDS)
+        Memory.objects.filter(pk__in=sent, pass_requested=True).update(pass_resend_at=resend_at)
+    return len(sent)
 
 
 def resume_after_worker_loss() -> int:
@@ -519,7 +611,7 @@ def resume_after_worker_loss() -> int:
     it): the leases it held are void, and every owed pass is sent again at once. Never call
     this while a worker may be running a pass."""
     Memory.objects.filter(lease_until__isnull=False).update(lease_until=None)
-    return sweep_owed_passes(owed_for_seconds=0)
+    return sweep_owed_passes(everything=True)
 
 
 # --- Owners coming and going ------------------------------------------------------------------

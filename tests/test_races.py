@@ -316,7 +316,9 @@ def test_an_account_deleted_while_a_pass_stores_its_list_is_deleted_without_a_de
     client = client_for(account)
     held = Held(lambda: lock_memory(owner_id=account.pk))
 
-    store, stored = in_background(lambda: passes._store(memory, work, rewrite))
+    store, stored = in_background(
+        lambda: passes._store(memory, work, rewrite, kind="pass", outcome="ok")
+    )
     wait_until(lambda: lock_waiters() >= 1)  # the pass waits for the memory row
     delete, deleted = in_background(
         lambda: client.delete("/api/v1/account", {"password": PASSWORD}, format="json").status_code

@@ -33,3 +33,75 @@ def test_loading_the_app_does_not_import_litellm_and_pins_it_offline(tmp_path):
     assert "litellm imported: False" in out
     assert "offline: True true" in out
     assert "bpe: True" in out
+
+
+SETTINGS_PROBE = """
+import os
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+import django
+django.setup()
+from django.conf import settings
+db = settings.DATABASES["default"]
+print("persistent:", db["CONN_MAX_AGE"], db["CONN_HEALTH_CHECKS"])
+"""
+
+
+def test_production_keeps_its_database_connections_and_checks_them_before_reuse(tmp_path):
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "DATA_DIR": str(tmp_path),
+        "HOME": str(tmp_path),
+        "DATABASE_URL": "postgres://whizi@db.internal:5432/whizi",
+        "REDIS_URL": "redis://redis.internal:6379/0",
+        "SECRET_KEY": "a-production-secret",
+        "ALLOWED_HOSTS": "whizi.example",
+    }
+    out = subprocess.run(
+        [sys.executable, "-c", SETTINGS_PROBE],
+        cwd=settings.BASE_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert "persistent: 60 True" in out
+
+
+def test_the_web_server_loads_litellm_before_it_forks_a_worker(tmp_path):
+    """gunicorn with the repository's config (as in production and ``make run``): the master
+    has litellm and the tokenizer loaded before the first worker boots, so no worker's first
+    message waits for them."""
+    import os
+    import signal
+
+    from tests.test_make_run import EMBEDDED_ENV_DROPS, call, eventually, free_port
+
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k not in EMBEDDED_ENV_DROPS}
+    env.update(DATA_DIR=str(tmp_path), HOME=str(tmp_path))
+    log = (tmp_path / "web.log").open("w")
+    web = subprocess.Popen(
+        [
+            *(sys.executable, "-m", "gunicorn", "-c", "config/gunicorn.py"),
+            *("--bind", f"127.0.0.1:{port}", "--workers", "2", "config.wsgi"),
+        ],
+        cwd=settings.BASE_DIR,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    try:
+        assert eventually(lambda: call(port, "GET", "/healthz")) == {
+            "status": "ok",
+            "database": "ok",
+            "broker": "ok",
+        }
+    finally:
+        os.killpg(web.pid, signal.SIGTERM)
+        web.wait(timeout=60)
+        log.close()
+    output = (tmp_path / "web.log").read_text()
+    loaded = output.index("litellm and the tokenizer loaded")
+    assert loaded < output.index("Booting worker")
+    assert output.count("Booting worker") == 2

@@ -49,6 +49,27 @@ def memory_with(owner, *lines: str, owed: bool = True) -> Memory:
     return memory
 
 
+def later(memory: Memory, seconds: float) -> None:
+    """As if ``seconds`` had passed for ``memory``: every time it holds moves that far back."""
+    from datetime import timedelta
+
+    from django.db.models import F
+
+    shift = timedelta(seconds=seconds)
+    Memory.objects.filter(pk=memory.pk).update(
+        **{
+            name: F(name) - shift
+            for name in (
+                "pass_requested_at",
+                "pass_claimed_at",
+                "lease_until",
+                "pass_not_before",
+                "pass_resend_at",
+            )
+        }
+    )
+
+
 _NAME_RE = re.compile(r"\bmy name is (\w+)", re.IGNORECASE)
 _LIKE_RE = re.compile(r"\bI like (\w+)", re.IGNORECASE)
 

@@ -142,3 +142,27 @@ def test_a_task_message_carries_only_the_memory_id(api, account, scripted, empty
     args, kwargs, _ = json.loads(base64.b64decode(envelope["body"]))
     assert args == [Memory.objects.get(owner=account).pk]
     assert kwargs == {}
+
+
+def test_a_pass_goes_to_the_broker_only_after_the_reply_is_sent(
+    api, account, scripted, empty_queue
+):
+    scripted.answer("Noted!")
+    c = api.post("/api/v1/conversations", {"model": "scripted/chat-a"}, format="json").json()
+    response = api.post(
+        f"/api/v1/conversations/{c['id']}/messages",
+        {"content": "Remember that I love jazz"},
+        format="json",
+        HTTP_ACCEPT="text/event-stream",
+    )
+    chunks = iter(response.streaming_content)
+    sent = b""
+    while b"event: done" not in sent:
+        sent += next(chunks)
+    # The reply is stored and its last event written; the request is not over yet.
+    assert Memory.objects.get(owner=account).pass_requested
+    assert queued_passes() == 0
+    for _ in chunks:
+        pass
+    response.close()
+    assert queued_passes() == 1

@@ -11,7 +11,7 @@ from memory import passes
 from memory.budget import list_tokens
 from memory.filters import RULES_VERSION
 from memory.models import Memory, MemoryEvent
-from tests.memory.helpers import answer, conversation_with, memory_with, payload
+from tests.memory.helpers import answer, conversation_with, later, memory_with, payload
 
 pytestmark = pytest.mark.django_db
 
@@ -390,28 +390,25 @@ def test_a_clear_holds_even_when_clocks_disagree(account, memory_model):
     assert memory_model.calls == []
 
 
-def test_after_a_failure_the_sweeper_waits_out_the_backoff(account, memory_model):
-    from datetime import timedelta
-
-    from django.utils import timezone
-
+def test_after_a_failure_the_sweeper_leaves_the_backoff_and_the_queued_retry_alone(
+    account, memory_model, settings
+):
     from memory.services import sweep_owed_passes
 
     conversation_with(account, "hello", "hi")
     memory = memory_with(account, "Name is Anna")
     memory_model.answer("{broken")
     assert passes.run_pass(memory_id=memory.pk, retry_in=120).retry
-    Memory.objects.filter(pk=memory.pk).update(
-        pass_requested_at=timezone.now() - timedelta(hours=1)
-    )
 
-    assert sweep_owed_passes() == 0  # the task's own retry comes in two minutes
+    assert sweep_owed_passes() == 0
     assert passes.run_pass(memory_id=memory.pk).outcome == "not_owed"
 
-    Memory.objects.filter(pk=memory.pk).update(
-        pass_not_before=timezone.now() - timedelta(seconds=1)
-    )
+    later(memory, seconds=121)  # the backoff is over: the task's retry is in the queue
+    assert sweep_owed_passes() == 0
+
+    later(memory, seconds=settings.MEMORY_PASS_RESEND_AFTER_SECONDS)  # and never ran: lost
     assert sweep_owed_passes() == 1
+    assert sweep_owed_passes() == 0  # sent again: queued once more
 
 
 def test_dropping_a_failed_pass_keeps_a_trigger_that_came_in_since(account, memory_model):

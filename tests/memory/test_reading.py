@@ -216,3 +216,44 @@ def test_with_memory_on_no_off_note_is_sent(api, account, scripted):
 
     _, call = chat(api, scripted)
     assert MEMORY_OFF_NOTE not in system_messages(call)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_chat_requests_memory_read_is_one_round_trip_and_still_bounded(account):
+    from django.test.utils import CaptureQueriesContext
+
+    from memory.services import read_for_request
+
+    memory_with(account, "Name is Anna", owed=False)
+    with CaptureQueriesContext(connection) as queries:
+        read = read_for_request(owner_id=account.pk)
+    assert "- Name is Anna" in read.block
+    # No BEGIN and COMMIT of its own: the bound and the SELECT travel together.
+    assert len(queries.captured_queries) == 1
+    assert "statement_timeout" in queries.captured_queries[0]["sql"]
+
+
+def test_the_memory_block_is_budgeted_at_what_it_really_costs(account):
+    from memory.budget import count_tokens, positional_cut
+    from memory.services import read_for_request
+
+    for lines in (
+        ["Name is Anna"],
+        positional_cut([f"Fact {i}: likes tea" for i in range(400)], 2_000),
+    ):
+        memory_with(account, *lines, owed=False)
+        read = read_for_request(owner_id=account.pk)
+        assert 0 <= read.tokens - count_tokens(read.block) <= 2
+
+
+def test_a_temporary_conversation_does_not_even_read_the_memory(api, account, scripted):
+    from django.test.utils import CaptureQueriesContext
+
+    memory_with(account, "Name is Anna", owed=False)
+    c = api.post(
+        "/api/v1/conversations", {"model": "scripted/chat-a", "temporary": True}, format="json"
+    ).json()
+    scripted.answer("ok")
+    with CaptureQueriesContext(connection) as queries:
+        api.post(f"/api/v1/conversations/{c['id']}/messages", {"content": "hi"}, format="json")
+    assert not [q for q in queries.captured_queries if "memory_memory" in q["sql"]]

@@ -123,3 +123,57 @@ def test_a_failed_reply_does_not_make_the_next_boundary_skip(
     assert not owed(account)
     send(api, conversation_id, "and this one works", django_capture_on_commit_callbacks)  # 8 turns
     assert owed(account)  # the sixth turn came with no reply; the next reply owes its pass
+
+
+def test_the_trigger_is_decided_without_counting_the_messages(
+    api, account, scripted, conversation_id, django_capture_on_commit_callbacks
+):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as queries:
+        for text in ["hello", "how are you", "what a day"]:
+            send(api, conversation_id, text, django_capture_on_commit_callbacks)
+    assert owed(account)  # the sixth turn asked for its pass
+    statements = [q["sql"].upper() for q in queries.captured_queries]
+    assert not [sql for sql in statements if "COUNT(" in sql]
+    assert not [sql for sql in statements if 'FROM "CHAT_MESSAGE"' in sql and "MAX(" in sql]
+
+
+def test_the_turn_counts_live_on_the_conversation_row(
+    api, account, scripted, conversation_id, django_capture_on_commit_callbacks
+):
+    from chat.models import Conversation, Message
+
+    send(api, conversation_id, "hello", django_capture_on_commit_callbacks)
+    scripted.answer(RuntimeError("down"))
+    send(api, conversation_id, "this reply fails", django_capture_on_commit_callbacks)
+    send(api, conversation_id, "and this one works", django_capture_on_commit_callbacks)
+
+    conversation = Conversation.objects.get(pk=conversation_id)
+    assert conversation.turns == Message.objects.filter(conversation=conversation).count() == 5
+    assert conversation.turns_at_reply == 5
+
+
+def test_upgrading_counts_the_turns_of_existing_conversations(account):
+    """The migration that added the counters starts them from the real counts, so the cadence
+    of passes carries on across the upgrade."""
+    import importlib
+
+    from django.apps import apps
+
+    from chat.models import Conversation, Message
+    from tests.memory.helpers import conversation_with
+
+    migration = importlib.import_module("chat.migrations.0003_conversation_turns_message_tokens")
+    replied = conversation_with(account, "a", "b", "c", "d", "e")  # the last reply is turn 4
+    empty = conversation_with(account)
+    Conversation.objects.update(turns=0, turns_at_reply=0)
+    Message.objects.create(conversation=replied, role="user", content="f")
+
+    migration.count_turns(apps, None)
+
+    replied.refresh_from_db()
+    empty.refresh_from_db()
+    assert (replied.turns, replied.turns_at_reply) == (6, 4)
+    assert (empty.turns, empty.turns_at_reply) == (0, 0)

@@ -83,9 +83,8 @@ def test_ten_back_to_back_remembers_are_all_kept(account, keeper, worker):
 
 
 def test_remembers_sent_while_the_broker_refuses_connections_are_kept_once_it_is_back(
-    account, keeper, worker, settings
+    account, keeper, worker
 ):
-    settings.MEMORY_OWED_AFTER_SECONDS = 0
     api = client_for(account)
     conversation_id = new_conversation(api)
     texts = [f"Remember that I like {thing}" for thing in THINGS[:8]]

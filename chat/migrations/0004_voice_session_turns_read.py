@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('chat', '0002_message_memory_state'),
+        ('chat', '0003_conversation_turns_message_tokens'),
     ]
 
     operations = [

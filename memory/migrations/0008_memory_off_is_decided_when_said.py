@@ -6,7 +6,7 @@ from django.db import migrations
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('memory', '0006_memory_event_add_edit'),
+        ('memory', '0007_memory_pass_resend_at'),
     ]
 
     operations = [
