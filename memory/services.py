@@ -634,7 +634,7 @@ def merge_memories(
     the condense pass changes nothing and says so; a task finishes it.
     """
     from memory.filters import RULES_VERSION, validate_lines
-    from memory.passes import fit_under_cap
+    from memory.rewriting import fit_under_cap
 
     for _ in range(settings.MEMORY_CAS_ATTEMPTS):
         source = Memory.objects.filter(owner_id=from_owner_id).first()

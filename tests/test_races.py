@@ -305,14 +305,16 @@ def in_background(action: Callable[[], object]) -> tuple[threading.Thread, list[
 
 def test_an_account_deleted_while_a_pass_stores_its_list_is_deleted_without_a_deadlock(account):
     from memory import passes
+    from memory.reading import next_work
+    from memory.rewriting import Rewrite
     from memory.services import lock_memory
     from tests.memory.helpers import conversation_with, memory_with
 
     conversation_with(account, "I like tea", "Nice")
     memory = memory_with(account, "Name is Anna")
     memory.voice_pending = False
-    work = passes._next_work(memory)
-    rewrite = passes.Rewrite(["Name is Anna", "Likes tea"], 8, 0, 0, 0, 0, False, False)
+    work = next_work(memory)
+    rewrite = Rewrite(["Name is Anna", "Likes tea"], 8, 0, 0, 0, 0, False, False)
     client = client_for(account)
     held = Held(lambda: lock_memory(owner_id=account.pk))
 

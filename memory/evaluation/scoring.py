@@ -49,7 +49,7 @@ class PassOutcome:
     error: str | None = None
 
 
-# One pass on a scenario's inputs (the harness wraps memory.passes.propose_rewrite in this).
+# One pass on a scenario's inputs (the harness wraps memory.rewriting.propose_rewrite in this).
 Propose = Callable[[Scenario], PassOutcome]
 
 

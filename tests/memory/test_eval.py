@@ -1,7 +1,7 @@
 """The memory quality harness: scoring, the shipped scenario set, replay, and the command.
 
 The scoring tests feed scripted answers straight into the scorer; the command tests run the real
-pass code (``memory.passes.propose_rewrite``) on the scripted and the offline models. The last
+pass code (``memory.rewriting.propose_rewrite``) on the scripted and the offline models. The last
 test is the final gate of issue 8: the offline model on the whole shipped set.
 """
 

@@ -1,6 +1,6 @@
 """``manage.py memory_eval``: the memory quality harness (docs/MEMORY_EVAL.md).
 
-Runs the shipped scenario set (or ``--replay FILE``) through ``memory.passes.propose_rewrite`` —
+Runs the shipped scenario set (or ``--replay FILE``) through ``memory.rewriting.propose_rewrite`` —
 the same prompt, model call, validation and cap handling as a real pass, without the database —
 on ``MEMORY_MODEL`` or each ``--model``, and prints a table per model. Thresholds turn it into a
 gate: the command fails when a model misses them.
@@ -31,7 +31,7 @@ def run_pass(
     task: str = "rewrite",
 ) -> evaluation.PassOutcome:
     """One real pass, outside the database. A failed pass is an outcome, never a crash."""
-    from memory.passes import PassFailed, propose_rewrite
+    from memory.rewriting import PassFailed, propose_rewrite
 
     def numbered(turns: Sequence[dict[str, str]]) -> list[dict[str, Any]]:
         return [{**turn, "conversation": 1} for turn in turns]
