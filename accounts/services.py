@@ -17,6 +17,7 @@ from rest_framework.authtoken.models import Token
 
 from accounts.models import User
 from chat.models import Conversation, Project, VoiceSession
+from memory import handover as memory_handover
 from memory import services as memory_services
 
 log = logging.getLogger(__name__)
@@ -86,7 +87,7 @@ def log_in(*, email: str, password: str, guest: User | None = None) -> User:
 def merge_guest(*, guest: User, account: User) -> None:
     """Move a guest into an account (SPEC §8): memory line by line, conversations, projects and
     voice sessions; then delete the guest. The guest's promises about its turns hold in the
-    account (``memory.services.hand_over_turns``).
+    account (``memory.handover.hand_over_turns``).
 
     Never waits on a model: a memory merge that needs the condense pass (over the cap), or that
     keeps losing races with passes, is finished by a task, and the guest (signed out: its token
@@ -106,15 +107,15 @@ def merge_guest(*, guest: User, account: User) -> None:
             .values_list("pk", flat=True)
         )
         memory_services.lock_memory(owner_id=guest.pk)
-        outcome = memory_services.merge_memories(
+        outcome = memory_handover.merge_memories(
             from_owner_id=guest.pk, into_owner_id=account.pk, allow_model=False
         )
-        memory_services.hand_over_turns(from_owner_id=guest.pk, into_owner_id=account.pk)
+        memory_handover.hand_over_turns(from_owner_id=guest.pk, into_owner_id=account.pk)
         Conversation.objects.filter(owner_id=guest.pk).update(owner_id=account.pk)
         Project.objects.filter(owner_id=guest.pk).update(owner_id=account.pk)
         VoiceSession.objects.filter(owner_id=guest.pk).update(owner_id=account.pk)
         Token.objects.filter(user_id=guest.pk).delete()
-        if outcome is memory_services.MergeOutcome.MERGED:
+        if outcome is memory_handover.MergeOutcome.MERGED:
             User.objects.filter(pk=guest.pk, is_guest=True).delete()
         else:
             # Marked as merging into the account: deleting the account deletes it, clearing the
@@ -138,8 +139,8 @@ def finish_guest_merge(*, guest_id: int, account_id: int) -> bool:
     guest = User.objects.filter(pk=guest_id, is_guest=True, merging_into_id=account_id).first()
     if guest is None:
         return True
-    outcome = memory_services.merge_memories(from_owner_id=guest_id, into_owner_id=account_id)
-    if outcome is not memory_services.MergeOutcome.MERGED:
+    outcome = memory_handover.merge_memories(from_owner_id=guest_id, into_owner_id=account_id)
+    if outcome is not memory_handover.MergeOutcome.MERGED:
         return False
     User.objects.filter(pk=guest_id, is_guest=True).delete()
     return True
@@ -188,7 +189,7 @@ def delete_account(*, user: User) -> None:
                 if not User.objects.select_for_update().filter(pk=user.pk).exists():
                     return
                 memory_services.lock_memory(owner_id=user.pk)
-                memory_services.forget_owner(owner_id=user.pk)
+                memory_handover.forget_owner(owner_id=user.pk)
                 User.objects.filter(pk=user.pk).delete()
             return
         except (IntegrityError, OperationalError):

@@ -558,7 +558,7 @@ def bench_sweeper(table: Table) -> None:
 
     from accounts.models import User
     from memory.models import Memory
-    from memory.services import passes_to_resend
+    from memory.queueing import passes_to_resend
 
     later = timezone.now() + timedelta(hours=1)
     people = User.objects.bulk_create(
@@ -600,7 +600,8 @@ def bench_sweeper(table: Table) -> None:
 
 def bench_micro(table: Table) -> None:
     from memory import budget
-    from memory.services import enqueue_pass, read_for_request
+    from memory.queueing import enqueue_pass
+    from memory.services import read_for_request
 
     owner, _ = person("fay")
     reads = []

@@ -23,6 +23,7 @@ from django.utils.translation import gettext_lazy as _
 from chat import context, llm
 from chat.models import Conversation, Message, Project, VoiceSession
 from memory import prompts
+from memory import queueing as memory_queueing
 from memory import services as memory_services
 from memory.lines import clean_text
 from memory.triggers import is_forget_request, is_remember_request
@@ -339,7 +340,7 @@ def _store_reply(
             same_owner = memory.owner_id == locked.owner_id
             wanted = memory.enabled or not same_owner
             if wanted and _calls_for_pass(conversation, user_message, before=before, now=locked):
-                memory_services.request_pass(
+                memory_queueing.request_pass(
                     owner_id=locked.owner_id, memory_id=memory.memory_id if same_owner else None
                 )
     except IntegrityError:
@@ -479,4 +480,4 @@ def end_voice_session(*, session: VoiceSession, transcript: list[dict[str, str]]
             raise AlreadyEnded
         # The owner now (the UPDATE holds the row): a guest's sessions move when it signs up.
         owner_id = VoiceSession.objects.filter(pk=session.pk).values_list("owner_id", flat=True)
-        memory_services.request_pass(owner_id=owner_id.get())
+        memory_queueing.request_pass(owner_id=owner_id.get())

@@ -7,7 +7,7 @@ class MemoryConfig(AppConfig):
     def ready(self) -> None:
         from django.core.signals import request_finished, request_started
 
-        from memory.services import after_response
+        from memory.queueing import after_response
 
         request_started.connect(after_response.start, dispatch_uid="memory.after_response")
         request_finished.connect(after_response.flush, dispatch_uid="memory.after_response")

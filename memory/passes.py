@@ -137,7 +137,7 @@ def run_pass(*, memory_id: int, retry_in: int = 0) -> PassResult:
     this task's rounds, it hands over to one new task instead of letting the request wait for
     the sweeper.
     """
-    from memory.services import enqueue_pass
+    from memory.queueing import enqueue_pass
 
     result = PassResult("not_owed")
     again = False

@@ -11,17 +11,14 @@ from __future__ import annotations
 import functools
 import json
 import logging
-import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
-from enum import StrEnum
+from datetime import datetime
 
 from django.conf import settings
 from django.db import DatabaseError, IntegrityError, connection, transaction
-from django.db.models import BigIntegerField, F, Q, QuerySet, Subquery
+from django.db.models import BigIntegerField, F, Subquery
 from django.db.models.functions import Coalesce, Greatest
 from django.http import Http404
 from django.utils import timezone
@@ -29,6 +26,7 @@ from django.utils import timezone
 from accounts.models import User
 from memory import budget, prompts
 from memory.models import Memory, MemoryEvent
+from memory.queueing import request_pass
 
 log = logging.getLogger(__name__)
 
@@ -418,7 +416,7 @@ def set_enabled(*, owner_id: int, enabled: bool) -> MemoryView:
                 version=F("version") + 1,
                 updated_at=timezone.now(),
             )
-            if enabled and _has_unread_work(owner_id):
+            if enabled and has_unread_work(owner_id):
                 request_pass(owner_id=owner_id)
             record_event(
                 owner_id=owner_id,
@@ -430,7 +428,7 @@ def set_enabled(*, owner_id: int, enabled: bool) -> MemoryView:
     return view_memory(owner_id=owner_id)
 
 
-def _has_unread_work(owner_id: int) -> bool:
+def has_unread_work(owner_id: int) -> bool:
     """Turns or ended voice sessions of the owner that no pass has read yet."""
     from chat.models import Message, VoiceSession
 
@@ -443,262 +441,4 @@ def _has_unread_work(owner_id: int) -> bool:
         or VoiceSession.objects.filter(
             owner_id=owner_id, ended_at__isnull=False, memory_pass_done_at__isnull=True
         ).exists()
-    )
-
-
-# --- Triggers ---------------------------------------------------------------------------------
-
-
-def request_pass(*, owner_id: int, memory_id: int | None = None) -> bool:
-    """Record that the owner's memory owes a pass, and enqueue it once the caller commits.
-
-    The request lives in the database first, so a broker that is down loses nothing: the
-    sweeper enqueues owed passes later. At most one task per owner is in the queue: when a
-    pass is already owed (queued or running), the trigger only moves ``pass_requested_at``,
-    which makes the pass in flight take one more round. Returns False when memory is off or
-    the owner is gone (deleted, or a guest merged away meanwhile).
-
-    ``memory_id``: the owner's memory row, when the caller already read it (a chat request);
-    rows never change owner, so it saves looking it up.
-    """
-    now = timezone.now()
-    if memory_id is None:
-        memory_id = _memory_id(owner_id)
-    if memory_id is None:
-        return False
-    memory = Memory.objects.filter(pk=memory_id, enabled=True)
-    for _ in range(3):
-        # Newly owed, or backing off after a failure (new turns are worth a try at once). The
-        # task goes to the broker after commit; the sweeper leaves it alone until the resend
-        # bound, or until a failed send says otherwise (enqueue_pass).
-        if memory.filter(Q(pass_requested=False) | Q(pass_not_before__isnull=False)).update(
-            pass_requested=True,
-            pass_requested_at=now,
-            pass_not_before=None,
-            pass_resend_at=now + timedelta(seconds=settings.MEMORY_PASS_RESEND_AFTER_SECONDS),
-        ):
-            transaction.on_commit(lambda: after_response.send(memory_id))
-            return True
-        # Already owed: the pass in flight takes one more round. Only while it is still owed:
-        # a pass that finished between these two statements has let go of the request, and
-        # the next round of this loop owes a new one.
-        if memory.filter(pass_requested=True).update(pass_requested_at=now):
-            return True
-        if not memory.exists():
-            return False  # memory is off: nothing is kept
-    return False
-
-
-def _memory_id(owner_id: int) -> int | None:
-    """The owner's memory row id, created on first use; None when the owner no longer exists."""
-    found = Memory.objects.filter(owner_id=owner_id).values_list("pk", flat=True).first()
-    if found is not None:
-        return found
-    try:
-        with transaction.atomic():
-            return Memory.objects.create(owner_id=owner_id).pk
-    except IntegrityError:
-        # Created meanwhile by someone else, or the owner was deleted (a guest that signed up).
-        return Memory.objects.filter(owner_id=owner_id).values_list("pk", flat=True).first()
-
-
-class BrokerBreaker:
-    """After the broker failed once, skip it for a while instead of paying its timeout on every
-    reply. Per process on purpose: owed passes are in the database, so a skipped send is only
-    late (the sweeper sends it), never lost."""
-
-    def __init__(self, pause_seconds: float) -> None:
-        self.pause_seconds = pause_seconds
-        self.closed_until = 0.0
-
-    def allows(self) -> bool:
-        return time.monotonic() >= self.closed_until
-
-    def trip(self) -> None:
-        self.closed_until = time.monotonic() + self.pause_seconds
-
-    def reset(self) -> None:
-        self.closed_until = 0.0
-
-
-broker_breaker = BrokerBreaker(pause_seconds=30)
-
-
-class AfterResponse:
-    """Pass tasks asked for during a web request go to the broker once its response is sent
-    (Django's ``request_finished``, which the server sends after the last byte, streamed
-    replies included): the person's reply never waits on the broker, not even the time of a
-    publish. Outside a request (a task, a command), a pass is sent at once. Per thread, as a
-    request is."""
-
-    def __init__(self) -> None:
-        self._local = threading.local()
-
-    def start(self, **kwargs: object) -> None:
-        self.flush()  # a request that never finished (no server does that) leaves nothing behind
-        self._local.pending = []
-
-    def send(self, memory_id: int) -> None:
-        pending = getattr(self._local, "pending", None)
-        if pending is None:
-            enqueue_pass(memory_id=memory_id)
-        elif memory_id not in pending:
-            pending.append(memory_id)
-
-    def flush(self, **kwargs: object) -> None:
-        pending = getattr(self._local, "pending", None) or []
-        self._local.pending = None
-        for memory_id in pending:
-            enqueue_pass(memory_id=memory_id)
-
-
-after_response = AfterResponse()
-
-
-def enqueue_pass(*, memory_id: int) -> bool:
-    """Send the pass task; a refusing or stalled broker costs a bounded moment (its short
-    timeouts, then nothing while the breaker is open), never a reply. A pass not sent is due
-    for the sweeper at once."""
-    from memory.tasks import run_memory_pass
-
-    if broker_breaker.allows():
-        try:
-            run_memory_pass.apply_async(args=[memory_id], retry=False)
-        except Exception:  # noqa: BLE001 - any broker failure: the pass stays owed in the database
-            broker_breaker.trip()
-            log.warning(
-                "memory.enqueue_failed memory=%s (pass owed; the sweeper retries)", memory_id
-            )
-        else:
-            return True
-    Memory.objects.filter(pk=memory_id, pass_requested=True).update(pass_resend_at=timezone.now())
-    return False
-
-
-SWEEP_BATCH = 500
-
-
-def passes_to_resend(now: datetime, *, everything: bool = False) -> QuerySet[Memory, int]:
-    """The ids of the owed passes the sweeper sends, the longest due first (a backlog starves
-    no one), one batch at most."""
-    owed = Memory.objects.owed(now) if everything else Memory.objects.to_resend(now)
-    return owed.order_by("pass_resend_at").values_list("pk", flat=True)[:SWEEP_BATCH]
-
-
-def sweep_owed_passes(*, everything: bool = False) -> int:
-    """Send the owed passes that no queued task will run (Celery beat, every minute): never
-    sent (the broker was away), sent longer ago than ``MEMORY_PASS_RESEND_AFTER_SECONDS`` and
-    still not run (presumed lost), a dropped pass whose pause is over, a dead worker's lease
-    run out. A pass waiting in the queue or backing off is left alone, and not even read.
-
-    ``everything``: every owed pass whose lease is free, whatever its resend time (the one
-    embedded worker died, and the tasks it held went with it).
-    """
-    now = timezone.now()
-    sent: list[int] = []
-    for memory_id in list(passes_to_resend(now, everything=everything)):
-        if not enqueue_pass(memory_id=memory_id):
-            break  # the broker is still away; try again at the next sweep
-        sent.append(memory_id)
-    if sent:
-        resend_at = now + timedelta(seconds=settings.MEMORY_PASS_RESEND_AFTER_SECONDS)
-        Memory.objects.filter(pk__in=sent, pass_requested=True).update(pass_resend_at=resend_at)
-    return len(sent)
-
-
-def resume_after_worker_loss() -> int:
-    """The one embedded worker died and no other runs (``bin/run`` says so before restarting
-    it): the leases it held are void, and every owed pass is sent again at once. Never call
-    this while a worker may be running a pass."""
-    Memory.objects.filter(lease_until__isnull=False).update(lease_until=None)
-    return sweep_owed_passes(everything=True)
-
-
-# --- Owners coming and going ------------------------------------------------------------------
-
-
-class MergeOutcome(StrEnum):
-    MERGED = "merged"  # done (or nothing to merge)
-    NEEDS_CONDENSE = "needs_condense"  # over the cap: the condense pass must run (model call)
-    CONFLICT = "conflict"  # lost the compare-and-set every time: try again later
-
-
-def merge_memories(
-    *, from_owner_id: int, into_owner_id: int, allow_model: bool = True
-) -> MergeOutcome:
-    """Merge a guest's lines into an account's, line by line without duplicates (account's
-    lines first), under the cap through the same condense/cut path as a pass; then empty the
-    guest's list. Safe with passes in flight on either side (compare-and-set, bounded).
-
-    With ``allow_model=False`` (a signup request must not wait on a model) a merge that needs
-    the condense pass changes nothing and says so; a task finishes it.
-    """
-    from memory.filters import RULES_VERSION, validate_lines
-    from memory.rewriting import fit_under_cap
-
-    for _ in range(settings.MEMORY_CAS_ATTEMPTS):
-        source = Memory.objects.filter(owner_id=from_owner_id).first()
-        if source is None or not source.lines:
-            return MergeOutcome.MERGED
-        target = get_memory(owner_id=into_owner_id)
-        # The same code-side rules as a pass: cleaned, deduplicated by normalized text (the
-        # account's lines first), refusals dropped.
-        merged = validate_lines([*target.lines, *source.lines]).lines
-        if budget.list_tokens(merged) > settings.MEMORY_TOKEN_LIMIT:
-            if not allow_model:
-                return MergeOutcome.NEEDS_CONDENSE
-            # The model call runs outside any transaction.
-            merged, _, _, _ = fit_under_cap(owner_id=into_owner_id, lines=merged)
-        with transaction.atomic():
-            if not write_lines(memory=target, lines=merged, rules_version=RULES_VERSION):
-                continue
-            if not write_lines(memory=source, lines=[]):
-                transaction.set_rollback(True)
-                continue
-        record_event(
-            owner_id=into_owner_id,
-            kind=MemoryEvent.Kind.MERGE,
-            outcome="ok",
-            before=target.lines,
-            after=merged,
-        )
-        return MergeOutcome.MERGED
-    log.warning("memory.merge_conflict into=%s", into_owner_id)
-    return MergeOutcome.CONFLICT
-
-
-def hand_over_turns(*, from_owner_id: int, into_owner_id: int) -> None:
-    """Before a guest's conversations move to an account, settle the guest's promises on its
-    turns (the caller holds the guest's conversations locked):
-    - turns the guest cleared stay out of reach, not even context for the account;
-    - turns said while the guest's memory was off, or in temporary chats, are never read (they
-      were stored so);
-    - turns the guest's memory already read stay read;
-    - the guest's unread turns said with memory on stay unread: the account reads them once.
-    A pass running on the guest loses its compare-and-set (the version moves) and reads nothing.
-    """
-    from chat.models import Message
-
-    source = Memory.objects.filter(owner_id=from_owner_id).first()
-    if source is not None:  # no row: the guest never cleared nor switched memory off
-        Memory.objects.filter(pk=source.pk).update(version=F("version") + 1, pass_requested=False)
-        Message.objects.filter(
-            conversation__owner_id=from_owner_id, id__lte=source.context_from_id
-        ).exclude(memory_state=Message.MemoryState.SKIPPED).update(
-            memory_state=Message.MemoryState.SKIPPED
-        )
-    if _has_unread_work(from_owner_id):
-        request_pass(owner_id=into_owner_id)
-
-
-def forget_owner(*, owner_id: int) -> None:
-    """The owner is being deleted: trace it (counts only); the row goes with the owner."""
-    memory = Memory.objects.filter(owner_id=owner_id).first()
-    before = list(memory.lines) if memory else []
-    record_event(
-        owner_id=owner_id,
-        kind=MemoryEvent.Kind.ACCOUNT_DELETED,
-        outcome="ok",
-        before=before,
-        after=[],
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from celery import shared_task
 from django.db import DatabaseError
 
-from memory import passes, services
+from memory import passes, queueing
 
 
 class PassCrashed(Exception):
@@ -51,4 +51,4 @@ def run_memory_pass(self, memory_id: int) -> None:
 @shared_task(name="memory.sweep_owed_passes", ignore_result=True)
 def sweep_owed_passes() -> None:
     """Celery beat: enqueue passes owed because the broker was away when they were asked for."""
-    services.sweep_owed_passes()
+    queueing.sweep_owed_passes()

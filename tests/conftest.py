@@ -122,7 +122,7 @@ def _empty_broker_queues() -> None:
 @pytest.fixture(autouse=True)
 def _broker_breaker_closed() -> Iterator[None]:
     """Each test starts with the broker trusted again (a test may have made it fail)."""
-    from memory.services import broker_breaker
+    from memory.queueing import broker_breaker
 
     broker_breaker.reset()
     yield

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from config.celery import app
 from memory.models import Memory
-from memory.services import broker_breaker, sweep_owed_passes
+from memory.queueing import broker_breaker, sweep_owed_passes
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

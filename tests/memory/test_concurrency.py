@@ -10,7 +10,8 @@ from django.db import connection
 from accounts.services import delete_account
 from memory import passes
 from memory.models import Memory
-from memory.services import clear_memory, get_memory, request_pass, write_lines
+from memory.queueing import request_pass
+from memory.services import clear_memory, get_memory, write_lines
 from tests.memory.helpers import answer, conversation_with, memory_with, payload
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -248,7 +248,8 @@ def test_a_switched_off_memory_runs_no_pass(account, memory_model):
 
 def test_what_was_said_while_memory_was_off_is_never_read(account, memory_model):
     from chat.services import create_conversation, send_message
-    from memory.services import request_pass, set_enabled
+    from memory.queueing import request_pass
+    from memory.services import set_enabled
 
     memory = memory_with(account, owed=False)
     set_enabled(owner_id=account.pk, enabled=False)
@@ -314,7 +315,7 @@ def test_a_pass_killed_mid_way_stays_owed_and_runs_once_its_lease_expires(accoun
 
     from django.utils import timezone
 
-    from memory.services import sweep_owed_passes
+    from memory.queueing import sweep_owed_passes
 
     conversation_with(account, "My name is Anna", "Hi")
     memory = memory_with(account, "Likes jazz")
@@ -393,7 +394,7 @@ def test_a_clear_holds_even_when_clocks_disagree(account, memory_model):
 def test_after_a_failure_the_sweeper_leaves_the_backoff_and_the_queued_retry_alone(
     account, memory_model, settings
 ):
-    from memory.services import sweep_owed_passes
+    from memory.queueing import sweep_owed_passes
 
     conversation_with(account, "hello", "hi")
     memory = memory_with(account, "Name is Anna")
@@ -412,7 +413,7 @@ def test_after_a_failure_the_sweeper_leaves_the_backoff_and_the_queued_retry_alo
 
 
 def test_dropping_a_failed_pass_keeps_a_trigger_that_came_in_since(account, memory_model):
-    from memory.services import request_pass
+    from memory.queueing import request_pass
 
     conversation_with(account, "hello", "hi")
     memory = memory_with(account, "Name is Anna")
@@ -509,7 +510,8 @@ def test_turns_from_before_a_clear_never_come_back_as_context(account, memory_mo
     from django.utils import timezone
 
     from chat.models import Message
-    from memory.services import clear_memory, request_pass
+    from memory.queueing import request_pass
+    from memory.services import clear_memory
 
     conversation = conversation_with(account, "My name is Anna", "Hi Anna")
     memory = memory_with(account, "Name is Anna", owed=False)
@@ -530,7 +532,7 @@ def test_a_voice_pass_that_always_fails_is_dropped_without_blocking_later_passes
     from django.utils import timezone
 
     from chat.models import VoiceSession
-    from memory.services import request_pass
+    from memory.queueing import request_pass
 
     memory = memory_with(account, "Likes jazz")
     VoiceSession.objects.create(

@@ -10,7 +10,8 @@ from django.utils import timezone
 from accounts.models import User
 from memory import passes
 from memory.models import Memory
-from memory.services import broker_breaker, get_memory, passes_to_resend, sweep_owed_passes
+from memory.queueing import broker_breaker, passes_to_resend, sweep_owed_passes
+from memory.services import get_memory
 from tests.memory.helpers import later
 from tests.memory.test_broker import broker_at, queued_passes, remember
 

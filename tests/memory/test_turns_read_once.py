@@ -11,7 +11,7 @@ from django.db import connection
 
 from chat.models import Message
 from memory.models import Memory
-from memory.services import sweep_owed_passes
+from memory.queueing import sweep_owed_passes
 from tests.conftest import client_for
 from tests.memory.helpers import wait_for
 from tests.memory.test_broker import broker_at
@@ -94,7 +94,7 @@ def test_remembers_sent_while_the_broker_refuses_connections_are_kept_once_it_is
     assert Memory.objects.get(owner=account).pass_requested  # owed, in the database
     assert Memory.objects.get(owner=account).lines == []
 
-    from memory.services import broker_breaker
+    from memory.queueing import broker_breaker
 
     broker_breaker.reset()  # the breaker's pause is over
     assert sweep_owed_passes() == 1  # what beat does every minute

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from memory.services import resume_after_worker_loss
+from memory.queueing import resume_after_worker_loss
 
 
 class Command(BaseCommand):
