@@ -10,7 +10,9 @@ from chat.models import Conversation, Project, VoiceSession
 
 
 def conversation_for(user: User, pk: int) -> Conversation:
-    return get_object_or_404(Conversation.objects.for_owner(user), pk=pk)
+    # The project comes along: a chat request reads its instructions after the message is
+    # stored, when the project may have been deleted meanwhile.
+    return get_object_or_404(Conversation.objects.for_owner(user).select_related("project"), pk=pk)
 
 
 def project_for(user: User, pk: int) -> Project:

@@ -267,9 +267,12 @@ def _user_state(
     conversation: Conversation, memory: memory_services.MemoryRead, locked: Locked
 ) -> int:
     """Never read when said in a temporary chat, with memory off, or in a conversation that
-    changed hands while the request was on its way (its guest signed up or logged in)."""
-    changed_hands = memory.owner_id is not None and memory.owner_id != locked.owner_id
-    if conversation.temporary or not memory.enabled or changed_hands:
+    changed hands while the request was on its way (its guest signed up or logged in). When the
+    request's memory read failed, whether memory was on is unknown: the turn is never read
+    either, so a turn said with memory off is never learned (memory misses a turn instead)."""
+    read_failed = memory.owner_id is None
+    changed_hands = not read_failed and memory.owner_id != locked.owner_id
+    if conversation.temporary or not memory.enabled or read_failed or changed_hands:
         return Message.MemoryState.SKIPPED
     return Message.MemoryState.UNREAD
 

@@ -172,21 +172,26 @@ def drop_pass(*, memory_id: int) -> None:
     chokes on) is given up, as never read, so it cannot block every later pass. The list stays
     as it was, and the trace says which it was. A pass running meanwhile (another task holds
     the lease) decides instead: nothing is dropped under it."""
-    memory = Memory.objects.lease_free(timezone.now()).filter(pk=memory_id).first()
+    free = Memory.objects.lease_free(timezone.now()).filter(pk=memory_id)
+    memory = free.first()
     if memory is None:
         return
     failures = memory.pass_failures + 1
     if failures < settings.MEMORY_PASS_DROPS_BEFORE_SKIP:
         retry_at = timezone.now() + timedelta(seconds=settings.MEMORY_DROPPED_PASS_RETRY_SECONDS)
         # No task is queued for it: the sweeper sends it once the pause is over.
-        Memory.objects.filter(pk=memory_id).update(
+        if not free.update(
             pass_failures=failures,
             pass_requested=True,
             pass_not_before=retry_at,
             pass_resend_at=retry_at,
-        )
+        ):
+            return  # a pass claimed it meanwhile: it decides
         outcome = "dropped"
     else:
+        # Given up only while no pass holds the lease (checked again as the failures reset).
+        if not free.update(pass_failures=0):
+            return
         work = next_work(memory)
         if work is not None:
             _give_up(work)

@@ -11,7 +11,7 @@ import time
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import DatabaseError, IntegrityError, close_old_connections, transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
@@ -119,8 +119,20 @@ class AfterResponse:
     def flush(self, **kwargs: object) -> None:
         pending = getattr(self._local, "pending", None) or []
         self._local.pending = None
-        for memory_id in pending:
-            enqueue_pass(memory_id=memory_id)
+        if not pending:
+            return
+        try:
+            for memory_id in pending:
+                try:
+                    enqueue_pass(memory_id=memory_id)
+                except DatabaseError:
+                    # The broker failed and so did noting it: the pass is owed in the
+                    # database all the same, and the sweeper sends it at its resend time.
+                    log.warning("memory.enqueue_unrecorded memory=%s", memory_id)
+        finally:
+            # This runs after Django's own end-of-request cleanup: a connection opened here
+            # goes the same way.
+            close_old_connections()
 
 
 after_response = AfterResponse()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from celery import shared_task
-from django.db import DatabaseError
 
 from memory import passes, queueing
 
@@ -31,14 +30,19 @@ def run_memory_pass(self, memory_id: int) -> None:
     backoff = min(600, 15 * 2**self.request.retries)
     try:
         result = passes.run_pass(memory_id=memory_id, retry_in=backoff)
-    except DatabaseError as exc:
-        # A database error's message can quote the values it choked on: Celery logs only its
-        # kind (retried outside this block, so the original is no exception's context). The
-        # pass stays owed and its list untouched (every write is one statement).
+    except Exception as exc:  # noqa: BLE001 - see below
+        # Any crash (a database error, a bug, the soft time limit): its message can quote the
+        # values it choked on, so Celery logs only its kind (retried outside this block, so the
+        # original is no exception's context). The pass stays owed and its list untouched;
+        # past the retries it is dropped like a failed pass, so work that crashes it every
+        # time is given up in the end instead of blocking the owner's later turns for ever.
         crashed = PassCrashed(type(exc).__name__)
     else:
         crashed = None
     if crashed is not None:
+        if self.request.retries >= self.max_retries:
+            passes.drop_pass(memory_id=memory_id)
+            return
         raise self.retry(countdown=backoff, exc=crashed)
     if not result.retry:
         return

@@ -373,3 +373,28 @@ def wait_until(condition: Callable[[], bool]) -> None:
     from tests.memory.helpers import wait_for
 
     assert wait_for(condition, seconds=20)
+
+
+def test_a_message_whose_project_is_deleted_mid_reply_answers_404_not_500(scripted, account):
+    client = client_for(account)
+    project = client.post(
+        "/api/v1/projects", {"name": "Thesis", "instructions": "Be brief."}, format="json"
+    )
+    conversation_id = client.post(
+        "/api/v1/conversations",
+        {"model": "scripted/chat-a", "project": project.json()["id"]},
+        format="json",
+    ).json()["id"]
+
+    def reply_while_deleting_the_project(messages):
+        in_another_thread(
+            lambda: client_for(account).delete(f"/api/v1/projects/{project.json()['id']}")
+        )
+        return "Sure."
+
+    scripted.answer(reply_while_deleting_the_project)
+    response = send(client, conversation_id, "hello")
+
+    assert response.status_code == 404
+    assert response.json()["code"] == "not_found"
+    assert not Message.objects.exists()

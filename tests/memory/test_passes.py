@@ -678,3 +678,20 @@ def test_a_reply_to_a_question_said_with_memory_off_is_never_read(account, scrip
         ("user", Message.MemoryState.SKIPPED),
         ("assistant", Message.MemoryState.SKIPPED),
     ]
+
+
+def test_a_pass_is_never_dropped_under_a_running_pass(account, memory_model):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    conversation_with(account, "My name is Anna", "hi")
+    memory = memory_with(account)
+    Memory.objects.filter(pk=memory.pk).update(lease_until=timezone.now() + timedelta(minutes=5))
+
+    passes.drop_pass(memory_id=memory.pk)
+
+    memory.refresh_from_db()
+    assert (memory.pass_failures, memory.pass_not_before) == (0, None)
+    assert not MemoryEvent.objects.exists()
+    assert Message.objects.filter(memory_state=Message.MemoryState.UNREAD).count() == 2
