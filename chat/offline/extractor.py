@@ -206,6 +206,14 @@ def apply_turn(lines: list[str], text: str, *, strict: bool, asked: bool = False
     return lines
 
 
+def kept_from(text: str, previous: str | None = None) -> list[str]:
+    """The lines one turn would add to an empty memory; ``previous``, the person's turn before,
+    counts when this one only says "remember that"."""
+    if previous and _BARE_REMEMBER_RE.match(p.normalise(text)):
+        return apply_turn([], previous, strict=False, asked=True)
+    return apply_turn([], text, strict=False)
+
+
 def dedupe(lines: list[str]) -> list[str]:
     """Drop repeated lines (case and spacing do not count), keeping the first."""
     seen: set[str] = set()

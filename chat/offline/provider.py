@@ -17,6 +17,7 @@ from litellm.types.utils import Message as LiteMessage
 from chat.offline import extractor, responder
 
 MEMORY_MODEL_NAME = "whizi-memory"
+OFFLINE_MEMORY_MODEL = f"offline/{MEMORY_MODEL_NAME}"
 
 
 def _approx_tokens(text: str) -> int:
@@ -98,4 +99,7 @@ class OfflineProvider(TextProvider):
     def answer(self, model: str, messages: list[dict[str, Any]]) -> str:
         if model.split("/", 1)[-1] == MEMORY_MODEL_NAME:
             return extractor.answer(messages)
-        return responder.reply(messages)
+        from django.conf import settings  # the provider runs inside the product
+
+        offline_memory = settings.MEMORY_MODEL == OFFLINE_MEMORY_MODEL
+        return responder.reply(messages, offline_memory=offline_memory)

@@ -20,6 +20,8 @@ TEXTS: Final[dict[str, dict[str, str]]] = {
         "recall": "Here is what I remember about you:",
         "nothing": "I don't remember anything about you yet.",
         "noted": "Got it — I'll remember that.",
+        "unclear": "I couldn't turn that into a fact to keep. Could you say it as a short "
+        "statement, like 'I'm allergic to lactose'?",
         "secret": "I can't keep passwords, card numbers or other secrets in memory.",
         "instruction": "I only keep facts about you in memory, not instructions for me or links.",
         "memory_off": "Memory is off here, so I won't remember this after our conversation.",
@@ -32,6 +34,8 @@ TEXTS: Final[dict[str, dict[str, str]]] = {
         "recall": "Ecco cosa ricordo di te:",
         "nothing": "Non ricordo ancora nulla di te.",
         "noted": "Va bene, me lo ricorderò.",
+        "unclear": "Non sono riuscito a trasformarlo in un fatto da ricordare. Puoi dirlo con "
+        "una frase breve, come 'Sono allergico al lattosio'?",
         "secret": "Non posso conservare in memoria password, numeri di carta o altri segreti.",
         "instruction": "In memoria conservo solo fatti su di te, non istruzioni per me né link.",
         "memory_off": "Qui la memoria è disattivata, quindi non me lo ricorderò dopo questa "
@@ -46,6 +50,8 @@ TEXTS: Final[dict[str, dict[str, str]]] = {
         "recall": "Voici ce dont je me souviens à votre sujet :",
         "nothing": "Je ne me souviens encore de rien à votre sujet.",
         "noted": "C'est noté, je m'en souviendrai.",
+        "unclear": "Je n'ai pas réussi à en tirer un fait à retenir. Pouvez-vous le dire en "
+        "une phrase courte, comme « Je suis allergique au lactose » ?",
         "secret": "Je ne peux pas garder en mémoire des mots de passe, des numéros de carte ou "
         "d'autres secrets.",
         "instruction": "Je ne garde en mémoire que des faits vous concernant, pas des "
@@ -63,6 +69,8 @@ TEXTS: Final[dict[str, dict[str, str]]] = {
         "recall": "Esto es lo que recuerdo de ti:",
         "nothing": "Todavía no recuerdo nada de ti.",
         "noted": "Entendido, lo recordaré.",
+        "unclear": "No he podido convertir eso en un dato para recordar. ¿Puedes decirlo con "
+        "una frase corta, como 'Soy alérgico a la lactosa'?",
         "secret": "No puedo guardar en la memoria contraseñas, números de tarjeta ni otros "
         "secretos.",
         "instruction": "En la memoria solo guardo datos sobre ti, no instrucciones para mí ni "
@@ -80,6 +88,8 @@ TEXTS: Final[dict[str, dict[str, str]]] = {
         "recall": "Das weiß ich über dich:",
         "nothing": "Ich weiß noch nichts über dich.",
         "noted": "Alles klar, das merke ich mir.",
+        "unclear": "Daraus konnte ich keine Tatsache zum Merken machen. Kannst du es als "
+        "kurzen Satz sagen, etwa „Ich bin allergisch gegen Laktose“?",
         "secret": "Passwörter, Kartennummern oder andere Geheimnisse kann ich mir nicht merken.",
         "instruction": "Ich merke mir nur Fakten über dich, keine Anweisungen an mich und keine "
         "Links.",
@@ -96,6 +106,8 @@ TEXTS: Final[dict[str, dict[str, str]]] = {
         "recall": "Isto é o que eu lembro sobre você:",
         "nothing": "Ainda não lembro de nada sobre você.",
         "noted": "Certo, vou lembrar disso.",
+        "unclear": "Não consegui transformar isso num fato para guardar. Pode dizer numa frase "
+        "curta, como 'Sou alérgico à lactose'?",
         "secret": "Não posso guardar na memória senhas, números de cartão ou outros segredos.",
         "instruction": "Na memória só guardo fatos sobre você, não instruções para mim nem links.",
         "memory_off": "A memória está desativada aqui, então não vou lembrar disso depois desta "

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from typing import Any, Final
 
 from chat.offline import style
-from chat.offline.extractor import remembered_clauses
+from chat.offline.extractor import kept_from, remembered_clauses
 from chat.offline.patterns import normalise
 from chat.offline.replies import TEXTS as _TEXTS
 from chat.offline.replies import detect_language
@@ -153,11 +153,13 @@ def memory_is_off(messages: list[dict[str, Any]]) -> bool:
     )
 
 
-def _last_user_text(messages: list[dict[str, Any]]) -> str:
-    for message in reversed(messages):
-        if isinstance(message, dict) and message.get("role") == "user":
-            return _text(message.get("content")).strip()
-    return ""
+def _user_texts(messages: list[dict[str, Any]]) -> list[str]:
+    """The person's messages, last first."""
+    return [
+        _text(message.get("content")).strip()
+        for message in reversed(messages)
+        if isinstance(message, dict) and message.get("role") == "user"
+    ]
 
 
 def _first_match(patterns: dict[str, re.Pattern[str]], text: str) -> str | None:
@@ -220,11 +222,20 @@ def _remembered_name(lines: list[str]) -> str | None:
     return None
 
 
-def reply(messages: list[dict[str, Any]], *, assistant_name: str = ASSISTANT_NAME) -> str:
-    """Answer the last user message of an OpenAI-style conversation, deterministically."""
+def reply(
+    messages: list[dict[str, Any]],
+    *,
+    assistant_name: str = ASSISTANT_NAME,
+    offline_memory: bool = False,
+) -> str:
+    """Answer the last user message of an OpenAI-style conversation, deterministically.
+
+    ``offline_memory``: the product's memory model is the offline extractor, so a remember
+    request it would keep nothing from is answered honestly instead of with a promise.
+    """
     if not isinstance(messages, list):
         messages = []
-    said = _last_user_text(messages)
+    said, previous = [*_user_texts(messages), "", ""][:2]
     text = normalise(said)  # one apostrophe form and single spaces, for matching only
     facts = memory_lines(messages)
     lang = detect_language(text)
@@ -246,6 +257,8 @@ def reply(messages: list[dict[str, Any]], *, assistant_name: str = ASSISTANT_NAM
     if remember_lang or is_remember_request(said):
         # Promise only what will be kept: a secret or an order to the assistant is refused.
         noted = "memory_off" if off else (_refusal(said) or "noted")
+        if noted == "noted" and offline_memory and not kept_from(said, previous or None):
+            noted = "unclear"
         return _TEXTS[remember_lang or lang][noted]
     greeting_lang = _first_match(_GREETING_RES, text)
     if greeting_lang and len(text.split()) <= _GREETING_MAX_WORDS:
