@@ -132,10 +132,25 @@ _NOT_BUT_RE: Final = re.compile(
 _NEGATION_WORD_RE: Final = re.compile(r"\s*\b(?:not|nicht|pas|ne|no|non|não|nao)\b|\bn'", re.I)
 
 
+# "bin jetzt Krankenpfleger statt Koch", "I'm a nurse now instead of a cook".
+_INSTEAD_RE: Final = re.compile(
+    r"^(?P<head>.*?\S) (?:instead of|rather than|statt|anstatt|anstelle von|au lieu de|"
+    r"en lugar de|en vez de|invece di|anziché|invece che|em vez de|ao invés de|no lugar de) "
+    r"(?:(?:a|an|un|une|una|uno|ein|eine|einen|um|uma|le|la|il|el|o) )?(?P<old>[\w'-]+)[.!]?$",
+    re.IGNORECASE,
+)
+
+
 def corrected(sentence: str) -> tuple[str, str] | None:
-    """(the sentence said positively, the word it corrects) for "not X but Y", else None."""
+    """(the sentence said positively, the word it corrects) for "not X but Y" or "Y instead of
+    X", else None."""
+    if p.is_question(sentence) or p.is_hypothetical(sentence):
+        return None
+    instead = _INSTEAD_RE.match(sentence.strip())
+    if instead:
+        return instead["head"], instead["old"]
     match = _NOT_BUT_RE.match(sentence.strip())
-    if not match or p.is_question(sentence) or p.is_hypothetical(sentence):
+    if not match:
         return None
     head = _NEGATION_WORD_RE.sub(" ", match["head"])
     old = match["old"].split()[-1]

@@ -8,9 +8,10 @@ Part of the offline extractor (``chat.offline.extractor`` applies these facts to
 
 from __future__ import annotations
 
+import re
 from typing import Final
 
-from chat.offline import lang_de, lang_en, lang_es, lang_fr, lang_it, lang_pt, style
+from chat.offline import colloquial, lang_de, lang_en, lang_es, lang_fr, lang_it, lang_pt, style
 from chat.offline import patterns as p
 from chat.offline.rules import Fact, Kind, Rule
 
@@ -26,9 +27,17 @@ KINDS: Final[tuple[Kind, ...]] = style.KINDS + tuple(kind for lang in _LANGS for
 
 
 def _variants(clause: str) -> list[str]:
-    """The clause, plus its German main-clause order when it is a subordinate one."""
-    reordered = lang_de.reorder(clause)
-    return [clause, reordered] if reordered else [clause]
+    """The clause, its standard form when it is colloquial ("ich wohn", "je mange pas"), and the
+    German main-clause order of either when it is a subordinate one."""
+    variants = [clause]
+    standard = colloquial.standard(clause)
+    if standard:
+        variants.append(standard)
+    for text in list(variants):
+        reordered = lang_de.reorder(text)
+        if reordered and reordered not in variants:
+            variants.append(reordered)
+    return variants
 
 
 def extract(text: str, *, strict: bool = False, sensitive_ok: bool = False) -> list[Fact]:
@@ -46,6 +55,7 @@ def extract(text: str, *, strict: bool = False, sensitive_ok: bool = False) -> l
         sentence = p.before_reported(p.statement_part(said) or "")
         if not sentence:
             continue
+        sentence = colloquial.standard(sentence) or sentence
         found = len(facts)
         start = 0
         for clause in p.split_clauses(sentence):
@@ -87,13 +97,25 @@ def _apply(
         return None
     if rule.habitual and p.is_one_off(sentence):
         return None
-    if not rule.negative and p.is_negated(clause, rule.lang):
+    if not rule.negative and p.is_negated(_negation_scope(clause, match), rule.lang):
         return None
     try:
         fact = rule.build(match, strict)
     except (KeyError, IndexError, ValueError):  # one odd capture costs one fact, not the pass
         return None
     return fact if fact and line_ok(fact.line, strict) else None
+
+
+# A negation after "and" or "but" is about what follows: "sou vegana há três anos e nunca me
+# senti tão bem" is no negated diet.
+_AND_RE: Final = re.compile(r"\s(?:and|but|e|ed|ma|mas|et|mais|y|pero|und|aber)\s", re.IGNORECASE)
+
+
+def _negation_scope(clause: str, match: re.Match[str]) -> str:
+    """The clause up to the first "and"/"but" after what the rule read."""
+    if match.string is not clause or match.end() >= len(clause):
+        return clause
+    return clause[: match.end()] + _AND_RE.split(clause[match.end() :], maxsplit=1)[0]
 
 
 def line_ok(line: str, strict: bool) -> bool:

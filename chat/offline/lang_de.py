@@ -98,6 +98,11 @@ def _gern(g: Groups) -> str | None:
     return f"{third.capitalize()} gern"
 
 
+# What one "goes" to do ("am Wochenende gehe ich segeln").
+_GO = (
+    r"segeln|wandern|klettern|schwimmen|joggen|laufen|reiten|tanzen|angeln|surfen|bouldern|"
+    r"tauchen|radfahren|skifahren|snowboarden|bergsteigen|kegeln|bowlen|rudern|paddeln"
+)
 _NAMED = named(r"namens|mit namen|der heißt|die heißt", "und")
 _I = r"\b(?:ich )?"
 _NOW = r"arbeite (?:jetzt |nun |inzwischen )?"
@@ -106,7 +111,9 @@ RULES: Final[tuple[Rule, ...]] = (
     rule("de", r"\bich heiße (?P<v>.+)", "Heißt {v}", "name", rd.name(capped=False)),
     rule("de", r"\bich heisse (?P<v>.+)", "Heißt {v}", "name", rd.name(capped=False)),
     rule("de", r"\bmein name ist (?P<v>.+)", "Heißt {v}", "name", rd.name(capped=False)),
-    rule("de", _I + r"(?:wohne|lebe) (?:jetzt |seit \w+ )?in (?P<v>.+)", "Wohnt in {v}", "home",
+    rule("de", _I + r"(?:wohne|lebe) (?:(?:jetzt|schon|seit \w+(?: jahren| monaten)?) )*"
+         r"in (?P<v>.+)",
+         "Wohnt in {v}", "home",
          rd.place(lower_ok=True)),
     rule("de", r"\bwir (?:wohnen|leben) (?:jetzt |seit \w+ )?in (?P<v>.+)", "Wohnt in {v}",
          "home", rd.place(lower_ok=False)),
@@ -115,7 +122,8 @@ RULES: Final[tuple[Rule, ...]] = (
     rule("de", _I + r"(?:komme|stamme) (?:ursprünglich )?aus (?P<v>.+)", "Kommt aus {v}",
          "origin", rd.place(lower_ok=False)),
     rule("de", _I + _NOW + r"als (?P<v>.+)", "Arbeitet als {v}", "work_as", rd.role),
-    rule("de", r"\bich bin (?P<v>(?:ein |eine )?[\w-].*)", "Ist {v}", "work_as", rd.job),
+    rule("de", r"\bich bin (?:jetzt |nun |inzwischen |mittlerweile )?(?P<v>(?:ein |eine )?[\w-].*)",
+         "Ist {v}", "work_as", rd.job),
     rule("de", r"\bich bin (?:in rente|im ruhestand|pensioniert|rentner(?:in)?)\b",
          "Ist in Rente", "work_as"),
     rule("de", _I + _NOW + r"(?P<p>bei|für) (?P<v>.+)", "Arbeitet {p} {v}", "work_at", rd.org),
@@ -152,12 +160,16 @@ RULES: Final[tuple[Rule, ...]] = (
          sensitive=True),
     rule("de", r"\bmein geburtstag ist (?:am )?(?P<v>.+)", "Geburtstag ist am {v}", "birthday",
          vl.date),
+    rule("de", r"\bam (?P<v>.+?) habe ich geburtstag\b", "Geburtstag ist am {v}", "birthday",
+         vl.date),
     rule("de", r"\bich habe am (?P<v>.+?) geburtstag\b", "Geburtstag ist am {v}", "birthday",
          vl.date),
     rule("de", r"\bich bin am (?P<v>.+?) geboren\b", "Geburtstag ist am {v}", "birthday",
          vl.date),
     rule("de", _I + r"spiele (?P<v>.+)", "Spielt {v}", "plays:{k}",
          rd.one_of(v.INSTRUMENTS_AND_GAMES), habitual=True),
+    rule("de", r"\bich gehe (?:gern |gerne |oft |regelmäßig )?(?P<v>" + _GO + r")\b", "Geht {v}",
+         "does:{k}", habitual=True),
     rule("de", r"\bich (?:mache|treibe) (?:gern |gerne |regelmäßig )?(?P<v>.+)", "Macht {v}",
          "does:{k}", vl.activity, habitual=True),
     rule("de", r"^ich bin (?:der |die )?(?P<v>[\w'-]+(?: [\w'-]+)?)[.!]?$", "Heißt {v}", "name",
@@ -187,7 +199,7 @@ KINDS: Final[tuple[Kind, ...]] = (
          "marital"),
     kind(r"^ist (?:ein |eine |kein |keine |nicht mehr )?(?:vegetarier|veganer|vegetarisch|vegan)",
          TIER_PREFERENCE, "diet"),
-    kind(r"^macht (?P<o>.+)$", TIER_PREFERENCE, "does:{o}"),
+    kind(r"^(?:macht|geht) (?P<o>.+)$", TIER_PREFERENCE, "does:{o}"),
     kind(r"^(?:ist fan von|hält zu|ist für) ", TIER_PREFERENCE, "team"),
     kind(r"^isst (?:kein|keine|keinen) (?P<o>.+)$", TIER_PREFERENCE, "noeat:{o}"),
     kind(r"^ist allergisch (?P<o>.+)$", TIER_FAMILY, "allergy:{o}"),

@@ -80,17 +80,30 @@ def _not_a_name(text: str, strict: bool) -> str | None:
     return None if not value or value.lower() in v.NOT_NAMES else value
 
 
+# "everyone calls me Bex": what people call the person (not "my boss calls me lazy": a name).
+_CALLS_ME = r"\b(?:everyone|everybody|people|friends|my friends|they all|most people) calls? me "
+# "here in Leeds …, 6 years living in this city": the city named is home.
+_YEARS_HERE = (r"(?:\d+|a few|two|three|four|five|six|seven|eight|nine|ten|many) years? "
+               r"(?:of )?(?:living|i've lived|i have lived|i've been living) (?:in )?"
+               r"(?:this|the) (?:city|town)\b")  # fmt: skip
+_QUIT_FOODS = r"red meat|meat|pork|beef|dairy|fish|seafood|gluten|sugar"
+
 _NAMED = named(r"named|called|who is called|whose name is", "and")
 
 RULES: Final[tuple[Rule, ...]] = (
     rule("en", r"\bmy name(?: is|'s) (?P<v>.+)", "Name is {v}", "name", rd.name(capped=False)),
     rule("en", I_AM + r" called (?P<v>.+)", "Name is {v}", "name", rd.name(capped=False)),
+    rule("en", _CALLS_ME + r"(?P<n>[A-Z][\w'-]*),? \(?short for (?P<v>[A-Z][\w'-]*)\)?",
+         "Name is {v}, goes by {n}", "name"),
     rule("en", r"\b(?:call me|i go by) (?P<v>.+)", "Name is {v}", "name", rd.name(capped=True)),
+    rule("en", _CALLS_ME + r"(?P<v>.+)", "Name is {v}", "name", rd.name(capped=True)),
     rule("en", r"^i(?:'m| am) (?P<v>[\w'-]+)[.!]?$", "Name is {v}", "name", _not_a_name),
     rule("en", r"\b(?:i|we) (?:currently |now |still )?live in (?P<v>.+)", "Lives in {v}", "home",
          rd.place(lower_ok=True)),
     rule("en", I_AM + r" (?:currently |now )?(?:living|based|located) in (?P<v>.+)",
          "Lives in {v}", "home", rd.place(lower_ok=True)),
+    rule("en", r"\bhere in (?P<v>[A-Z][\w'-]*(?: [A-Z][\w'-]*)?)\b.{0,80}?\b" + _YEARS_HERE,
+         "Lives in {v}", "home", rd.place(lower_ok=False), whole=True),
     rule("en", r"\b(?:i|we)(?:'ve| have)? (?:just |recently )?(?:moved|relocated) to (?P<v>.+)",
          "Lives in {v}", "home", rd.place(lower_ok=False)),
     rule("en", I_AM + r" (?:originally )?from (?P<v>.+)", "Is from {v}", "origin",
@@ -101,6 +114,8 @@ RULES: Final[tuple[Rule, ...]] = (
          "work_as", rd.role),
     rule("en", I_AM + r" (?:currently |now |actually )?(?P<v>(?:a|an) .+)", _im_a, "work_as"),
     rule("en", I_AM + r" (?:now )?retired\b", "Is retired", "work_as"),
+    rule("en", r"(?:^|, )being (?P<v>(?:a|an) [\w -]+?) is (?:great|fun|hard|tough|exhausting|"
+         r"rewarding|amazing|tiring|stressful|the best|not easy|no joke)\b", _im_a, "work_as"),
     rule("en", r"\bi (?:currently |now )?work (?P<p>at|for) (?P<v>.+)", "Works {p} {v}",
          "work_at", rd.org),
     rule("en", r"\bi teach (?P<v>.+)", "Teaches {v}", "teaches", rd.phrase(4, cut=True)),
@@ -124,6 +139,8 @@ RULES: Final[tuple[Rule, ...]] = (
          "marital"),
     rule("en", I_AM + r" (?:an? )?(?:strict )?(?P<s>vegetarian|vegan|pescatarian)\b", "Is {s}",
          "diet"),
+    rule("en", r"\bi (?:quit|gave up|cut out|stopped eating) (?P<v>" + _QUIT_FOODS + r")\b",
+         "Doesn't eat {v}", "noeat:{k}"),
     rule("en", r"\bi (?:don't|do not|never) eat (?P<v>.+)", "Doesn't eat {v}", "noeat:{k}",
          rd.phrase(7), negative=True),
     rule("en", r"\bi (?:don't|do not|never) drink (?P<v>.+)", "Doesn't drink {v}", "nodrink:{k}",
@@ -143,6 +160,8 @@ RULES: Final[tuple[Rule, ...]] = (
     rule("en", r"\bmy birthday(?: is|'s) (?:on )?(?P<v>.+)", "Birthday is {v}", "birthday",
          vl.date),
     rule("en", r"\bi was born on (?P<v>.+)", "Birthday is {v}", "birthday", vl.date),
+    rule("en", r"^(?:i'm |i am |i )?turn(?:ing)? \d{1,3} on (?P<v>.+)", "Birthday is {v}",
+         "birthday", vl.date),
     rule("en", r"\bmy (?P<r>" + RELS + r")'s birthday is (?:on )?(?P<v>.+)",
          lambda g: f"{capitalise(g['r'])}'s birthday is {g['v']}", "bday:{k}", vl.date),
     rule("en", r"\bi (?:also |regularly |often )?play (?P<v>.+)", "Plays {v}", "plays:{k}",
@@ -151,7 +170,7 @@ RULES: Final[tuple[Rule, ...]] = (
          "does:{k}", vl.activity, habitual=True),
     rule("en", r"\bi (?:also |regularly |often |usually )?go (?P<v>.+)", "Goes {v}", "does:{k}",
          vl.go_activity, habitual=True),
-    rule("en", r"\bi(?:'ve| have) been (?:going )?(?P<v>[a-z]+ing) " + _WHERE + _HABIT,
+    rule("en", r"(?:\bi(?:'ve| have) |^)been (?:going )?(?P<v>[a-z]+ing) " + _WHERE + _HABIT,
          "Goes {v}", "does:{k}", vl.go_activity, habitual=True),
     rule("en", r"\bi(?:'ve| have) been (?:doing|practi[cs]ing) (?P<v>.+?) " + _WHERE + _HABIT,
          "Does {v}", "does:{k}", vl.activity, habitual=True),
@@ -165,6 +184,8 @@ RULES: Final[tuple[Rule, ...]] = (
          "taste:{k}", rd.phrase(3)),
     rule("en", r"\bmy (?:favou?rite )?hobb(?:y is|ies are) (?P<v>.+)", "Likes {v}", "taste:{k}",
          rd.phrase(4)),
+    rule("en", r"\b(?:i )?grew up speaking (?P<v>.+)", "Speaks {v}", "speaks:{k}", vl.languages,
+         whole=True),
     rule("en", r"\b(?:i|we) (?:also )?speak (?P<v>.+)", "Speaks {v}", "speaks:{k}",
          vl.languages, whole=True),
     rule("en", I_AM + r" fluent in (?P<v>.+)", "Speaks {v}", "speaks:{k}",

@@ -140,7 +140,7 @@ RULES: Final[tuple[Rule, ...]] = (
          "allergy:{k}", rd.phrase(5), sensitive=True),
     rule("fr", r"\bj'ai (?:le |la |l'|de l'|du |des )?(?P<v>.+)", "A {v}", "health:{k}",
          vl.condition, sensitive=True),
-    rule("fr", r"\bmon anniversaire,? (?:est|c'est|tombe|est fêté) (?:le )?(?P<v>.+)",
+    rule("fr", r"\bmon anniversaire,? (?:est|c'est|tombe|est fêté) (?:le )?(?P<v>[^,;]+)",
          "Son anniversaire est le {v}", "birthday", vl.date, whole=True),
     rule("fr", r"\bje suis née? le (?P<v>.+)", "Son anniversaire est le {v}", "birthday",
          vl.date),

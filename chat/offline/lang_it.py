@@ -107,6 +107,8 @@ RULES: Final[tuple[Rule, ...]] = (
          vl.condition, sensitive=True),
     rule("it", r"\bil mio compleanno (?:è|e') (?:il )?(?P<v>.+)", "Il compleanno è il {v}",
          "birthday", vl.date),
+    rule("it", r"^il (?P<v>\d{1,2} \w+) (?:è|e') il mio compleanno\b", "Il compleanno è il {v}",
+         "birthday", vl.date),
     rule("it", r"\bsono nat[oa] il (?P<v>.+)", "Il compleanno è il {v}", "birthday", vl.date),
     rule("it", r"\b(?:compio|festeggio) (?:gli anni|il compleanno) (?:il )?(?P<v>.+)",
          "Il compleanno è il {v}", "birthday", vl.date),

@@ -73,6 +73,8 @@ RULES: Final[tuple[Rule, ...]] = (
          vl.workplace),
     rule("pt", r"\b(?:ensino|dou aulas de) (?P<v>.+)", "Ensina {v}", "teaches",
          rd.phrase(4, cut=True)),
+    rule("pt", r"\bagora (?:são|sao|tenho|temos) (?P<n>" + v.NUM_PT + r") (?P<c>"
+         + v.COUNT_NOUNS_PT + r")\b", _count, lambda g: has_key(g["c"])),
     rule("pt", r"\b(?:tenho|temos) (?P<n>" + v.NUM_PT + r") (?P<c>" + v.COUNT_NOUNS_PT + r")\b"
          + _NAMED, _count, lambda g: has_key(g["c"]), whole=True),
     rule("pt", _MY + r" (?P<r>" + RELS + r") (?:se chama|chama-se) (?P<v>.+)",

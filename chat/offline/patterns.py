@@ -173,7 +173,8 @@ def is_question(sentence: str) -> bool:
 _OWN_QUESTION_RE: Final = re.compile(
     r"^(?:what|how|which|where|when|why|can|could|would|any|cosa|come|quale|dove|perché|puoi|"
     r"qu|que|quel|quelle|comment|où|pourquoi|peux|qué|cómo|cuál|dónde|por qué|puedes|was|wie|"
-    r"welche|wo|warum|kannst|o que|como|qual|onde|pode)\b",
+    r"welche|wo|warum|kannst|o que|como|qual|onde|pode|t'as|ideas?|idee|idées|ideias|ideen|"
+    r"tips|tipps|dicas|consejos|consigli|conseils|suggestions|suggerimenti|sugerencias)\b",
     re.IGNORECASE,
 )
 # A question put to the assistant after a statement ("I'm a nurse, any tips?", "Meu nome é
@@ -197,7 +198,7 @@ def statement_part(sentence: str) -> str | None:
         return None
     head, mark, _ = text.partition("?")
     cut = max(head.rfind(","), head.rfind(";"), head.rfind(" - "), head.rfind(" — "))
-    asked = head[cut + 1 :].strip()
+    asked = head[cut + 1 :].strip().lstrip("¿").strip()
     if not mark or cut <= 0 or not (_ASKS_BACK_RE.search(asked) or _OWN_QUESTION_RE.match(asked)):
         return None
     # The question part must hold at least two words: "…, you?" is a tag.

@@ -100,6 +100,7 @@ SINGLE_RELATIONS: Final = word_set(
 # Job nouns. English ones also decide that "I'm a …" is work, not a mood ("I'm a bit tired").
 EN_JOBS: Final = word_set(
     "engineer developer programmer nurse doctor teacher lawyer designer manager accountant "
+    "hygienist paramedic midwife firefighter "
     "consultant architect chef cook waiter waitress pharmacist journalist writer researcher "
     "scientist analyst driver pilot plumber electrician carpenter mechanic farmer dentist vet "
     "veterinarian surgeon physician therapist psychologist photographer translator musician "
@@ -203,6 +204,7 @@ LANGUAGE_GLUE: Final = word_set(
 INSTRUMENTS_AND_GAMES: Final = word_set(
     "piano guitar violin cello viola bass drums flute clarinet saxophone sax trumpet trombone "
     "harp ukulele banjo accordion organ keyboard harmonica oboe tennis football soccer "
+    "cavaquinho bandolim pandeiro handball "
     "basketball volleyball baseball golf chess rugby hockey cricket squash badminton padel "
     "poker bridge "
     "pianoforte chitarra violino violoncello contrabbasso batteria flauto clarinetto "

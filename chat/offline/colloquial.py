@@ -1,0 +1,107 @@
+"""Colloquial forms of the six languages, rewritten to the forms the rules of
+``chat.offline.lang_*`` read:
+"ich wohn in Leipzig" → "ich wohne in Leipzig", "bin Elektriker" → "ich bin Elektriker",
+"je mange pas de porc" → "je ne mange pas de porc", "mon anniv" → "mon anniversaire", "yo no
+como marisco" → "no como marisco", "im a nurse" → "i'm a nurse".
+
+Pure text rewriting of one clause (no Django): the extractor reads a rewrite as one more variant
+of the clause, next to the clause itself, so a rewrite can only add a reading, and every rule's
+own checks (negation, hypotheticals, one-offs, the vocabulary of its values) still apply to it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+# German first-person verbs people say without their final "e" ("ich wohn", "hab ich").
+_DE_STEMS: Final = r"wohn|leb|arbeit|hab|ess|spiel|sprech|mach|geh|komm|lern|heiß|unterricht|treib"
+_DE_BARE_RE: Final = re.compile(rf"\b(?P<i>ich )(?P<v>{_DE_STEMS})\b(?!-)", re.IGNORECASE)
+_DE_BARE_FINAL_RE: Final = re.compile(
+    rf"^(?P<s>(?:dass |daß )?ich\b.* )(?P<v>{_DE_STEMS})(?P<end>[.!]?)$", re.IGNORECASE
+)
+_DE_BARE_INVERTED_RE: Final = re.compile(rf"\b(?P<v>{_DE_STEMS}) (?P<i>ich)\b", re.IGNORECASE)
+# A clause opened by the verb, without "ich": "bin Elektriker von Beruf", "wohne in Köln".
+_DE_NO_SUBJECT_RE: Final = re.compile(
+    r"^(?P<v>bin|wohne?|lebe?|arbeite?|habe?|spiele?|spreche?|komme?|heiße?|unterrichte?)"
+    r"\b(?=\s+\S)",
+    re.IGNORECASE,
+)
+# Portuguese, Spanish and Italian drop the subject anyway; a clause opened by a first-person verb
+# after a greeting or filler ("holaa, me llamo…") is read by the rules as it is. What the rules
+# miss is the subject pronoun before a negation or a verb they anchor at the start.
+_ES_YO_RE: Final = re.compile(r"^(?:pues |bueno |mira )*yo (?=\S)", re.IGNORECASE)
+_PT_EU_RE: Final = re.compile(r"^(?:então |bom |olha )*eu (?=\S)", re.IGNORECASE)
+_IT_IO_RE: Final = re.compile(r"^(?:allora |beh |guarda )*io (?=\S)", re.IGNORECASE)
+# Spoken French drops the "ne" of a negation: "je mange pas de porc", "j'aime pas".
+_FR_NE_RE: Final = re.compile(
+    r"\b(?P<s>je |j')(?P<v>(?!ne\b|n')[a-zéèêàâîôûç]+) (?P<n>pas|plus|jamais)\b", re.IGNORECASE
+)
+_FR_WORDS: Final = ((re.compile(r"\banniv\b", re.IGNORECASE), "anniversaire"),)
+_ES_WORDS: Final = ((re.compile(r"\bcumple\b", re.IGNORECASE), "cumpleaños"),)
+_PT_WORDS: Final = ((re.compile(r"\bniver\b", re.IGNORECASE), "aniversário"),)
+# English without apostrophes: "im a nurse", "ive lived here for years" (German "im Verein"
+# is no English: only the words that follow an English "I'm" or "I've" count).
+_EN_RE: Final = re.compile(
+    r"\b(?P<i>i)(?P<c>m|ve) (?=(?:a|an|from|in|living|working|married|allergic|vegan|"
+    r"vegetarian|learning|originally|based|currently|now|also|been|lived|got|worked|always|"
+    r"\d+)\b)",
+    re.IGNORECASE,
+)
+_EN_SUBSTITUTES: Final = ((re.compile(r"\b(?:yrs|yr)\b", re.IGNORECASE), "years"),)
+
+
+def _de(clause: str) -> str:
+    text = _DE_BARE_RE.sub(lambda m: f"{m['i']}{m['v']}e", clause)
+    text = _DE_BARE_FINAL_RE.sub(lambda m: f"{m['s']}{m['v']}e{m['end']}", text)
+    text = _DE_BARE_INVERTED_RE.sub(lambda m: f"{m['v']}e {m['i']}", text)
+    match = _DE_NO_SUBJECT_RE.match(text)
+    if match:
+        verb = match["v"]
+        verb = verb if verb.lower() == "bin" or verb.lower().endswith("e") else verb + "e"
+        text = f"ich {verb}{text[match.end() :]}"
+    return text
+
+
+def _fr(clause: str) -> str:
+    def neg(m: re.Match[str]) -> str:
+        verb = m["v"]
+        if m["s"].lower() == "j'":
+            return f"je n'{verb} {m['n']}"
+        elided = verb[:1].lower() in "aeéèêiouyh"
+        return f"je n'{verb} {m['n']}" if elided else f"je ne {verb} {m['n']}"
+
+    text = _FR_NE_RE.sub(neg, clause)
+    for pattern, word in _FR_WORDS:
+        text = pattern.sub(word, text)
+    return text
+
+
+def _es(clause: str) -> str:
+    text = _ES_YO_RE.sub("", clause)
+    for pattern, word in _ES_WORDS:
+        text = pattern.sub(word, text)
+    return text
+
+
+def _pt(clause: str) -> str:
+    text = _PT_EU_RE.sub("", clause)
+    for pattern, word in _PT_WORDS:
+        text = pattern.sub(word, text)
+    return text
+
+
+def _en(clause: str) -> str:
+    text = _EN_RE.sub(lambda m: f"{m['i']}'{m['c']} ", clause)
+    for pattern, word in _EN_SUBSTITUTES:
+        text = pattern.sub(word, text)
+    return text
+
+
+def standard(clause: str) -> str | None:
+    """The clause in the standard forms the rules read, or None when nothing is colloquial."""
+    text = clause
+    for rewrite in (_de, _fr, _es, _pt, _en):
+        text = rewrite(text)
+    text = _IT_IO_RE.sub("", text)
+    return text if text != clause else None
