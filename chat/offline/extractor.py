@@ -106,6 +106,17 @@ _IN_MEMORY_RE: Final = re.compile(
 )
 
 
+# ...or "that thing about …", naming a short topic: "apaga aquilo do francês", "delete that bit
+# about my diet", "efface ce truc sur le piano".
+_THAT_ABOUT_RE: Final = re.compile(
+    r"^(?:aquilo|aquela coisa|aquela parte|isso|that(?: thing| bit| part| stuff)?|the (?:thing|"
+    r"bit|part)|quella cosa|quello|quella parte|ce truc|cette histoire|ça|la partie|eso|esa cosa|"
+    r"lo|das|die sache|den teil) (?:do|da|dos|das|de|sobre|about|on|of|sul|sulla|sui|su|di|del|"
+    r"della|sur|du|de la|des|von|über|mit|mit dem|mit der) (?P<t>\S+(?: \S+){0,2})$",
+    re.IGNORECASE,
+)
+
+
 def merge(lines: list[str], fact: Fact) -> list[str]:
     """Add a fact: skip a duplicate, replace the line holding the same key, else append."""
     norm = p.line_norm(fact.line)
@@ -150,11 +161,16 @@ def _forget_request(sentence: str) -> tuple[str, str] | None:
     erase = None if match else _ERASE_RE.match(p.strip_lead(sentence))
     if erase and (_IN_MEMORY_RE.search(erase["v"]) or _MY_FACT_RE.match(erase["v"])):
         match = erase
+    elif erase:
+        first = (p.split_clauses(erase["v"]) or [""])[0].strip().rstrip("?.!").strip()
+        match = erase if _THAT_ABOUT_RE.match(first) else None
     if not match:
         return None
     # Only the first clause names what to forget: "forget it, my name is Anna" keeps the name.
     clauses = p.split_clauses(_IN_MEMORY_RE.sub("", match["v"])) or [""]
-    return clauses[0].strip().rstrip("?.!").strip(), ", ".join(clauses[1:])
+    target = clauses[0].strip().rstrip("?.!").strip()
+    about = _THAT_ABOUT_RE.match(target)
+    return (about["t"] if about else target), ", ".join(clauses[1:])
 
 
 def remembered_clauses(text: str) -> list[str]:

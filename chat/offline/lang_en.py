@@ -36,6 +36,11 @@ _HABIT = (r"(?:every|each|twice|once|three times|\d+ times|a lot|regularly|weekl
           r"(?:years?|months?|weeks?))\b")  # fmt: skip
 
 
+def _spoken(text: str, strict: bool) -> str | None:
+    """The languages of "Tagalog at home and English at school", without where."""
+    return vl.languages(re.sub(r" (?:at|in) (?:home|school|work)\b", "", text), strict)
+
+
 def _im_a(g: Groups) -> str | None:
     text = rd.role(g["v"], False)
     words = text.split()[1:] if text else []  # without its "a"/"an"
@@ -184,7 +189,7 @@ RULES: Final[tuple[Rule, ...]] = (
          "taste:{k}", rd.phrase(3)),
     rule("en", r"\bmy (?:favou?rite )?hobb(?:y is|ies are) (?P<v>.+)", "Likes {v}", "taste:{k}",
          rd.phrase(4)),
-    rule("en", r"\b(?:i )?grew up speaking (?P<v>.+)", "Speaks {v}", "speaks:{k}", vl.languages,
+    rule("en", r"\b(?:i )?grew up speaking (?P<v>.+)", "Speaks {v}", "speaks:{k}", _spoken,
          whole=True),
     rule("en", r"\b(?:i|we) (?:also )?speak (?P<v>.+)", "Speaks {v}", "speaks:{k}",
          vl.languages, whole=True),

@@ -297,7 +297,7 @@ def cut_at_preposition(text: str) -> str:
 
 _CUT_WORDS: Final = word_set(
     "at in for since with on because per presso con in a da chez pour depuis dans avec à en "
-    "para desde con bei für seit mit an in em na no com im am beim zum zur vom"
+    "para desde con bei für seit mit an in em na no com im am beim zum zur vom num numa nos nas"
 )
 
 

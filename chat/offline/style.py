@@ -49,7 +49,7 @@ _LANGS: Final[tuple[_Lang, ...]] = (
         _rx(r"\b(?:answers?|replies|reply|responses?|respond|explain|explanations?|keep it|"
             r"talk to me|write to me)\b"),
         _rx(r"\b(?:prefer|always|from now on|in (?:the )?future|going forward|every time|"
-            r"whenever)\b"),
+            r"whenever|i like it when|i like when)\b"),
         (
             _f(r"\b(?:short|shorter|brief|concise|succinct|to the point)\b",
                "Prefers short answers", "length"),
@@ -62,7 +62,8 @@ _LANGS: Final[tuple[_Lang, ...]] = (
     ),
     _Lang(
         _rx(r"\b(?:rispost\w+|rispond\w*|spieg\w+|parlami|scrivimi)\b"),
-        _rx(r"\b(?:preferisco|sempre|d'ora in poi|da ora in poi|da adesso in poi|in futuro|"
+        _rx(r"\b(?:preferisco|mi piacciono le risposte|mi piace quando|"
+            r"sempre|d'ora in poi|da ora in poi|da adesso in poi|in futuro|"
             r"ogni volta)\b"),
         (
             _f(r"\b(?:brevi|breve|concis[oaie]|sintetic\w+|corte|stringat[ei])\b",
@@ -79,7 +80,8 @@ _LANGS: Final[tuple[_Lang, ...]] = (
     ),
     _Lang(
         _rx(r"\b(?:réponses?|répond\w*|expliqu\w*|explications?)\b"),
-        _rx(r"\b(?:préfère|toujours|désormais|dorénavant|à partir de maintenant|à l'avenir|"
+        _rx(r"\b(?:préfère|j'aime bien quand|j'aime quand|j'adore quand|"
+            r"toujours|désormais|dorénavant|à partir de maintenant|à l'avenir|"
             r"chaque fois)\b"),
         (
             _f(r"\b(?:courtes?|brèves?|bref|concises?|concis|succinct\w*|concision)\b",
@@ -93,11 +95,12 @@ _LANGS: Final[tuple[_Lang, ...]] = (
     ),
     _Lang(
         _rx(r"\b(?:respuestas?|respond\w*|contest\w*|expli(?:ca|que)\w*|explicaciones?)\b"),
-        _rx(r"\b(?:prefiero|siempre|a partir de ahora|de ahora en adelante|en adelante|"
+        _rx(r"\b(?:prefiero|me gustan (?:las )?respuestas|me gusta cuando|me encanta cuando|"
+            r"siempre|a partir de ahora|de ahora en adelante|en adelante|"
             r"cada vez)\b"),
         (
-            _f(r"\b(?:cortas?|breves?|concis[oa]s?|al grano)\b", "Prefiere respuestas breves",
-               "length"),
+            _f(r"\b(?:cortas?|cortit[oa]s|breves?|concis[oa]s?|al grano)\b",
+               "Prefiere respuestas breves", "length"),
             _f(r"\bdetallad[oa]s?\b", "Prefiere respuestas detalladas", "length"),
             _f(r"\bpaso a paso\b", "Prefiere explicaciones paso a paso", "steps"),
             _f(r"\bejemplos?\b", "Prefiere explicaciones con ejemplos", "examples"),
@@ -108,7 +111,8 @@ _LANGS: Final[tuple[_Lang, ...]] = (
     ),
     _Lang(
         _rx(r"\b(?:antwort\w*|erklär\w*|erkläre\w*|erklärung\w*)\b"),
-        _rx(r"\b(?:bevorzuge|immer|ab jetzt|von nun an|künftig|in zukunft|jedes mal|lieber)\b"),
+        _rx(r"\b(?:bevorzuge|am liebsten|"
+            r"immer|ab jetzt|von nun an|künftig|in zukunft|jedes mal|lieber)\b"),
         (
             _f(r"\b(?:kurz|kurze[nr]?|knapp|knappe[nr]?|prägnant\w*)\b",
                "Bevorzugt kurze Antworten", "length"),
@@ -123,7 +127,8 @@ _LANGS: Final[tuple[_Lang, ...]] = (
     ),
     _Lang(
         _rx(r"\b(?:respostas?|respond\w*|expli(?:ca|que)\w*|explicações|explicação)\b"),
-        _rx(r"\b(?:prefiro|sempre|a partir de agora|de agora em diante|daqui para a frente|"
+        _rx(r"\b(?:prefiro|gosto de respostas|gosto quando|"
+            r"sempre|a partir de agora|de agora em diante|daqui para a frente|"
             r"daqui pra frente)\b"),
         (
             _f(r"\b(?:curtas?|breves?|concisas?|diretas?)\b", "Prefere respostas curtas",

@@ -180,7 +180,8 @@ JOBS: Final = word_set(
 LANGUAGE_NAMES: Final = word_set(
     "english spanish german french italian portuguese japanese chinese mandarin cantonese "
     "russian arabic korean dutch swedish norwegian danish finnish polish greek turkish hindi "
-    "urdu hebrew catalan romanian hungarian czech ukrainian "
+    "urdu hebrew catalan romanian hungarian czech ukrainian tagalog filipino vietnamese thai "
+    "indonesian malay swahili bengali punjabi tamil persian farsi "
     "inglese spagnolo tedesco francese italiano portoghese giapponese cinese russo arabo "
     "coreano olandese greco "
     "anglais espagnol allemand français italien portugais japonais chinois russe arabe coréen "
