@@ -88,6 +88,8 @@ def _count(g: Groups) -> str:
 
 def _gern(g: Groups) -> str | None:
     verb = g["verb"].lower()
+    if verb == "gehe":  # "ich gehe gern wandern": what one goes to do is the fact
+        return None
     if verb in _IRREGULAR:
         third = _IRREGULAR[verb]
     elif verb.endswith("e") and len(verb) > 3:

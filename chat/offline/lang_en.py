@@ -99,7 +99,7 @@ RULES: Final[tuple[Rule, ...]] = (
     rule("en", r"\bmy name(?: is|'s) (?P<v>.+)", "Name is {v}", "name", rd.name(capped=False)),
     rule("en", I_AM + r" called (?P<v>.+)", "Name is {v}", "name", rd.name(capped=False)),
     rule("en", _CALLS_ME + r"(?P<n>[A-Z][\w'-]*),? \(?short for (?P<v>[A-Z][\w'-]*)\)?",
-         "Name is {v}, goes by {n}", "name"),
+         "Name is {v}, goes by {n}", "name", whole=True),
     rule("en", r"\b(?:call me|i go by) (?P<v>.+)", "Name is {v}", "name", rd.name(capped=True)),
     rule("en", _CALLS_ME + r"(?P<v>.+)", "Name is {v}", "name", rd.name(capped=True)),
     rule("en", r"^i(?:'m| am) (?P<v>[\w'-]+)[.!]?$", "Name is {v}", "name", _not_a_name),
