@@ -26,6 +26,9 @@ RULES: Final[tuple[Rule, ...]] = tuple(rule for lang in _LANGS for rule in lang.
 KINDS: Final[tuple[Kind, ...]] = style.KINDS + tuple(kind for lang in _LANGS for kind in lang.KINDS)
 
 
+_UND_RE: Final = re.compile(r"\s+und\s+", re.IGNORECASE)
+
+
 def _variants(clause: str) -> list[str]:
     """The clause, its standard form when it is colloquial ("ich wohn", "je mange pas"), and the
     German main-clause order of either when it is a subordinate one."""
@@ -34,9 +37,11 @@ def _variants(clause: str) -> list[str]:
     if standard:
         variants.append(standard)
     for text in list(variants):
-        reordered = lang_de.reorder(text)
-        if reordered and reordered not in variants:
-            variants.append(reordered)
+        # "… und am Wochenende gehe ich segeln": the inverted clause after "und" too.
+        for part in [text, *_UND_RE.split(text)[1:]]:
+            reordered = lang_de.reorder(part)
+            if reordered and reordered not in variants:
+                variants.append(reordered)
     return variants
 
 

@@ -112,7 +112,7 @@ _FILLER_RE: Final = re.compile(
     # "um" is also Portuguese "a" ("um gato"): a filler only before a comma or English words.
     r"(?:,\s*|^|(?<=\s))(?:umm+|uh+m?|uhm|erm|ehm+|euh+|heu+|hmm+|mmm+|äh+m?|ähm|"
     r"um(?=\s*,|\s+(?:so|yeah|well|i|i'm|my|and|like|ok|okay)\b))(?=[\s,.!?]|$)"
-    r"[ \t,]*|(?:,\s*|^|(?<=\s))(?:eh+|ah+|er|hum|öhm)[ \t]*,[ \t]*"
+    r"[ \t,]*|(?:,\s*|^|(?<=\s))(?:eh+|ah+|er|hum|öhm|hã+|éh+)[ \t]*,[ \t]*"
     r"|,\s*(?:like|you know|tipo|cioè|genre|quoi|o sea|sabes|sozusagen|tipo assim|sei lá|"
     r"niente|bueno|bon|bref)\s*,",
     re.IGNORECASE,
@@ -183,7 +183,8 @@ _OWN_QUESTION_RE: Final = re.compile(
 _ASKS_BACK_RE: Final = re.compile(
     r"\b(?:you|your|any|tu|ti|te|tuo|tua|voi|vous|toi|ton|ta|tú|usted|du|dir|dich|dein|ihr|"
     r"você|vocês|teu|tua|o senhor|a senhora)\b|\b(?:tudo bem|tudo bom|ça va|come va|qué tal|"
-    r"wie geht's|wie geht es|como vai|como estás|how are things)\b",
+    r"wie geht's|wie geht es|como vai|como estás|how are things|me ayudas|mi aiuti|m'aides|"
+    r"me ajudas?|hilfst du)\b",
     re.IGNORECASE,
 )
 

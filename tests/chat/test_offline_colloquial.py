@@ -33,10 +33,18 @@ from tests.chat.offline_model import run_pass
         ("here in Bristol the buses are awful, 10 years living in this town", "Lives in Bristol"),
         ("I grew up speaking Polish at home", "Speaks Polish"),
         ("im a teacher in Cardiff", "Works as a teacher in Cardiff"),
+        ("eu moro em, hã, Curitiba", "Mora em Curitiba"),
+        ("por cierto vivo en Cádiz, ¿me ayudas con una receta?", "Vive en Cádiz"),
     ],
 )
 def test_it_reads_a_fact_said_colloquially(said: str, line: str) -> None:
     assert run_pass(said) == [line]
+
+
+def test_an_inverted_german_clause_after_und_is_read_too() -> None:
+    said = "ich wohne in Köln und am Wochenende spiel ich Tennis"
+    assert run_pass(said) == ["Wohnt in Köln", "Spielt Tennis"]
+    assert run_pass("ich arbeite viel und heute geh ich segeln") == []
 
 
 def test_a_german_verb_one_goes_to_do_is_the_hobby_not_going_itself() -> None:
