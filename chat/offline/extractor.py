@@ -19,7 +19,7 @@ from chat.offline import changes, roleplay
 from chat.offline import patterns as p
 from chat.offline.facts import Fact, classify_line, extract, note_facts
 from chat.offline.vocab import RELATIONS
-from memory.triggers import is_remember_request
+from memory.triggers import is_forget_request, is_remember_request
 
 DEFAULT_TARGET_TOKENS: Final = 1500
 
@@ -155,6 +155,40 @@ def forget(lines: list[str], target: str) -> list[str]:
     return kept
 
 
+# Words of forget requests themselves, never a topic to forget.
+_FORGET_WORDS: Final = p.word_set(
+    "forget forgot delete remove erase memory memoria memoire speicher gedachtnis dimentica "
+    "dimenticare cancella cancellare oublie oublier efface effacer supprime olvida olvidar borra "
+    "borrar vergiss vergessen losch losche esquece esquecer esqueca apaga apagar please bitte "
+    "favore favor porfa want saved salvata guardar"
+)
+
+
+def _stems(text: str) -> set[str]:
+    return {
+        word[:5]
+        for word in p.significant_words(text, RELATIONS)
+        if len(word) >= 4 and word not in _FORGET_WORDS
+    }
+
+
+def forget_by_stems(lines: list[str], sentence: str, *, turn: str) -> list[str]:
+    """A forget request the patterns don't read: drop the lines of the fact kind it names, or
+    sharing a word stem with it (with the whole turn when the sentence names nothing)."""
+    words = p.significant_words(sentence, RELATIONS) - _FORGET_WORDS
+    keys = {key for word in words for key in p.KIND_WORDS.get(word, ())}
+    stems = _stems(sentence) or _stems(turn)
+    if not stems and not keys:
+        return lines
+    kept = []
+    for line in lines:
+        key = classify_line(line)[1]
+        if (key and key in keys) or stems & _stems(line):
+            continue
+        kept.append(line)
+    return kept
+
+
 def _forget_request(sentence: str) -> tuple[str, str] | None:
     """(what to forget, the rest of the sentence) when the sentence asks to forget."""
     match = _FORGET_RE.match(p.strip_lead(sentence)) or _FORGET_RE.match(sentence)
@@ -201,7 +235,19 @@ def apply_turn(lines: list[str], text: str, *, strict: bool, asked: bool = False
         request = _forget_request(sentence)
         if request:
             target, sentence = request
-            lines = [] if _FORGET_ALL_RE.match(target) else forget(lines, target)
+            if _FORGET_ALL_RE.match(target):
+                lines = []
+            else:
+                before = lines
+                lines = forget(lines, target)
+                if lines == before:  # "oublie ça": what "that" is was said before in the turn
+                    lines = forget_by_stems(lines, target, turn=text)
+        elif is_forget_request(sentence):
+            # Asked in words the rules above don't read ("can u forget where i work?",
+            # "vergiss bitte meinen Wohnort"): the lines that share a word stem with the
+            # request go, or, when it only says "that", with the rest of the turn.
+            lines = forget_by_stems(lines, sentence, turn=text)
+            continue
         note = _NOTE_RE.match(p.strip_lead(sentence)) or _NOTE_RE.match(sentence)
         if note:
             facts = note_facts(note["v"], strict=strict)

@@ -11,7 +11,7 @@ import math
 
 import pytest
 
-from chat.offline.extractor import answer
+from chat.offline.extractor import answer, apply_turn
 from tests.chat.offline_model import call, payload, run_pass
 
 
@@ -366,3 +366,34 @@ def test_odd_text_never_breaks_it(said: str) -> None:
 def test_the_same_input_gives_the_same_output() -> None:
     said = ("My name is Anna, I live in Turin and I love jazz.", "Remember that I prefer tea")
     assert run_pass(*said) == run_pass(*said)
+
+
+@pytest.mark.parametrize(
+    ("lines", "said", "kept"),
+    [
+        (["Name is Sam", "Works as a nurse", "Lives in Porto"],
+         "could you pls forget my job, i dont want it stored", ["Name is Sam", "Lives in Porto"]),
+        (["Si chiama Gino", "Vive a Bari", "Ha un gatto, Micio"],
+         "per favore dimentica dove abito", ["Si chiama Gino", "Ha un gatto, Micio"]),
+        (["Heißt Jan", "Wohnt in Köln", "Spielt Tennis"],
+         "bitte vergiss, dass ich Tennis spiele", ["Heißt Jan", "Wohnt in Köln"]),
+        (["Se llama Ana", "Tiene un perro, Toby", "Vive en Sevilla"],
+         "olvida lo de mi perro porfa", ["Se llama Ana", "Vive en Sevilla"]),
+        (["Chama-se Rui", "Mora em Braga", "Tem asma"],
+         "esquece a minha asma por favor", ["Chama-se Rui", "Mora em Braga"]),
+        (["S'appelle Léa", "A un copain, Hugo", "Vit à Lille"],
+         "c'est fini avec Hugo. oublie ça stp", ["S'appelle Léa", "Vit à Lille"]),
+    ],
+)  # fmt: skip
+def test_a_forget_request_in_everyday_words_drops_the_line_it_names(lines, said, kept):
+    assert apply_turn(list(lines), said, strict=False) == kept
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["don't forget that I work nights", "I always forget my keys", "forget it, let's talk tea",
+     "forget that"],
+)  # fmt: skip
+def test_words_of_forgetting_that_ask_nothing_drop_nothing(said):
+    lines = ["Name is Sam", "Works as a nurse", "Likes tea"]
+    assert apply_turn(list(lines), said, strict=False)[:3] == lines
