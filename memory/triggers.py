@@ -83,7 +83,8 @@ _REMINISCING_AFTER_RE: Final = re.compile(
 _ATTACHED_OBJECT_RE: Final = re.compile(r"(?:lo|la|li|le|los|las)$")
 # Questions that are still requests: "Could you remember that I'm vegan?"
 _POLITE_REMEMBER_RE: Final = re.compile(
-    r"\b(?:could|would|will|can) you (?:please |kindly )?(?:also )?(?:remember|memori[sz]e"
+    r"\b(?:could|would|will|can) (?:you|u|ya) (?:please |pls |plz |kindly )?(?:also )?"
+    r"(?:remember|memori[sz]e"
     r"|keep (?:this |that |it )?in mind|save|store|note|make a note)\b(?! (?:what|when|where|who))"
     r"|\b(?:puoi|potresti) (?:per favore )?(?:ricordare|ricordarti|memorizzare|salvare"
     r"|tenere a mente)\b|\b(?:peux|pourrais)-tu (?:te souvenir|retenir|memoriser|garder|noter)\b"
@@ -105,6 +106,9 @@ _FORGET_RE: Final = re.compile(
     r"|vergiss|vergessen sie"
     r"|(?:losch|losche|entferne)\b(?:\s+\S+){0,6}?\s+aus (?:deinem |dem )?(?:gedachtnis|speicher)"
     r"|esqueca|esquece|(?:apague|apaga|remova|remove)\b(?:\s+\S+){0,6}?\s+da (?:sua |tua )?memoria"
+    # "tu peux oublier ça". (An erase verb without "memory" is not enough: "remove my name from
+    # the draft" asks nothing of memory.)
+    r"|(?:tu peux|vous pouvez|tu pourrais|vous pourriez) oublier"
     r")\b"
 )
 # "don't forget", "n'oublie pas", "vergiss nicht"... are remember requests, never forget requests.
@@ -117,7 +121,8 @@ _DISMISSIVE_RE: Final = re.compile(
     r"|laisse tomber|olvidalo|vergiss es|esquece|deixa pra la)\s*(?:[,.!;:-]|$)"
 )
 _POLITE_FORGET_RE: Final = re.compile(
-    r"\b(?:could|would|will|can) you (?:please |kindly )?(?:forget|delete|remove|erase)\b"
+    r"\b(?:could|would|will|can) (?:you|u|ya) (?:please |pls |plz |kindly )?"
+    r"(?:forget|delete|remove|erase)\b"
     r"|\b(?:puoi|potresti) (?:per favore )?(?:dimenticare|scordare|cancellare)\b"
     r"|\b(?:peux|pourrais)-tu (?:oublier|effacer|supprimer)\b"
     r"|\b(?:puedes|podrias) (?:olvidar|borrar)\b|\b(?:kannst|konntest) du\b.{0,30}\bvergessen\b"

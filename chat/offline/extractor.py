@@ -160,13 +160,14 @@ _FORGET_WORDS: Final = p.word_set(
     "forget forgot delete remove erase memory memoria memoire speicher gedachtnis dimentica "
     "dimenticare cancella cancellare oublie oublier efface effacer supprime olvida olvidar borra "
     "borrar vergiss vergessen losch losche esquece esquecer esqueca apaga apagar please bitte "
-    "favore favor porfa want saved salvata guardar"
+    "favore favor porfa want saved salvata guardar could would peux pouvez pourrais puoi "
+    "potresti puedes podrias kannst konntest podes pode thanks merci grazie gracias danke obrigado"
 )
 
 
 def _stems(text: str) -> set[str]:
     return {
-        word[:5]
+        word[:4]
         for word in p.significant_words(text, RELATIONS)
         if len(word) >= 4 and word not in _FORGET_WORDS
     }

@@ -90,6 +90,8 @@ NOT_REMEMBER_REQUESTS = [
 ]
 
 FORGET_REQUESTS = [
+    "can u forget where i work?",
+    "tu peux oublier ça stp",
     "Forget that I said I'm vegan",
     "forget my address",
     "Please forget what I told you about my job",
@@ -106,6 +108,8 @@ FORGET_REQUESTS = [
 ]
 
 NOT_FORGET_REQUESTS = [
+    "Remove my name from the email draft",
+    "borra mi nombre del correo",
     "Don't forget my birthday",
     "Do not forget that I'm vegan",
     "Non dimenticare il mio compleanno",
