@@ -46,8 +46,8 @@ class Work:
     more: bool = False
 
 
-# A voice session is owed until its pass is done; a clear (or switching memory back on) marks
-# the sessions it puts out of reach as done, ended or not.
+# A voice session is owed until its pass is done; a clear marks the sessions it puts out of
+# reach as done, ended or not, and a session started with memory off is done from the start.
 VOICE_PENDING = Exists(
     VoiceSession.objects.filter(
         owner_id=OuterRef("owner_id"), ended_at__isnull=False, memory_pass_done_at__isnull=True
@@ -95,7 +95,7 @@ def _chat_work(memory: Memory) -> Work | None:
             memory_state=Message.MemoryState.UNREAD,
         )
         .order_by("id")
-        .values("id", "conversation_id", "role", "content")[:UNREAD_TURNS_SCANNED]
+        .values("id", "conversation_id", "role", "content", "tokens")[:UNREAD_TURNS_SCANNED]
     )
     if not unread:
         return None
@@ -149,7 +149,8 @@ def asks_to_forget(turns: list[Turn]) -> bool:
 
 def fit_transcript(turns: list[Turn]) -> list[Turn]:
     """The oldest turns that fit in the transcript cap (SPEC §2: 20,000 tokens), in order; a
-    single turn larger than the cap alone is cut to fit, so a pass always makes progress."""
+    single turn larger than the cap alone is cut to fit, so a pass always makes progress. A
+    turn's ``tokens``, when the message stored them, are not counted again."""
     limit = settings.MEMORY_TRANSCRIPT_TOKEN_LIMIT
     # A token is at least one byte: a transcript with fewer bytes than the cap fits uncounted.
     if sum(len(t["content"].encode()) + 4 for t in turns) <= limit:
@@ -157,7 +158,8 @@ def fit_transcript(turns: list[Turn]) -> list[Turn]:
     kept: list[Turn] = []
     remaining = limit
     for turn in turns:
-        cost = budget.count_tokens(turn["content"]) + 4
+        stored = turn.get("tokens")
+        cost = (budget.count_tokens(turn["content"]) if stored is None else stored) + 4
         if cost > remaining:
             if not kept:
                 kept.append(

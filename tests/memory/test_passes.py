@@ -695,3 +695,20 @@ def test_a_pass_is_never_dropped_under_a_running_pass(account, memory_model):
     assert (memory.pass_failures, memory.pass_not_before) == (0, None)
     assert not MemoryEvent.objects.exists()
     assert Message.objects.filter(memory_state=Message.MemoryState.UNREAD).count() == 2
+
+
+def test_the_transcript_cap_uses_the_token_counts_messages_stored(account, memory_model, settings):
+    conversation = conversation_with(account, "one", "two", "three")
+    # Their bytes fit the cap; the counts stored when they were said (chat.services counts each
+    # message once) do not, so the cap goes by the counts: one turn a round.
+    settings.MEMORY_TRANSCRIPT_TOKEN_LIMIT = 12
+    Message.objects.filter(conversation=conversation).update(tokens=8)
+    memory = memory_with(account)
+    memory_model.answer(*[lambda messages: answer(*payload(messages)["memory"])] * 5)
+
+    run(memory)
+
+    # "two" (the assistant's) made a round of its own, with nothing to ask the model.
+    rounds = [payload(call["messages"])["transcript"] for call in memory_model.calls]
+    assert [[t["content"] for t in r] for r in rounds] == [["one"], ["three"]]
+    assert not Message.objects.filter(memory_state=Message.MemoryState.UNREAD).exists()
