@@ -270,9 +270,8 @@ def _user_state(
     changed hands while the request was on its way (its guest signed up or logged in). When the
     request's memory read failed, whether memory was on is unknown: the turn is never read
     either, so a turn said with memory off is never learned (memory misses a turn instead)."""
-    read_failed = memory.owner_id is None
-    changed_hands = not read_failed and memory.owner_id != locked.owner_id
-    if conversation.temporary or not memory.enabled or read_failed or changed_hands:
+    changed_hands = memory.owner_id is not None and memory.owner_id != locked.owner_id
+    if conversation.temporary or not memory.enabled or memory.failed or changed_hands:
         return Message.MemoryState.SKIPPED
     return Message.MemoryState.UNREAD
 
@@ -295,10 +294,12 @@ def _store_user_message(
     """Store the person's message. Said with memory off (or in a temporary chat), it is never
     read by memory, also not once memory is back on or the guest has become an account.
     ``memory`` is the request's own bounded read, of the owner the request began with, so a
-    slow memory table never holds the message up (a failed read counts as on: it fails open);
-    a conversation that changed hands since (its guest signed up or logged in meanwhile) is
-    treated as memory off, so what is said in that moment is never learned by either side."""
+    slow memory table never holds the message up (a failed read leaves the turn unread by
+    memory: whether memory was on is unknown); a conversation that changed hands since (its
+    guest signed up or logged in meanwhile) is treated as memory off, so what is said in that
+    moment is never learned by either side."""
     title = text.strip().splitlines()[0][:TITLE_CHARS]
+    tokens = context.message_tokens(text)  # counted before the conversation's lock is taken
     try:
         with transaction.atomic():
             locked = _lock_conversation(conversation, reply=False, title=title)
@@ -307,7 +308,7 @@ def _store_user_message(
                 role=Message.Role.USER,
                 content=text,
                 memory_state=_user_state(conversation, memory, locked),
-                tokens=context.message_tokens(text),
+                tokens=tokens,
             )
     except IntegrityError:
         raise ConversationGone from None  # SQLite checks the conversation only at commit
@@ -327,6 +328,7 @@ def _store_reply(
     """Store the reply and, in the same transaction, owe a memory pass if this reply calls for
     one (enqueued after commit): no reply without its trigger."""
     content = clean_text(text)
+    tokens = context.message_tokens(content)  # counted before the conversation's lock is taken
     try:
         with transaction.atomic():
             locked = _lock_conversation(conversation, reply=True)
@@ -336,7 +338,7 @@ def _store_reply(
                 content=content,
                 model=conversation.model,
                 memory_state=_reply_state(user_message),
-                tokens=context.message_tokens(content),
+                tokens=tokens,
             )
             # The owner read under the lock, not the one the request began with; the read of
             # the same owner said whether memory is on (this exchange was said with it off).
@@ -457,8 +459,9 @@ def start_voice_session(*, owner_id: int, model: str | None = None) -> tuple[Voi
         session = VoiceSession.objects.create(
             owner_id=owner_id,
             model=model,
-            # Said with memory off: never read (switching memory back on does not change that).
-            memory_pass_done_at=None if memory.enabled else timezone.now(),
+            # Said with memory off, or with no telling (the read failed): never read, as for a
+            # chat turn (switching memory back on does not change that).
+            memory_pass_done_at=None if memory.enabled and not memory.failed else timezone.now(),
         )
     parts = [settings.CHAT_SYSTEM_PROMPT.format(assistant=settings.ASSISTANT_NAME)]
     if memory.block:

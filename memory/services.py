@@ -168,6 +168,8 @@ class MemoryRead:
     tokens: int = 0
     memory_id: int | None = None
     owner_id: int | None = None
+    # The read timed out or failed: no block, and whether memory is on is unknown.
+    failed: bool = False
 
 
 @functools.cache
@@ -224,7 +226,7 @@ def read_for_request(*, owner_id: int) -> MemoryRead:
         row = _read_row(owner_id)
     except DatabaseError:
         log.warning("memory.read_failed owner=%s", owner_id)
-        return MemoryRead(enabled=True, block=None)
+        return MemoryRead(enabled=True, block=None, failed=True)
     if row is None:
         return MemoryRead(enabled=True, block=None, owner_id=owner_id)
     memory_id, enabled, tokens, lines = row
