@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import json
 import logging
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -306,31 +306,19 @@ def clear_memory(*, owner_id: int) -> None:
 
 def delete_line(*, owner_id: int, index: int, expected_version: int | None) -> MemoryView:
     """Delete one line, only if the list is still the version the person was looking at
-    (``None``: whatever the version, as with ``If-Match: *``; a pass writing meanwhile makes
-    it look again, a bounded number of times)."""
-    for _ in range(settings.MEMORY_CAS_ATTEMPTS):
-        memory = get_memory(owner_id=owner_id)
-        if expected_version is not None and memory.version != expected_version:
-            raise StaleVersion
-        if not 0 <= index < len(memory.lines):
+    (``None``: whatever the version, as with ``If-Match: *``)."""
+
+    def without(lines: list[str]) -> Change:
+        if not 0 <= index < len(lines):
             raise LineNotFound
-        after = [line for i, line in enumerate(memory.lines) if i != index]
-        with transaction.atomic():
-            if write_lines(memory=memory, lines=after):
-                _forget_in_pending_merges(owner_id, removed=[memory.lines[index]])
-                break
-        if expected_version is not None:
-            raise StaleVersion
-    else:
-        raise StaleVersion
-    record_event(
+        return [line for i, line in enumerate(lines) if i != index], [lines[index]], None
+
+    return _change_by_hand(
         owner_id=owner_id,
+        expected=expected_version,
         kind=MemoryEvent.Kind.DELETE_LINE,
-        outcome="ok",
-        before=memory.lines,
-        after=after,
+        change=without,
     )
-    return view_memory(owner_id=owner_id)
 
 
 def add_line(*, owner_id: int, text: str, expected_version: int | None = None) -> MemoryView:
@@ -355,39 +343,49 @@ def _write_own_line(
     reason = refusal_reason(line)
     if reason is not None:
         raise LineRefused(reason)
+
+    def with_line(lines: list[str]) -> Change:
+        if index is not None and not 0 <= index < len(lines):
+            raise LineNotFound
+        others = [old for i, old in enumerate(lines) if i != index]
+        if line_key(line) in {line_key(old) for old in others}:
+            raise LineRefused("duplicate")
+        after = [*lines, line] if index is None else [*lines[:index], line, *lines[index + 1 :]]
+        tokens = budget.list_tokens(after)
+        if tokens > settings.MEMORY_TOKEN_LIMIT:
+            raise MemoryFull
+        return after, [] if index is None else [lines[index]], tokens
+
+    kind = MemoryEvent.Kind.ADD_LINE if index is None else MemoryEvent.Kind.EDIT_LINE
+    return _change_by_hand(owner_id=owner_id, expected=expected, kind=kind, change=with_line)
+
+
+# A person's change to the list: the lines after it, the lines it took out, their tokens if
+# already counted.
+Change = tuple[list[str], list[str], int | None]
+
+
+def _change_by_hand(
+    *, owner_id: int, expected: int | None, kind: str, change: Callable[[list[str]], Change]
+) -> MemoryView:
+    """One change the person makes (delete, add, edit), as a compare-and-set at the version
+    they were looking at; at any version (``None``), a pass writing meanwhile makes it look
+    again, a bounded number of times. Lines taken out also leave guests still waiting to merge
+    into this owner, in the same transaction, so a deferred merge cannot bring them back."""
     for _ in range(settings.MEMORY_CAS_ATTEMPTS):
         memory = get_memory(owner_id=owner_id)
         if expected is not None and memory.version != expected:
             raise StaleVersion
-        if index is not None and not 0 <= index < len(memory.lines):
-            raise LineNotFound
-        others = [old for i, old in enumerate(memory.lines) if i != index]
-        if line_key(line) in {line_key(old) for old in others}:
-            raise LineRefused("duplicate")
-        after = list(memory.lines)
-        if index is None:
-            after.append(line)
-        else:
-            after[index] = line
-        tokens = budget.list_tokens(after)
-        if tokens > settings.MEMORY_TOKEN_LIMIT:
-            raise MemoryFull
+        after, removed, tokens = change(memory.lines)
         with transaction.atomic():
             if write_lines(memory=memory, lines=after, tokens=tokens):
-                if index is not None:
-                    _forget_in_pending_merges(owner_id, removed=[memory.lines[index]])
+                _forget_in_pending_merges(owner_id, removed=removed)
                 break
         if expected is not None:
             raise StaleVersion
     else:
         raise StaleVersion
-    record_event(
-        owner_id=owner_id,
-        kind=MemoryEvent.Kind.ADD_LINE if index is None else MemoryEvent.Kind.EDIT_LINE,
-        outcome="ok",
-        before=memory.lines,
-        after=after,
-    )
+    record_event(owner_id=owner_id, kind=kind, outcome="ok", before=memory.lines, after=after)
     return view_memory(owner_id=owner_id)
 
 
@@ -397,6 +395,8 @@ def _forget_in_pending_merges(owner_id: int, *, removed: list[str]) -> None:
     with the owner's write, so a merge in flight loses its compare-and-set and merges again."""
     from memory.lines import line_key
 
+    if not removed:
+        return
     keys = {line_key(line) for line in removed}
     pending = Memory.objects.filter(owner__merging_into_id=owner_id, owner__is_guest=True)
     for guest_memory in pending:
