@@ -99,7 +99,7 @@ def merge_guest(*, guest: User, account: User) -> None:
         # message racing the signup waits or goes first, never deadlocks: the guest (no key
         # update: a message's memory row may still reference it), its conversations, its memory.
         locked = User.objects.select_for_update(no_key=True).filter(pk=guest.pk, is_guest=True)
-        if not locked.exists():
+        if locked.values_list("pk", flat=True).first() is None:
             return
         list(
             Conversation.objects.select_for_update(no_key=True)
@@ -186,7 +186,8 @@ def delete_account(*, user: User) -> None:
                     .filter(owner_id=user.pk)
                     .values_list("pk", flat=True)
                 )
-                if not User.objects.select_for_update().filter(pk=user.pk).exists():
+                person = User.objects.select_for_update().filter(pk=user.pk)
+                if person.values_list("pk", flat=True).first() is None:
                     return
                 memory_services.lock_memory(owner_id=user.pk)
                 memory_handover.forget_owner(owner_id=user.pk)
