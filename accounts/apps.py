@@ -3,3 +3,11 @@ from django.apps import AppConfig
 
 class AccountsConfig(AppConfig):
     name = "accounts"
+
+    def ready(self) -> None:
+        # Imported once the app registry is ready, as Django asks of modules that use it.
+        from accounts import tasks  # noqa: F401 - in Celery's registry, sent by name
+        from accounts.owners import AccountDirectory
+        from memory import owners
+
+        owners.use(AccountDirectory())

@@ -6,6 +6,7 @@ import logging
 from datetime import datetime, timedelta
 from typing import Any
 
+from celery import current_app
 from django.conf import settings
 from django.contrib.auth import authenticate, password_validation
 from django.core.exceptions import ValidationError
@@ -21,6 +22,9 @@ from memory import handover as memory_handover
 from memory import services as memory_services
 
 log = logging.getLogger(__name__)
+
+# The task that finishes a merge that needed the memory model (``accounts.tasks``).
+FINISH_GUEST_MERGE_TASK = "accounts.finish_guest_merge"
 
 
 # The e-mail is also the username, whose column is the shorter one.
@@ -125,10 +129,11 @@ def merge_guest(*, guest: User, account: User) -> None:
 
 
 def _finish_merge_later(guest_id: int, account_id: int) -> None:
-    from accounts.tasks import finish_guest_merge
-
     try:
-        finish_guest_merge.apply_async(args=[guest_id, account_id], retry=False)
+        # Named, not imported: the task module sits above this one and calls it.
+        current_app.tasks[FINISH_GUEST_MERGE_TASK].apply_async(
+            args=[guest_id, account_id], retry=False
+        )
     except Exception:  # noqa: BLE001 - the broker is away: housekeeping re-sends it
         log.warning("accounts.merge_enqueue_failed guest=%s", guest_id)
 

@@ -15,7 +15,7 @@ def housekeeping() -> None:
 
 
 @shared_task(
-    name="accounts.finish_guest_merge",
+    name=services.FINISH_GUEST_MERGE_TASK,
     bind=True,
     acks_late=True,
     reject_on_worker_lost=True,

@@ -16,9 +16,11 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts import services
 from accounts.forms import CredentialsForm, DeleteAccountForm, SignupForm
+from accounts.middleware import MODEL_BACKEND
 from accounts.models import User
-from accounts.web import MODEL_BACKEND, guest_of, page, person_of, person_optional
-from config import throttling
+from accounts.web import guest_of
+from core import throttling
+from core.people import person_of, person_optional
 from memory.views import section_context
 
 
@@ -85,7 +87,7 @@ def _settings_page(
 ) -> HttpResponse:
     expanded = request.GET.get("memory") == "open"
     context = {"delete_form": delete_form, **section_context(request, expanded=expanded)}
-    return page(request, "accounts/settings.html", context, status=status)
+    return render(request, "accounts/settings.html", context, status=status)
 
 
 @require_GET
@@ -115,7 +117,7 @@ def delete(request: HttpRequest) -> HttpResponse:
         # Without JavaScript, the confirmation dialog is this page (a guest has no password to
         # confirm with; an account confirms with its password here or in Settings).
         form = DeleteAccountForm(request.user)
-        return page(request, "accounts/delete_confirm.html", {"delete_form": form})
+        return render(request, "accounts/delete_confirm.html", {"delete_form": form})
     # A password check: guessing it is throttled like a login.
     if refused := throttling.refuse_page(request, throttling.LoginThrottle):
         return refused

@@ -13,7 +13,7 @@ import json
 import time
 from typing import Any
 
-# Seconds spent inside the provider (this process), and in chat.llm.complete around it; and
+# Seconds spent inside the provider (this process), and in llm.complete around it; and
 # whether each memory call changed the list.
 model_seconds: list[float] = []
 seam_seconds: list[float] = []
@@ -34,9 +34,9 @@ def _answer(model: str, messages: list[dict[str, Any]]) -> str:
 
 
 def register() -> None:
-    """Add the provider to litellm (importing it) and time chat.llm.complete."""
-    from chat import llm
-    from chat.offline.provider import TextProvider
+    """Add the provider to litellm (importing it) and time llm.complete."""
+    import llm
+    from llm.provider import TextProvider
 
     class Instant(TextProvider):
         def answer(self, model: str, messages: list[dict[str, Any]]) -> str:

@@ -15,7 +15,7 @@ from django.conf import settings
 from django.db.models import F, Subquery, Sum, Value, Window
 from django.db.models.functions import Coalesce, Length
 
-from chat import llm
+import llm
 from chat.models import Message
 from memory import budget
 

@@ -11,9 +11,9 @@ from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
-from accounts.models import User
 from chat import services
 from chat.models import Project
+from core.people import Person
 from memory.lines import clean_text
 
 
@@ -38,7 +38,7 @@ class NewConversationForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 3, "placeholder": _("Message")}),
     )
 
-    def __init__(self, user: User, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, user: Person, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["model"].choices = model_choices()
         self.fields["model"].initial = settings.DEFAULT_CHAT_MODEL

@@ -5,6 +5,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from memory.turns import TurnState
+
 
 class OwnedQuerySet(models.QuerySet):
     def for_owner(self, owner: settings.AUTH_USER_MODEL) -> OwnedQuerySet:
@@ -64,12 +66,8 @@ class Message(models.Model):
         USER = "user"
         ASSISTANT = "assistant"
 
-    class MemoryState(models.IntegerChoices):
-        """Where a turn stands for memory: every turn is read exactly once as a source."""
-
-        UNREAD = 0  # a source for the next pass
-        READ = 1  # read by a pass: never a source again, may go along as context
-        SKIPPED = 2  # cleared, said with memory off, or in a temporary chat: never read at all
+    # Where the turn stands for memory (unread, read, skipped): memory's notion, stored here.
+    MemoryState = TurnState
 
     conversation = models.ForeignKey(
         Conversation, on_delete=models.CASCADE, related_name="messages"

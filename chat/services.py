@@ -20,7 +20,8 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from chat import context, llm
+import llm
+from chat import context
 from chat.models import Conversation, Message, Project, VoiceSession
 from memory import prompts
 from memory import queueing as memory_queueing

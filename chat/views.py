@@ -13,18 +13,18 @@ from collections.abc import Iterator
 from django.contrib import messages
 from django.db.models import Count
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import redirect
+from django.shortcuts import redirect, render
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from accounts.web import page, person_optional, person_required
 from chat import services
 from chat.access import conversation_for, project_for
 from chat.forms import NewConversationForm, ProjectForm
 from chat.models import Conversation, Message, Project
 from chat.streaming import streaming_reply
-from config import throttling
+from core import throttling
+from core.people import person_optional, person_required
 
 
 def _accepts(request: HttpRequest, media_type: str) -> bool:
@@ -84,7 +84,7 @@ def _send_and_report(request: HttpRequest, conversation: Conversation, content: 
 def _new_chat_page(
     request: HttpRequest, form: NewConversationForm, status: int = 200
 ) -> HttpResponse:
-    return page(request, "chat/new.html", {"form": form}, status=status)
+    return render(request, "chat/new.html", {"form": form}, status=status)
 
 
 @require_GET
@@ -131,7 +131,7 @@ def conversation(request: HttpRequest, pk: int) -> HttpResponse:
         "unanswered_ids": _unanswered_ids(history),
         "models": services.available_models(),
     }
-    return page(request, "chat/conversation.html", context)
+    return render(request, "chat/conversation.html", context)
 
 
 @require_POST
@@ -176,4 +176,4 @@ def projects(request: HttpRequest) -> HttpResponse:
         return redirect("chat:projects")
     owned = Project.objects.for_owner(request.user).annotate(chats=Count("conversations"))
     status = 400 if form.errors else 200
-    return page(request, "chat/projects.html", {"form": form, "projects": owned}, status=status)
+    return render(request, "chat/projects.html", {"form": form, "projects": owned}, status=status)

@@ -12,18 +12,14 @@ from pathlib import Path
 
 import environ
 
-from config.rates import parse_rate
-from memory import budget  # noqa: F401 - sets up offline tiktoken on import
+from config.offline import use_offline_environment
+from core.rates import parse_rate
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 env = environ.Env()
 
-# litellm fetches a price list from the network unless told not to; servers (and this project's
-# CI) may have no route out. Importing memory.budget above points tiktoken at the BPE files
-# litellm ships, for the same reason.
-os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-os.environ.setdefault("LITELLM_OFFLINE_MODE", "true")
+use_offline_environment()
 
 DATA_DIR = Path(env.str("DATA_DIR", default=str(BASE_DIR / "var"))).resolve()
 PRODUCTION = env.bool("PRODUCTION", default="DATABASE_URL" in os.environ)
@@ -64,7 +60,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "config.errors.OutageMiddleware",
+    "core.error_pages.OutageMiddleware",
+    "accounts.middleware.PersonMiddleware",
 ]
 
 # Every response (config/security.py). Scripts and styles come only from our own /static/ files:
@@ -85,7 +82,7 @@ CONTENT_SECURITY_POLICY = "; ".join(
 )
 PERMISSIONS_POLICY = "camera=(), microphone=(), geolocation=(), payment=(), usb=()"
 # Django's own CSRF failure page has inline styles; ours obeys the policy above.
-CSRF_FAILURE_VIEW = "config.errors.csrf_failure"
+CSRF_FAILURE_VIEW = "core.error_pages.csrf_failure"
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
@@ -102,6 +99,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
                 "config.context_processors.product",
+                "chat.context_processors.sidebar",
             ],
         },
     },
@@ -233,9 +231,9 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["config.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["core.parsers.JSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "config.api.exception_handler",
+    "EXCEPTION_HANDLER": "core.api.exception_handler",
     "UNAUTHENTICATED_USER": None,
     # Which X-Forwarded-For hop is the client: 0 trusts the header not at all (the embedded
     # server faces the browser); production sits behind one TLS-terminating proxy.
@@ -297,7 +295,7 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
 WORKER_HEARTBEAT_SECONDS = env.int("WORKER_HEARTBEAT_SECONDS", default=10)
 
 # --- Models -------------------------------------------------------------------------------------
-# litellm model strings; "offline/..." are the built-in models (chat.llm registers the provider).
+# litellm model strings; "offline/..." are the built-in models (llm registers the provider).
 CHAT_MODELS = env.list("CHAT_MODELS", default=["offline/whizi-chat"])
 CHAT_MODEL_LABELS = env.dict("CHAT_MODEL_LABELS", default={})
 DEFAULT_CHAT_MODEL = env.str("DEFAULT_CHAT_MODEL", default=CHAT_MODELS[0])
@@ -342,11 +340,11 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "filters": {"drop_all": {"()": "config.logs.DropAll"}},
+    "filters": {"drop_all": {"()": "core.logs.DropAll"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
     # litellm logs request bodies (message text, memory lines): its loggers are shut whatever
-    # LOG_LEVEL says; chat.llm also shuts them when it imports litellm. httpx logs URLs only.
+    # LOG_LEVEL says; llm also shuts them when it imports litellm. httpx logs URLs only.
     "loggers": {
         **{
             name: {"level": "CRITICAL", "handlers": [], "propagate": False, "filters": ["drop_all"]}

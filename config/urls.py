@@ -12,5 +12,5 @@ urlpatterns = [
     path("", include("chat.urls")),
 ]
 
-handler404 = "config.api.not_found"
-handler500 = "config.errors.server_error"
+handler404 = "core.api.not_found"
+handler500 = "core.error_pages.server_error"

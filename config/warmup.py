@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import logging
 
+import llm
+from memory import budget
+
 log = logging.getLogger(__name__)
 
 
@@ -12,9 +15,6 @@ def warm_up(*, urls: bool = False) -> None:
     second); with ``urls``, the URLconf with every view behind it and the translation catalogs
     too (a web server's first request would load them). Opens no connection and starts no
     thread: what is loaded here is shared by the forked children."""
-    from chat import llm
-    from memory import budget
-
     llm.litellm()
     budget.load_encoding()
     if urls:
@@ -30,11 +30,9 @@ def warm_up(*, urls: bool = False) -> None:
 
 def warm_up_process() -> None:
     """In a freshly forked worker process, before it serves: one call of the offline chat model
-    through the model seam, which starts the thread pools litellm and ``chat.llm`` keep (threads
+    through the model seam, which starts the thread pools litellm and ``llm`` keep (threads
     do not survive a fork, so this cannot happen before it) and fills litellm's first-call
     caches. Never fatal: a failure here only leaves the first request to pay for it."""
-    from chat import llm
-
     try:
         llm.complete(
             model=f"{llm.OFFLINE_PROVIDER}/whizi-chat",

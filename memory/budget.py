@@ -7,8 +7,6 @@ rendered by `render_block`, encoded with `o200k_base`.
 from __future__ import annotations
 
 import functools
-import importlib.util
-import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
@@ -18,37 +16,10 @@ if TYPE_CHECKING:
 ENCODING_NAME: Final = "o200k_base"
 
 
-def bpe_dir() -> str:
-    """Return the folder where litellm ships tiktoken's BPE files.
-
-    Found without importing litellm, which is slow to import and would itself rewrite
-    `TIKTOKEN_CACHE_DIR`.
-    """
-    spec = importlib.util.find_spec("litellm")
-    if spec is None or not spec.submodule_search_locations:
-        raise RuntimeError("litellm is not installed; its BPE files are needed offline")
-    return os.path.join(spec.submodule_search_locations[0], "litellm_core_utils", "tokenizers")
-
-
-def _point_tiktoken_at_bpe_files() -> None:
-    # tiktoken downloads the BPE file unless it finds it in TIKTOKEN_CACHE_DIR; servers and tests
-    # have no internet. litellm, when imported, overwrites TIKTOKEN_CACHE_DIR with its own folder
-    # unless CUSTOM_TIKTOKEN_CACHE_DIR is set, so both variables must agree.
-    tiktoken_dir = os.environ.get("TIKTOKEN_CACHE_DIR")
-    custom_dir = os.environ.get("CUSTOM_TIKTOKEN_CACHE_DIR")
-    if tiktoken_dir is None and custom_dir is None:
-        tiktoken_dir = custom_dir = bpe_dir()
-    os.environ.setdefault("TIKTOKEN_CACHE_DIR", tiktoken_dir or custom_dir or "")
-    os.environ.setdefault("CUSTOM_TIKTOKEN_CACHE_DIR", custom_dir or tiktoken_dir or "")
-
-
-_point_tiktoken_at_bpe_files()
-
-
 @functools.cache
 def _encoding() -> tiktoken.Encoding:
-    # Imported here so the environment above is in place first, and so importing this module
-    # stays cheap until a count is needed.
+    # Imported here so importing this module stays cheap until a count is needed. tiktoken
+    # finds its BPE file offline because the settings pointed it there (config/offline.py).
     import tiktoken
 
     return tiktoken.get_encoding(ENCODING_NAME)

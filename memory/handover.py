@@ -11,9 +11,11 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 
-from memory import budget
+from memory import budget, turns
+from memory.filters import RULES_VERSION, validate_lines
 from memory.models import Memory, MemoryEvent
 from memory.queueing import request_pass
+from memory.rewriting import fit_under_cap
 from memory.services import get_memory, has_unread_work, record_event, write_lines
 
 log = logging.getLogger(__name__)
@@ -35,9 +37,6 @@ def merge_memories(
     With ``allow_model=False`` (a signup request must not wait on a model) a merge that needs
     the condense pass changes nothing and says so; a task finishes it.
     """
-    from memory.filters import RULES_VERSION, validate_lines
-    from memory.rewriting import fit_under_cap
-
     for _ in range(settings.MEMORY_CAS_ATTEMPTS):
         source = Memory.objects.filter(owner_id=from_owner_id).first()
         if source is None or not source.lines:
@@ -79,16 +78,10 @@ def hand_over_turns(*, from_owner_id: int, into_owner_id: int) -> None:
     - the guest's unread turns said with memory on stay unread: the account reads them once.
     A pass running on the guest loses its compare-and-set (the version moves) and reads nothing.
     """
-    from chat.models import Message
-
     source = Memory.objects.filter(owner_id=from_owner_id).first()
     if source is not None:  # no row: the guest never cleared nor switched memory off
         Memory.objects.filter(pk=source.pk).update(version=F("version") + 1, pass_requested=False)
-        Message.objects.filter(
-            conversation__owner_id=from_owner_id, id__lte=source.context_from_id
-        ).exclude(memory_state=Message.MemoryState.SKIPPED).update(
-            memory_state=Message.MemoryState.SKIPPED
-        )
+        turns.store().skip_through(from_owner_id, source.context_from_id)
     if has_unread_work(from_owner_id):
         request_pass(owner_id=into_owner_id)
 

@@ -26,10 +26,11 @@ from django.db.models import F, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from chat.models import Message, VoiceSession
+from memory import turns
 from memory.filters import RULES_VERSION
 from memory.models import Memory, MemoryEvent
-from memory.reading import VOICE_PENDING, Work, next_work
+from memory.queueing import enqueue_pass
+from memory.reading import Work, next_work
 from memory.rewriting import PassFailed, Rewrite, rewrite_for
 from memory.services import record_event, write_lines
 
@@ -137,8 +138,6 @@ def run_pass(*, memory_id: int, retry_in: int = 0) -> PassResult:
     this task's rounds, it hands over to one new task instead of letting the request wait for
     the sweeper.
     """
-    from memory.queueing import enqueue_pass
-
     result = PassResult("not_owed")
     again = False
     with _lazy_commits():
@@ -233,7 +232,11 @@ def _drain(memory_id: int) -> PassResult:
 
 def _apply_next(memory_id: int) -> PassResult:
     for _ in range(settings.MEMORY_CAS_ATTEMPTS):
-        memory = Memory.objects.filter(pk=memory_id).annotate(voice_pending=VOICE_PENDING).first()
+        memory = (
+            Memory.objects.filter(pk=memory_id)
+            .annotate(voice_pending=turns.store().voice_pending())
+            .first()
+        )
         if memory is None:
             return PassResult("no_work")  # the account was deleted: nothing to bring back
         if not memory.enabled:
@@ -325,22 +328,16 @@ def _store(memory: Memory, work: Work, rewrite: Rewrite, *, kind: str, outcome: 
 
 
 def _mark_read(work: Work) -> int:
-    if not work.message_ids:
-        return 0
-    return Message.objects.filter(
-        pk__in=work.message_ids, memory_state=Message.MemoryState.UNREAD
-    ).update(memory_state=Message.MemoryState.READ)
+    return turns.store().mark_read(work.message_ids)
 
 
 def _mark_voice_read(work: Work) -> bool:
     """Move the session's read mark past this pass's turns, only from where this pass started;
     done once the whole transcript is read."""
+    assert work.voice_session_id is not None
     start, end = work.voice_turns
-    done = None if work.more else timezone.now()
-    return bool(
-        VoiceSession.objects.filter(
-            pk=work.voice_session_id, memory_turns_read=start, memory_pass_done_at__isnull=True
-        ).update(memory_turns_read=end, memory_pass_done_at=done)
+    return turns.store().mark_voice_read(
+        work.voice_session_id, start=start, end=end, done=not work.more
     )
 
 
@@ -354,10 +351,5 @@ def _consume(work: Work) -> None:
 def _give_up(work: Work) -> None:
     """Work a pass failed on every time: never read, so never a source nor context either."""
     if work.voice_session_id is not None:
-        VoiceSession.objects.filter(pk=work.voice_session_id).update(
-            memory_pass_done_at=timezone.now()
-        )
-    if work.message_ids:
-        Message.objects.filter(
-            pk__in=work.message_ids, memory_state=Message.MemoryState.UNREAD
-        ).update(memory_state=Message.MemoryState.SKIPPED)
+        turns.store().close_voice_session(work.voice_session_id)
+    turns.store().mark_skipped(work.message_ids)

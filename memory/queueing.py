@@ -10,6 +10,7 @@ import threading
 import time
 from datetime import datetime, timedelta
 
+from celery import current_app
 from django.conf import settings
 from django.db import DatabaseError, IntegrityError, close_old_connections, transaction
 from django.db.models import Q, QuerySet
@@ -18,6 +19,9 @@ from django.utils import timezone
 from memory.models import Memory
 
 log = logging.getLogger(__name__)
+
+# The pass task's name (``memory.tasks.run_memory_pass``).
+RUN_PASS_TASK = "memory.run_pass"  # noqa: S105 - a task name, not a password
 
 
 def request_pass(*, owner_id: int, memory_id: int | None = None) -> bool:
@@ -142,11 +146,11 @@ def enqueue_pass(*, memory_id: int) -> bool:
     """Send the pass task; a refusing or stalled broker costs a bounded moment (its short
     timeouts, then nothing while the breaker is open), never a reply. A pass not sent is due
     for the sweeper at once."""
-    from memory.tasks import run_memory_pass
-
     if broker_breaker.allows():
         try:
-            run_memory_pass.apply_async(args=[memory_id], retry=False)
+            # Named, not imported: the task module sits above this one (it calls the pass
+            # engine, which owes passes here), and Celery's registry knows it by name.
+            current_app.tasks[RUN_PASS_TASK].apply_async(args=[memory_id], retry=False)
         except Exception:  # noqa: BLE001 - any broker failure: the pass stays owed in the database
             broker_breaker.trip()
             log.warning(

@@ -1,7 +1,7 @@
 """What a pass reads: every turn no pass has read yet, oldest first and within the transcript
 cap, with a few already-read turns as context; or an ended voice session, a part at a time.
 
-Every turn is read exactly once as a source (``Message.memory_state``): the pass engine
+Every turn is read exactly once as a source (``memory.turns``): the pass engine
 (``memory.passes``) marks what it read in the transaction that stores the list.
 """
 
@@ -11,10 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Exists, OuterRef
 
-from chat.models import Message, VoiceSession
-from memory import budget, prompts
+from memory import budget, prompts, turns
 from memory.models import Memory
 from memory.triggers import is_forget_request
 
@@ -46,41 +44,24 @@ class Work:
     more: bool = False
 
 
-# A voice session is owed until its pass is done; a clear marks the sessions it puts out of
-# reach as done, ended or not, and a session started with memory off is done from the start.
-VOICE_PENDING = Exists(
-    VoiceSession.objects.filter(
-        owner_id=OuterRef("owner_id"), ended_at__isnull=False, memory_pass_done_at__isnull=True
-    )
-)
-
-
 def next_work(memory: Memory) -> Work | None:
     voice = None
     if getattr(memory, "voice_pending", True):
-        voice = (
-            VoiceSession.objects.filter(
-                owner_id=memory.owner_id, ended_at__isnull=False, memory_pass_done_at__isnull=True
-            )
-            .order_by("ended_at", "id")
-            .first()
-        )
+        voice = turns.store().next_voice_work(memory.owner_id)
     if voice is not None:
-        turns: list[Turn] = [
-            {"role": str(t.get("role")), "content": str(t.get("content"))} for t in voice.transcript
-        ]
-        start = voice.memory_turns_read
-        taken = fit_transcript(turns[start:])
+        said: list[Turn] = [dict(turn) for turn in voice.transcript]
+        start = voice.turns_read
+        taken = fit_transcript(said[start:])
         end = start + len(taken)
         return Work(
             task="voice",
             transcript=taken,
             # A long session is read over several passes; what came before goes as context.
-            context=turns[max(0, start - CONTEXT_TURNS) : start],
+            context=said[max(0, start - CONTEXT_TURNS) : start],
             forget_requested=asks_to_forget(taken),
-            voice_session_id=voice.pk,
+            voice_session_id=voice.session_id,
             voice_turns=(start, end),
-            more=end < len(turns),
+            more=end < len(said),
         )
     return _chat_work(memory)
 
@@ -88,15 +69,9 @@ def next_work(memory: Memory) -> Work | None:
 def _chat_work(memory: Memory) -> Work | None:
     """Every turn no pass has read yet, oldest first, across conversations, within the
     transcript cap; what does not fit stays unread for the next round."""
-    unread = list(
-        Message.objects.filter(
-            conversation__owner_id=memory.owner_id,
-            conversation__temporary=False,
-            memory_state=Message.MemoryState.UNREAD,
-        )
-        .order_by("id")
-        .values("id", "conversation_id", "role", "content", "tokens")[:UNREAD_TURNS_SCANNED]
-    )
+    unread: list[Turn] = [
+        dict(turn) for turn in turns.store().unread(memory.owner_id, limit=UNREAD_TURNS_SCANNED)
+    ]
     if not unread:
         return None
     taken = fit_transcript(unread)
@@ -126,19 +101,19 @@ def _context(memory: Memory, taken: list[Turn], numbers: dict[int, int]) -> list
         first_new.setdefault(row["conversation_id"], row["id"])
     context: list[Turn] = []
     for conversation_id, first_id in list(first_new.items())[:CONTEXT_CONVERSATIONS]:
-        rows = Message.objects.filter(
-            conversation_id=conversation_id,
-            id__lt=first_id,
-            id__gt=memory.context_from_id,
-            memory_state=Message.MemoryState.READ,
-        ).order_by("-id")
+        rows = turns.store().read_before(
+            conversation_id,
+            before_id=first_id,
+            after_id=memory.context_from_id,
+            limit=CONTEXT_TURNS,
+        )
         context.extend(
             {
                 "role": r["role"],
                 "content": r["content"][:CONTEXT_TURN_CHARS],
                 "conversation": numbers[conversation_id],
             }
-            for r in reversed(rows.values("role", "content")[:CONTEXT_TURNS])
+            for r in rows
         )
     return context
 

@@ -13,7 +13,7 @@ from typing import Any, Literal
 from django.conf import settings
 from django.utils import timezone
 
-from chat import llm
+import llm
 from memory import budget, prompts
 from memory.filters import RULES_VERSION, validate_lines
 from memory.lines import MalformedAnswer, parse_answer

@@ -18,13 +18,14 @@ from datetime import datetime
 
 from django.conf import settings
 from django.db import DatabaseError, IntegrityError, connection, transaction
-from django.db.models import BigIntegerField, F, Subquery
+from django.db.models import BigIntegerField, F
 from django.db.models.functions import Coalesce, Greatest
 from django.http import Http404
 from django.utils import timezone
 
-from accounts.models import User
-from memory import budget, prompts
+from memory import budget, owners, prompts, turns
+from memory.filters import refusal_reason
+from memory.lines import clean_line, line_key
 from memory.models import Memory, MemoryEvent
 from memory.queueing import request_pass
 
@@ -248,32 +249,6 @@ def read_for_request(*, owner_id: int) -> MemoryRead:
 _ID = BigIntegerField()
 
 
-def _newest_message_id(owner_id: int) -> Subquery:
-    from chat.models import Message
-
-    return Subquery(
-        Message.objects.filter(conversation__owner_id=owner_id).order_by("-id").values("id")[:1]
-    )
-
-
-def _skip_unread(owner_id: int, **since: object) -> int:
-    """Put the owner's unread turns (those ``since`` narrows to) out of every pass's reach."""
-    from chat.models import Message
-
-    return Message.objects.filter(
-        conversation__owner_id=owner_id, memory_state=Message.MemoryState.UNREAD, **since
-    ).update(memory_state=Message.MemoryState.SKIPPED)
-
-
-def _close_voice_sessions(owner_id: int) -> None:
-    """Voice sessions (ended or still running) that no pass may read, ever."""
-    from chat.models import VoiceSession
-
-    VoiceSession.objects.filter(owner_id=owner_id, memory_pass_done_at__isnull=True).update(
-        memory_pass_done_at=timezone.now()
-    )
-
-
 def clear_memory(*, owner_id: int) -> None:
     """Delete every line, finally: no turn said before now is ever read, not even as context."""
     now = timezone.now()
@@ -291,14 +266,16 @@ def clear_memory(*, owner_id: int) -> None:
             updated_at=now,
             pass_requested=False,
             context_from_id=Coalesce(
-                Greatest(F("context_from_id"), _newest_message_id(owner_id), output_field=_ID),
+                Greatest(
+                    F("context_from_id"), turns.store().newest_turn_id(owner_id), output_field=_ID
+                ),
                 F("context_from_id"),
                 output_field=_ID,
             ),
         )
-        _skip_unread(owner_id)
-        _close_voice_sessions(owner_id)
-        User.objects.filter(merging_into_id=owner_id, is_guest=True).delete()
+        turns.store().skip_unread_of(owner_id)
+        turns.store().close_voice_sessions_of(owner_id)
+        owners.directory().drop_guests_merging_into(owner_id)
         record_event(
             owner_id=owner_id, kind=MemoryEvent.Kind.CLEAR, outcome="ok", before=before, after=[]
         )
@@ -336,9 +313,6 @@ def edit_line(*, owner_id: int, index: int, text: str, expected_version: int | N
 def _write_own_line(
     *, owner_id: int, index: int | None, text: str, expected: int | None
 ) -> MemoryView:
-    from memory.filters import refusal_reason
-    from memory.lines import clean_line, line_key
-
     line = clean_line(text)
     reason = refusal_reason(line)
     if reason is not None:
@@ -393,12 +367,11 @@ def _forget_in_pending_merges(owner_id: int, *, removed: list[str]) -> None:
     """A guest still waiting to merge into this owner (over the cap: a task finishes it) must
     not bring back a line the person just deleted or rewrote. Runs in the caller's transaction
     with the owner's write, so a merge in flight loses its compare-and-set and merges again."""
-    from memory.lines import line_key
-
     if not removed:
         return
     keys = {line_key(line) for line in removed}
-    pending = Memory.objects.filter(owner__merging_into_id=owner_id, owner__is_guest=True)
+    guests = owners.directory().guests_merging_into(owner_id)
+    pending = Memory.objects.filter(owner_id__in=guests) if guests else []
     for guest_memory in pending:
         kept = [line for line in guest_memory.lines if line_key(line) not in keys]
         if kept != guest_memory.lines:
@@ -432,15 +405,4 @@ def set_enabled(*, owner_id: int, enabled: bool) -> MemoryView:
 
 def has_unread_work(owner_id: int) -> bool:
     """Turns or ended voice sessions of the owner that no pass has read yet."""
-    from chat.models import Message, VoiceSession
-
-    return (
-        Message.objects.filter(
-            conversation__owner_id=owner_id,
-            conversation__temporary=False,
-            memory_state=Message.MemoryState.UNREAD,
-        ).exists()
-        or VoiceSession.objects.filter(
-            owner_id=owner_id, ended_at__isnull=False, memory_pass_done_at__isnull=True
-        ).exists()
-    )
+    return turns.store().has_unread(owner_id)

@@ -16,7 +16,7 @@ _PASS_TIME_LIMIT = 300
 
 
 @shared_task(
-    name="memory.run_pass",
+    name=queueing.RUN_PASS_TASK,
     bind=True,
     acks_late=True,
     reject_on_worker_lost=True,

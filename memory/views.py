@@ -21,7 +21,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from accounts.web import page, person_of, person_optional, person_required
+from core.people import person_of, person_optional, person_required
 from memory import services, texts
 from memory.versions import version_of
 
@@ -81,7 +81,7 @@ def section(request: HttpRequest) -> HttpResponse:
 def clear(request: HttpRequest) -> HttpResponse:
     if request.method == "GET":
         # Without JavaScript, the confirmation dialog is this page.
-        return page(request, "memory/clear_confirm.html")
+        return render(request, "memory/clear_confirm.html")
     try:
         if person_of(request) is not None:  # a visitor has nothing to clear
             services.clear_memory(owner_id=request.user.pk)

@@ -88,8 +88,8 @@ class Scripted:
 
 @pytest.fixture
 def scripted() -> Iterator[Scripted]:
-    from chat import llm
-    from chat.offline.provider import TextProvider
+    import llm
+    from llm.provider import TextProvider
 
     script = Scripted()
 

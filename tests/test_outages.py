@@ -210,7 +210,7 @@ def test_healthz_says_the_database_is_down(db: None) -> None:
 
 
 def test_unexpected_errors_are_a_plain_500_page_or_json(db: None, settings) -> None:
-    from config.errors import server_error
+    from core.error_pages import server_error
 
     request = Client().get("/").wsgi_request
     try:

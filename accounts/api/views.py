@@ -13,8 +13,8 @@ from rest_framework.views import APIView
 
 from accounts import services
 from accounts.models import User
-from config import throttling
-from config.api import error
+from core import throttling
+from core.api import error
 
 
 class TokenSerializer(serializers.Serializer):

@@ -17,8 +17,8 @@ from chat.access import conversation_for, project_for, voice_session_for
 from chat.api import serializers as s
 from chat.models import Conversation, Project
 from chat.streaming import streaming_reply
-from config import throttling
-from config.api import error
+from core import throttling
+from core.api import error
 
 
 def _invalid(exc: services.InvalidInput) -> Response:

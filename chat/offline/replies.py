@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from chat.offline.patterns import normalise, word_set
+from memory.offline.patterns import normalise, word_set
 
 LANGS: Final = ("en", "it", "fr", "es", "de", "pt")
 

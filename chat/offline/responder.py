@@ -11,16 +11,21 @@ without any API key; it is not meant to be clever. The texts are in ``chat.offli
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any, Final
 
-from chat.offline import style
-from chat.offline.extractor import kept_from, remembered_clauses
-from chat.offline.patterns import normalise
+from django.conf import settings
+
+import llm
 from chat.offline.replies import TEXTS as _TEXTS
 from chat.offline.replies import detect_language
 from memory.filters import MAX_CHARS, refusal_reason
+from memory.offline import extractor, style
+from memory.offline.extractor import kept_from, remembered_clauses
+from memory.offline.patterns import normalise
 from memory.triggers import is_remember_request
+
+# Served as "offline/whizi-chat", and for any other offline name (registered by the chat app).
+MODEL_NAME: Final = "whizi-chat"
 
 # The first line of the memory system message. It must equal ``memory.prompts.MEMORY_HEADER``
 # (the product owns the block; a test asserts the two stay equal) — it is repeated here so this
@@ -107,7 +112,6 @@ _NAME_LINE_RE: Final = re.compile(
     r"^(?:name(?: is|:)|si chiama|s'appelle|se llama|heißt|chama-se)\s*(.+?)\.?$", re.IGNORECASE
 )
 _SENTENCE_RE: Final = re.compile(r"(?<=[.!?…])\s+|\n+")
-_CHUNK_RE: Final = re.compile(r"\s*\S+\s*|\s+")
 
 
 def _text(content: Any) -> str:
@@ -270,10 +274,8 @@ def reply(
     return _TEXTS[lang]["echo"].format(assistant=assistant_name, text=excerpt)
 
 
-def stream_words(text: str) -> Iterator[str]:
-    """Split a reply into chunks (words with their trailing spaces) for streaming.
-
-    Joining the chunks gives back the text exactly, leading whitespace and newlines included.
-    """
-    for match in _CHUNK_RE.finditer(text):
-        yield match.group(0)
+def answer(messages: list[dict[str, Any]]) -> str:
+    """The offline chat model's answer. It acknowledges a remember request as kept only when
+    the product's memory model is the offline writer, whose rules decide what it says."""
+    offline_memory = f"{llm.OFFLINE_PROVIDER}/{extractor.MODEL_NAME}" == settings.MEMORY_MODEL
+    return reply(messages, offline_memory=offline_memory)

@@ -11,7 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import error
+from core.api import error
 from memory import services, texts
 from memory.versions import InvalidIfMatch, etag_of, if_match_versions
 

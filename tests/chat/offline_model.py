@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from chat.offline.extractor import answer
+from memory.offline.extractor import answer
 
 
 def call(payload: object) -> list[str]:

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from chat import llm
-from chat.offline.provider import TextProvider
+import llm
+from llm.provider import TextProvider
 
 
 def chunk(text: str) -> dict[str, Any]:

@@ -11,7 +11,7 @@ import math
 
 import pytest
 
-from chat.offline.extractor import answer, apply_turn
+from memory.offline.extractor import answer, apply_turn
 from tests.chat.offline_model import call, payload, run_pass
 
 

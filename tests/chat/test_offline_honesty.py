@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from chat.offline.provider import OfflineProvider
 from chat.offline.responder import reply
+from llm.provider import OfflineProvider
 
 NOTED_EN = "Got it — I'll remember that."
 UNCLEAR = {

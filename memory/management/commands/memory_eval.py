@@ -19,6 +19,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from memory import evaluation
 from memory.filters import MAX_CHARS
+from memory.rewriting import PassFailed, propose_rewrite
 from memory.triggers import is_remember_request
 
 
@@ -31,7 +32,6 @@ def run_pass(
     task: str = "rewrite",
 ) -> evaluation.PassOutcome:
     """One real pass, outside the database. A failed pass is an outcome, never a crash."""
-    from memory.rewriting import PassFailed, propose_rewrite
 
     def numbered(turns: Sequence[dict[str, str]]) -> list[dict[str, Any]]:
         return [{**turn, "conversation": 1} for turn in turns]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from chat.offline.patterns import normalise
+from memory.offline.patterns import normalise
 
 _ROLEPLAY_RE: Final = re.compile(
     r"\brole[- ]?play|\broleplay|\blet's pretend\b|\bpretend (?:that|to be|you're|you are|i'm|"

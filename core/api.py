@@ -12,8 +12,8 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from config.parsers import BodyTooLarge, JSONTooDeep
-from config.throttling import rate_limited_body
+from core.parsers import BodyTooLarge, JSONTooDeep
+from core.throttling import rate_limited_body
 
 # The database cannot be reached (refused, dropped, timed out): the service is down, not the
 # request wrong. Other database errors (an integrity error, a value too long) are our bugs.

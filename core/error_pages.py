@@ -15,7 +15,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template import loader
 from django.utils.translation import gettext
 
-from config.api import OUTAGE_ERRORS, unavailable_text
+from core.api import OUTAGE_ERRORS, unavailable_text
 
 
 def _plain_page(template: str, status: int) -> HttpResponse:
@@ -50,7 +50,7 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
 
 class OutageMiddleware:
     """Answers a view that met an unreachable database with ``outage_response``: a page or
-    JSON saying so, instead of a 500 (DRF views answer it themselves, in ``config.api``)."""
+    JSON saying so, instead of a 500 (DRF views answer it themselves, in ``core.api``)."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Final
 
-from chat.offline import readers as rd
-from chat.offline import values as vl
-from chat.offline import vocab as v
-from chat.offline.patterns import (
+from memory.offline import readers as rd
+from memory.offline import values as vl
+from memory.offline import vocab as v
+from memory.offline.patterns import (
     TIER_FAMILY,
     TIER_GOAL,
     TIER_HOME,
@@ -16,7 +16,7 @@ from chat.offline.patterns import (
     TIER_WORK,
     word_set,
 )
-from chat.offline.rules import Groups, Kind, Rule, has_key, kind, named, names, relation_key, rule
+from memory.offline.rules import Groups, Kind, Rule, has_key, kind, named, names, relation_key, rule
 
 RELS = (r"moglie|marito|compagna|compagno|fidanzata|fidanzato|figlia|figlio|madre|mamma|"
         r"padre|papà|fratello|sorella|cane|gatto|gatta|cagnolin[oa]|gattin[oa]|coniglio|"

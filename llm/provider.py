@@ -1,8 +1,8 @@
-"""The built-in offline models as a litellm custom provider ("offline/<name>").
+"""The litellm custom provider ("offline/<name>") that serves the built-in models.
 
-Registered by ``chat.llm`` so the product's code path is the same for offline and hosted models.
-``offline/whizi-memory`` is the pattern-based memory extractor; every other name is the simple
-chat responder. litellm requires all four entry points of a custom provider.
+The seam (``llm.client``) registers it with litellm when it first imports litellm, so the
+product's code path is the same for offline and hosted models. litellm requires all four entry
+points of a custom provider.
 """
 
 from __future__ import annotations
@@ -14,10 +14,7 @@ from litellm import CustomLLM
 from litellm.types.utils import Choices, GenericStreamingChunk, ModelResponse, Usage
 from litellm.types.utils import Message as LiteMessage
 
-from chat.offline import extractor, responder
-
-MEMORY_MODEL_NAME = "whizi-memory"
-OFFLINE_MEMORY_MODEL = f"offline/{MEMORY_MODEL_NAME}"
+from llm.offline import answer_for, stream_words
 
 
 def _approx_tokens(text: str) -> int:
@@ -67,7 +64,7 @@ class TextProvider(CustomLLM):
         self, model: str, messages: list, *args: Any, **kwargs: Any
     ) -> Iterator[GenericStreamingChunk]:
         text = self.answer(model, messages)
-        words = list(responder.stream_words(text)) or [""]
+        words = list(stream_words(text)) or [""]
         prompt, completion = self.usage(messages, text)
         for i, word in enumerate(words):
             last = i == len(words) - 1
@@ -94,12 +91,7 @@ class TextProvider(CustomLLM):
 
 
 class OfflineProvider(TextProvider):
-    """The built-in models: the memory extractor, or the chat responder."""
+    """The built-in models, as the apps registered them."""
 
     def answer(self, model: str, messages: list[dict[str, Any]]) -> str:
-        if model.split("/", 1)[-1] == MEMORY_MODEL_NAME:
-            return extractor.answer(messages)
-        from django.conf import settings  # the provider runs inside the product
-
-        offline_memory = settings.MEMORY_MODEL == OFFLINE_MEMORY_MODEL
-        return responder.reply(messages, offline_memory=offline_memory)
+        return answer_for(model)(messages)

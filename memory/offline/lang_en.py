@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from chat.offline import readers as rd
-from chat.offline import values as vl
-from chat.offline import vocab as v
-from chat.offline.patterns import (
+from memory.offline import readers as rd
+from memory.offline import values as vl
+from memory.offline import vocab as v
+from memory.offline.patterns import (
     TIER_FAMILY,
     TIER_GOAL,
     TIER_HOME,
@@ -17,7 +17,7 @@ from chat.offline.patterns import (
     TIER_WORK,
     capitalise,
 )
-from chat.offline.rules import Groups, Kind, Rule, has_key, kind, named, names, relation_key, rule
+from memory.offline.rules import Groups, Kind, Rule, has_key, kind, named, names, relation_key, rule
 
 I_AM = r"\bi(?:'m| am)"
 RELS = (r"wife|husband|partner|boyfriend|girlfriend|fianc[ée]e?|son|daughter|mother|mom|"

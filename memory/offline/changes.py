@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from chat.offline import patterns as p
-from chat.offline.facts import Fact, classify_line
-from chat.offline.vocab import PETS, RELATIONS
+from memory.offline import patterns as p
+from memory.offline.facts import Fact, classify_line
+from memory.offline.vocab import PETS, RELATIONS
 
 # A pet that died: its line is no longer current ("Toby murió", "our dog passed away").
 _DIED: Final = (

@@ -1,6 +1,6 @@
 """Value readers of the offline memory extractor for everyday facts: languages spoken, dates,
 workplaces, activities, drinks and health conditions. Each returns the value verbatim, or None
-when unsure (see ``chat.offline.readers`` for names, places and jobs).
+when unsure (see ``memory.offline.readers`` for names, places and jobs).
 """
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from chat.offline import vocab as v
-from chat.offline.patterns import cut_value, word_set
-from chat.offline.readers import (
+from memory.offline import vocab as v
+from memory.offline.patterns import cut_value, word_set
+from memory.offline.readers import (
     TRAILING_TIME_RE,
     bare,
     cut_at_preposition,

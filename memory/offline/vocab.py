@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from chat.offline.patterns import word_set
+from memory.offline.patterns import word_set
 
 # Relatives and pets, singular and plural, in six languages → one English key word, so a line in
 # one language can replace a line of the same kind in another ("Wife is Laura" / "La moglie…").

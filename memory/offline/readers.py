@@ -10,8 +10,8 @@ import re
 from collections.abc import Callable, Collection
 from typing import Final
 
-from chat.offline import vocab as v
-from chat.offline.patterns import capitalise, cut_value, word_set
+from memory.offline import vocab as v
+from memory.offline.patterns import capitalise, cut_value, word_set
 
 Reader = Callable[[str, bool], "str | None"]
 

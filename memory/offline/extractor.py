@@ -15,12 +15,14 @@ import json
 import re
 from typing import Any, Final
 
-from chat.offline import changes, roleplay
-from chat.offline import patterns as p
-from chat.offline.facts import Fact, classify_line, extract, note_facts
-from chat.offline.vocab import RELATIONS
+from memory.offline import changes, roleplay
+from memory.offline import patterns as p
+from memory.offline.facts import Fact, classify_line, extract, note_facts
+from memory.offline.vocab import RELATIONS
 from memory.triggers import is_forget_request, is_remember_request
 
+# Served as "offline/whizi-memory" (registered with the model seam by the memory app).
+MODEL_NAME: Final = "whizi-memory"
 DEFAULT_TARGET_TOKENS: Final = 1500
 
 # Remember and forget requests are read on the whole sentence, before clause splitting, so a

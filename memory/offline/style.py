@@ -16,8 +16,8 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
-from chat.offline import patterns as p
-from chat.offline.rules import Fact, Kind, kind
+from memory.offline import patterns as p
+from memory.offline.rules import Fact, Kind, kind
 
 
 @dataclass(frozen=True)

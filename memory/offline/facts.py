@@ -3,7 +3,7 @@ person's words into short third-person lines in the language they used ("Vivo a 
 "Vive a Torino", "My name is Anna" → "Name is Anna"), in English, Italian, French, Spanish,
 German and Portuguese. Precision first: a capture a rule is unsure about gives no line.
 
-Part of the offline extractor (``chat.offline.extractor`` applies these facts to a list).
+Part of the offline extractor (``memory.offline.extractor`` applies these facts to a list).
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from chat.offline import colloquial, lang_de, lang_en, lang_es, lang_fr, lang_it, lang_pt, style
-from chat.offline import patterns as p
-from chat.offline.rules import Fact, Kind, Rule
+from memory.offline import colloquial, lang_de, lang_en, lang_es, lang_fr, lang_it, lang_pt, style
+from memory.offline import patterns as p
+from memory.offline.rules import Fact, Kind, Rule
 
 MIN_LINE: Final = 3
 MAX_LINE: Final = 160

@@ -10,9 +10,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
-from chat.offline import vocab as v
-from chat.offline.patterns import capitalise, line_norm, word_set
-from chat.offline.readers import Reader
+from memory.offline import vocab as v
+from memory.offline.patterns import capitalise, line_norm, word_set
+from memory.offline.readers import Reader
 
 Groups = dict[str, str]
 Template = str | Callable[[Groups], "str | None"]

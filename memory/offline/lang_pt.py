@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Final
 
-from chat.offline import readers as rd
-from chat.offline import values as vl
-from chat.offline import vocab as v
-from chat.offline.patterns import (
+from memory.offline import readers as rd
+from memory.offline import values as vl
+from memory.offline import vocab as v
+from memory.offline.patterns import (
     TIER_FAMILY,
     TIER_GOAL,
     TIER_HOME,
@@ -15,7 +15,7 @@ from chat.offline.patterns import (
     TIER_PREFERENCE,
     TIER_WORK,
 )
-from chat.offline.rules import Groups, Kind, Rule, has_key, kind, named, names, relation_key, rule
+from memory.offline.rules import Groups, Kind, Rule, has_key, kind, named, names, relation_key, rule
 
 RELS = (r"esposa|mulher|esposo|marido|namorada|namorado|companheira|companheiro|filha|filho|"
         r"mãe|pai|irmão|irmã|cão|cachorro|cachorra|gato|gata|cachorrinh[oa]|gatinh[oa]|coelho|"

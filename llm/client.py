@@ -1,4 +1,4 @@
-"""The one seam to litellm.
+"""The one seam to litellm (re-exported as ``llm``).
 
 Every model call of the product — chat replies and memory passes, offline or hosted — goes
 through ``complete`` or ``stream`` here. litellm is imported lazily (its import costs seconds) and
@@ -22,10 +22,9 @@ from functools import cache
 from types import ModuleType
 from typing import Any
 
-from config.logs import DropAll
+from core.logs import DropAll
 
 OFFLINE_PROVIDER = "offline"
-OFFLINE_MEMORY_MODEL = "whizi-memory"
 
 Messages = list[dict[str, str]]
 
@@ -62,7 +61,9 @@ def litellm() -> ModuleType:
     os.environ.setdefault("LITELLM_OFFLINE_MODE", "true")
     import litellm as _litellm
 
-    from chat.offline.provider import OfflineProvider
+    # Not at the top: the provider subclasses litellm's CustomLLM, so importing it imports
+    # litellm, which costs seconds that a process only pays when it first needs a model.
+    from llm.provider import OfflineProvider
 
     _litellm.telemetry = False
     _litellm.suppress_debug_info = True

@@ -1,7 +1,7 @@
 """Rate limits (SPEC §10): DRF's throttle classes, on the API and on the web pages alike.
 
 One rate logic for both surfaces: the API views list these classes in ``throttle_classes`` (DRF
-answers 429 through ``config.api``), and the web views ask ``refuse_page`` (a friendly 429 page,
+answers 429 through ``core.api``), and the web views ask ``refuse_page`` (a friendly 429 page,
 or the same JSON for the page's script). The counts live in Django's default cache — Redis in
 production, a file cache under ``DATA_DIR`` embedded — so every web process sees the same counts.
 
@@ -24,7 +24,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext, ngettext
 from rest_framework.throttling import SimpleRateThrottle
 
-from config.rates import parse_rate
+from core.rates import parse_rate
 
 log = logging.getLogger(__name__)
 

@@ -1,0 +1,121 @@
+"""Chat's side of memory's turn port (``memory.turns``): messages and voice sessions as the
+turns memory learns from. Plugged in by ``ChatConfig.ready``."""
+
+from __future__ import annotations
+
+from django.db import models
+from django.db.models import Exists, OuterRef, Subquery
+from django.utils import timezone
+
+from chat.models import Message, VoiceSession
+from memory.turns import ContextTurn, TurnState, UnreadTurn, VoiceWork
+
+# A voice session is owed until its pass is done; a clear marks the sessions it puts out of
+# reach as done, ended or not, and a session started with memory off is done from the start.
+_VOICE_OWED = {"ended_at__isnull": False, "memory_pass_done_at__isnull": True}
+
+
+class ChatTurns:
+    """``memory.turns.TurnStore`` over ``Message.memory_state`` and ``VoiceSession``."""
+
+    def unread(self, owner_id: int, *, limit: int) -> list[UnreadTurn]:
+        rows = (
+            Message.objects.filter(
+                conversation__owner_id=owner_id,
+                conversation__temporary=False,
+                memory_state=TurnState.UNREAD,
+            )
+            .order_by("id")
+            .values("id", "conversation_id", "role", "content", "tokens")[:limit]
+        )
+        return [UnreadTurn(**row) for row in rows]  # type: ignore[typeddict-item]
+
+    def read_before(
+        self, conversation_id: int, *, before_id: int, after_id: int, limit: int
+    ) -> list[ContextTurn]:
+        rows = (
+            Message.objects.filter(
+                conversation_id=conversation_id,
+                id__lt=before_id,
+                id__gt=after_id,
+                memory_state=TurnState.READ,
+            )
+            .order_by("-id")
+            .values("role", "content")[:limit]
+        )
+        return [ContextTurn(role=r["role"], content=r["content"]) for r in reversed(rows)]
+
+    def has_unread(self, owner_id: int) -> bool:
+        return (
+            Message.objects.filter(
+                conversation__owner_id=owner_id,
+                conversation__temporary=False,
+                memory_state=TurnState.UNREAD,
+            ).exists()
+            or VoiceSession.objects.filter(owner_id=owner_id, **_VOICE_OWED).exists()
+        )
+
+    def mark_read(self, turn_ids: tuple[int, ...]) -> int:
+        return self._move(turn_ids, TurnState.READ)
+
+    def mark_skipped(self, turn_ids: tuple[int, ...]) -> int:
+        return self._move(turn_ids, TurnState.SKIPPED)
+
+    def _move(self, turn_ids: tuple[int, ...], state: TurnState) -> int:
+        if not turn_ids:
+            return 0
+        return Message.objects.filter(pk__in=turn_ids, memory_state=TurnState.UNREAD).update(
+            memory_state=state
+        )
+
+    def skip_unread_of(self, owner_id: int) -> int:
+        return Message.objects.filter(
+            conversation__owner_id=owner_id, memory_state=TurnState.UNREAD
+        ).update(memory_state=TurnState.SKIPPED)
+
+    def skip_through(self, owner_id: int, last_id: int) -> int:
+        return (
+            Message.objects.filter(conversation__owner_id=owner_id, id__lte=last_id)
+            .exclude(memory_state=TurnState.SKIPPED)
+            .update(memory_state=TurnState.SKIPPED)
+        )
+
+    def newest_turn_id(self, owner_id: int) -> models.Expression:
+        return Subquery(
+            Message.objects.filter(conversation__owner_id=owner_id).order_by("-id").values("id")[:1]
+        )
+
+    def voice_pending(self) -> models.Expression:
+        return Exists(VoiceSession.objects.filter(owner_id=OuterRef("owner_id"), **_VOICE_OWED))
+
+    def next_voice_work(self, owner_id: int) -> VoiceWork | None:
+        session = (
+            VoiceSession.objects.filter(owner_id=owner_id, **_VOICE_OWED)
+            .order_by("ended_at", "id")
+            .first()
+        )
+        if session is None:
+            return None
+        return VoiceWork(
+            session_id=session.pk,
+            transcript=[
+                ContextTurn(role=str(t.get("role")), content=str(t.get("content")))
+                for t in session.transcript
+            ],
+            turns_read=session.memory_turns_read,
+        )
+
+    def mark_voice_read(self, session_id: int, *, start: int, end: int, done: bool) -> bool:
+        return bool(
+            VoiceSession.objects.filter(
+                pk=session_id, memory_turns_read=start, memory_pass_done_at__isnull=True
+            ).update(memory_turns_read=end, memory_pass_done_at=timezone.now() if done else None)
+        )
+
+    def close_voice_session(self, session_id: int) -> None:
+        VoiceSession.objects.filter(pk=session_id).update(memory_pass_done_at=timezone.now())
+
+    def close_voice_sessions_of(self, owner_id: int) -> None:
+        VoiceSession.objects.filter(owner_id=owner_id, memory_pass_done_at__isnull=True).update(
+            memory_pass_done_at=timezone.now()
+        )

@@ -1,0 +1,64 @@
+"""The person behind a web request, as every app's views see it: the logged-in account, a
+guest, or a visitor who has not acted yet.
+
+Every web page works for guests (SPEC §8), but a guest is a row, so it is created when the
+visitor acts (a first message, project or setting), never when they look: a crawler or a health
+probe reading pages creates nothing. A view says which it needs with a marker — ``person_optional``
+(the visitor sees an empty chat, no projects, no memory) or ``person_required`` (the first unsafe
+request, a POST, makes the visitor a guest; GETs create nobody) — and the accounts app, which owns
+people, acts on the marker before the view runs (``accounts.middleware.PersonMiddleware``). So
+the apps below accounts never import it, and a view of theirs only reads ``request.user``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Literal, Protocol
+
+from django.http import HttpRequest, HttpResponse
+
+View = Callable[..., HttpResponse]
+Need = Literal["optional", "required"]
+NEED_ATTRIBUTE = "person_need"
+
+
+class Person(Protocol):
+    """What the apps below accounts know of a person: an owner key and whether it is a guest."""
+
+    @property
+    def pk(self) -> int: ...
+
+    @property
+    def is_guest(self) -> bool: ...
+
+    @property
+    def is_authenticated(self) -> bool: ...
+
+
+def _mark(need: Need) -> Callable[[View], View]:
+    def mark(view: View) -> View:
+        setattr(view, NEED_ATTRIBUTE, need)
+        return view
+
+    return mark
+
+
+# Run the view for whoever asks: a person (whose activity is noted) or a visitor.
+person_optional = _mark("optional")
+# Run the view with ``request.user`` a person on an unsafe request (a visitor's first action
+# makes them a guest); a GET runs as ``person_optional`` and creates nobody.
+person_required = _mark("required")
+
+
+def need_of(view: View) -> Need | None:
+    need: Need | None = getattr(view, NEED_ATTRIBUTE, None)
+    return need
+
+
+def person_of(request: HttpRequest) -> Person | None:
+    """The logged-in person (account or guest), or None for a visitor who has not acted yet."""
+    user = request.user
+    if not user.is_authenticated:
+        return None
+    person: Person = user  # type: ignore[assignment]  # AUTH_USER_MODEL is a Person
+    return person

@@ -1,0 +1,66 @@
+"""The code's shape: dependencies point one way (import-linter's contracts in pyproject.toml,
+run by `make lint`), and no import hides inside a function to dodge a cycle."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+OURS = {"config", "accounts", "chat", "memory", "llm", "core"}
+
+# The only places where our code is imported inside a function, each for a reason that is not a
+# cycle: Django asks that modules using models be imported once the app registry is ready
+# (``AppConfig.ready``); gunicorn's and Celery's hooks run before Django is set up; litellm's
+# provider is imported only when litellm is (seconds of import, paid on first use).
+ALLOWED = {
+    ("accounts/apps.py", "ready"),
+    ("chat/apps.py", "ready"),
+    ("memory/apps.py", "ready"),
+    ("config/celery.py", "_import_litellm_before_forking"),
+    ("config/celery.py", "_warm_up_pool_process"),
+    ("config/gunicorn.py", "when_ready"),
+    ("config/gunicorn.py", "post_worker_init"),
+    ("llm/client.py", "litellm"),
+}
+
+
+def _imports_inside_functions(path: Path) -> list[tuple[str, str]]:
+    found = []
+    tree = ast.parse(path.read_text())
+    for function in ast.walk(tree):
+        if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        for node in ast.walk(function):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                names = [node.module or ""]
+            else:
+                continue
+            found.extend((function.name, name) for name in names if name.split(".")[0] in OURS)
+    return found
+
+
+def test_no_module_of_ours_is_imported_inside_a_function_to_dodge_a_cycle():
+    hidden = []
+    for package in sorted(OURS):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            relative = path.relative_to(ROOT).as_posix()
+            if "/migrations/" in relative:
+                continue
+            for function, name in _imports_inside_functions(path):
+                if (relative, function) not in ALLOWED:
+                    hidden.append(f"{relative}: {function}() imports {name}")
+    assert hidden == []
+
+
+def test_the_dependency_contracts_hold():
+    lint_imports = Path(sys.executable).parent / "lint-imports"
+    result = subprocess.run(
+        [str(lint_imports)], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stdout[-3000:]
+    assert "0 broken" in result.stdout
