@@ -11,9 +11,9 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 
-from memory import budget, turns
+from memory import budget, scheduling, turns
 from memory.filters import RULES_VERSION, validate_lines
-from memory.models import Memory, MemoryEvent
+from memory.models import Memory, MemoryEvent, Outcome
 from memory.queueing import request_pass
 from memory.rewriting import fit_under_cap
 from memory.services import get_memory, has_unread_work, record_event, write_lines
@@ -59,7 +59,7 @@ def merge_memories(
         record_event(
             owner_id=into_owner_id,
             kind=MemoryEvent.Kind.MERGE,
-            outcome="ok",
+            outcome=Outcome.OK,
             before=target.lines,
             after=merged,
         )
@@ -80,7 +80,9 @@ def hand_over_turns(*, from_owner_id: int, into_owner_id: int) -> None:
     """
     source = Memory.objects.filter(owner_id=from_owner_id).first()
     if source is not None:  # no row: the guest never cleared nor switched memory off
-        Memory.objects.filter(pk=source.pk).update(version=F("version") + 1, pass_requested=False)
+        Memory.objects.filter(pk=source.pk).update(
+            version=F("version") + 1, **scheduling.cancelled()
+        )
         turns.store().skip_through(from_owner_id, source.context_from_id)
     if has_unread_work(from_owner_id):
         request_pass(owner_id=into_owner_id)
@@ -93,7 +95,7 @@ def forget_owner(*, owner_id: int) -> None:
     record_event(
         owner_id=owner_id,
         kind=MemoryEvent.Kind.ACCOUNT_DELETED,
-        outcome="ok",
+        outcome=Outcome.OK,
         before=before,
         after=[],
     )

@@ -82,6 +82,36 @@ class Memory(models.Model):
         return f"memory of owner #{self.owner_id}"
 
 
+class Outcome(models.TextChoices):
+    """How a pass, or any other change of a memory, ended: in a pass's result and the trace."""
+
+    OK = "ok"  # done; for a pass, the list changed
+    UNCHANGED = "unchanged"  # a pass that read turns and kept the list as it was
+    NOT_OWED = "not_owed"  # a task with no pass to run (a duplicate or late one)
+    NO_WORK = "no_work"  # a pass with nothing to read, or memory off, or the owner gone
+    CONFLICT = "conflict"  # lost every compare-and-set: tried again later
+    ERROR = "error"  # a crash or an unknown provider error: tried again later
+    DROPPED = "dropped"  # failed past its retries: owed again after a pause, turns unread
+    SKIPPED = "skipped"  # failed past its drops: its work given up, never read
+    ON = "on"  # memory switched on
+    OFF = "off"  # memory switched off
+    # The model call failed (``llm.ModelError`` codes).
+    TIMEOUT = "timeout"
+    RATE_LIMITED = "rate_limited"
+    UNAVAILABLE = "unavailable"
+    AUTH = "auth"
+    TOO_LONG = "too_long"
+    BAD_REQUEST = "bad_request"
+    # The answer was refused: unreadable (``memory.lines.MalformedAnswer`` reasons), or a wipe
+    # of the list nobody asked for.
+    MALFORMED_UNCLOSED_FENCE = "malformed_unclosed_fence"
+    MALFORMED_EMPTY = "malformed_empty"
+    MALFORMED_NOT_JSON = "malformed_not_json"
+    MALFORMED_WRONG_SHAPE = "malformed_wrong_shape"
+    MALFORMED_NOT_STRINGS = "malformed_not_strings"
+    WIPE_REFUSED = "wipe_refused"
+
+
 class MemoryEvent(models.Model):
     """One line of the operations trace: numbers and outcomes, never a line or message text."""
 
@@ -101,7 +131,7 @@ class MemoryEvent(models.Model):
     # A plain integer, not a foreign key: the trace outlives a deleted account, content-free.
     owner_id = models.BigIntegerField(db_index=True)
     kind = models.CharField(max_length=24, choices=Kind.choices)
-    outcome = models.CharField(max_length=32)
+    outcome = models.CharField(max_length=32, choices=Outcome.choices)
     lines_before = models.PositiveIntegerField(default=0)
     lines_after = models.PositiveIntegerField(default=0)
     tokens_before = models.PositiveIntegerField(default=0)

@@ -3,7 +3,7 @@
 store it with a compare-and-set together with the marks that say what was read.
 
 Concurrency, in short (STYLE.md "The memory core"):
-- a trigger sets ``pass_requested``; ``_claim`` takes a lease with a conditional UPDATE, so at
+- a trigger makes a pass owed; ``scheduling.claim`` takes a lease with a conditional UPDATE, so at
   most one pass per owner runs at a time across all workers, and a trigger that arrives during a
   pass is seen by the next claim — one more pass afterwards, never a lost or a piled-up one;
 - the pass decides from the database what to read (the turns still unread, ended voice sessions
@@ -18,17 +18,15 @@ import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import DatabaseError, connection, transaction
-from django.db.models import F, Value
-from django.db.models.functions import Coalesce
+from django.db.models import F
 from django.utils import timezone
 
-from memory import turns
+from memory import scheduling, turns
 from memory.filters import RULES_VERSION
-from memory.models import Memory, MemoryEvent
+from memory.models import Memory, MemoryEvent, Outcome
 from memory.queueing import enqueue_pass
 from memory.reading import Work, next_work
 from memory.rewriting import PassFailed, Rewrite, rewrite_for
@@ -42,67 +40,10 @@ MAX_ROUNDS = 5
 
 @dataclass(frozen=True)
 class PassResult:
-    outcome: str
+    outcome: Outcome
     retry: bool = False
     # A voice pass consumes one session; more work (sessions, chat turns) may follow it.
     more: bool = False
-
-
-# --- Coalescing ---------------------------------------------------------------------------------
-
-
-def _claim(memory_id: int) -> datetime | None:
-    """Take the owner's pass lease with one conditional UPDATE; returns the lease (the claim's
-    token), or None when no pass is owed or another worker holds it.
-
-    The request the pass answers is copied to ``pass_claimed_at``. It stays marked until the
-    pass finishes: a worker killed mid-pass leaves it owed, and once the lease expires the
-    sweeper enqueues it again (``pass_resend_at`` moves with the lease). The lease outlives
-    the task's hard time limit, so a live pass never loses it.
-    """
-    now = timezone.now()
-    lease = now + timedelta(seconds=settings.MEMORY_PASS_LEASE_SECONDS)
-    requested_at = Coalesce(F("pass_requested_at"), Value(now))
-    claimed = (
-        Memory.objects.owed(now)
-        .filter(pk=memory_id)
-        .update(
-            lease_until=lease,
-            pass_requested_at=requested_at,
-            pass_claimed_at=requested_at,
-            pass_not_before=None,
-            pass_resend_at=lease,
-        )
-    )
-    return lease if claimed == 1 else None
-
-
-def _release(memory_id: int, lease: datetime, *, result: PassResult, retry_in: int = 0) -> bool:
-    """Drop our lease; mark the request done if it was answered and no newer trigger came in.
-
-    Returns whether this worker should take another round (a newer trigger came in, or unread
-    turns were left over).
-    """
-    mine = Memory.objects.filter(pk=memory_id, lease_until=lease)
-    now = timezone.now()
-    if result.retry:
-        # The task's retry is queued for the end of the backoff: the sweeper leaves it alone
-        # until the resend bound after that.
-        retry_at = now + timedelta(seconds=retry_in)
-        mine.update(
-            lease_until=None,
-            pass_not_before=retry_at,
-            pass_resend_at=retry_at + timedelta(seconds=settings.MEMORY_PASS_RESEND_AFTER_SECONDS),
-        )
-        return False
-    if result.more:
-        # Work left: stay owed, so the next claim (or, failing that, the sweeper) takes it.
-        return bool(mine.update(lease_until=None, pass_requested=True, pass_resend_at=now))
-    if mine.filter(pass_requested_at=F("pass_claimed_at")).update(
-        lease_until=None, pass_requested=False
-    ):
-        return False  # the usual case: one UPDATE, and nothing more to do
-    return bool(mine.update(lease_until=None, pass_resend_at=now))
 
 
 @contextmanager
@@ -138,27 +79,27 @@ def run_pass(*, memory_id: int, retry_in: int = 0) -> PassResult:
     this task's rounds, it hands over to one new task instead of letting the request wait for
     the sweeper.
     """
-    result = PassResult("not_owed")
+    result = PassResult(Outcome.NOT_OWED)
     again = False
     with _lazy_commits():
         for _ in range(MAX_ROUNDS):
-            lease = _claim(memory_id)
+            lease = scheduling.claim(memory_id)
             if lease is None:
                 return result
-            result = PassResult("error", retry=True)
+            result = PassResult(Outcome.ERROR, retry=True)
             try:
                 result = _drain(memory_id)
             finally:
                 # Release before the next claim: a trigger that came in during this round moved
                 # pass_requested_at, so the request stays owed and the claim below takes it.
-                again = _release(memory_id, lease, result=result, retry_in=retry_in)
+                again = scheduling.release(
+                    memory_id, lease, retry_in=retry_in if result.retry else None, more=result.more
+                )
             if not again:
                 return result
     # One new task takes over; the sweeper counts it as queued (enqueue_pass says otherwise if
     # the send fails).
-    Memory.objects.filter(pk=memory_id, pass_requested=True).update(
-        pass_resend_at=timezone.now() + timedelta(seconds=settings.MEMORY_PASS_RESEND_AFTER_SECONDS)
-    )
+    scheduling.handed_over(memory_id)
     transaction.on_commit(lambda: enqueue_pass(memory_id=memory_id))
     return result
 
@@ -171,38 +112,23 @@ def drop_pass(*, memory_id: int) -> None:
     chokes on) is given up, as never read, so it cannot block every later pass. The list stays
     as it was, and the trace says which it was. A pass running meanwhile (another task holds
     the lease) decides instead: nothing is dropped under it."""
-    free = Memory.objects.lease_free(timezone.now()).filter(pk=memory_id)
-    memory = free.first()
+    memory = Memory.objects.lease_free(timezone.now()).filter(pk=memory_id).first()
     if memory is None:
         return
     failures = memory.pass_failures + 1
     if failures < settings.MEMORY_PASS_DROPS_BEFORE_SKIP:
-        retry_at = timezone.now() + timedelta(seconds=settings.MEMORY_DROPPED_PASS_RETRY_SECONDS)
-        # No task is queued for it: the sweeper sends it once the pause is over.
-        if not free.update(
-            pass_failures=failures,
-            pass_requested=True,
-            pass_not_before=retry_at,
-            pass_resend_at=retry_at,
-        ):
+        if not scheduling.pause_after_drop(memory_id, failures):
             return  # a pass claimed it meanwhile: it decides
-        outcome = "dropped"
+        outcome = Outcome.DROPPED
     else:
         # Given up only while no pass holds the lease (checked again as the failures reset).
-        if not free.update(pass_failures=0):
+        if not scheduling.take_for_giving_up(memory_id):
             return
         work = next_work(memory)
         if work is not None:
             _give_up(work)
-        # Only the request that failed: a trigger that came in since is still owed (and sent by
-        # the sweeper).
-        Memory.objects.filter(pk=memory_id).update(
-            pass_failures=0, pass_not_before=None, pass_resend_at=timezone.now()
-        )
-        Memory.objects.filter(pk=memory_id, pass_requested_at=F("pass_claimed_at")).update(
-            pass_requested=False
-        )
-        outcome = "skipped"
+        scheduling.given_up(memory_id)
+        outcome = Outcome.SKIPPED
     record_event(
         owner_id=memory.owner_id,
         kind=MemoryEvent.Kind.PASS,
@@ -215,12 +141,12 @@ def drop_pass(*, memory_id: int) -> None:
 def _drain(memory_id: int) -> PassResult:
     """Consume the owed work, oldest first: each ended voice session, then the unread turns
     (as many rounds as the transcript cap needs). ``more`` says work was left over."""
-    outcome = PassResult("no_work")
+    outcome = PassResult(Outcome.NO_WORK)
     for _ in range(MAX_ROUNDS * 2):
         step = _apply_next(memory_id)
         if step.retry:
             return step
-        if step.outcome != "no_work":
+        if step.outcome != Outcome.NO_WORK:
             outcome = step
         if not step.more:
             return PassResult(outcome.outcome)
@@ -238,18 +164,18 @@ def _apply_next(memory_id: int) -> PassResult:
             .first()
         )
         if memory is None:
-            return PassResult("no_work")  # the account was deleted: nothing to bring back
+            return PassResult(Outcome.NO_WORK)  # the account was deleted: nothing to bring back
         if not memory.enabled:
-            return PassResult("no_work")
+            return PassResult(Outcome.NO_WORK)
         work = next_work(memory)
         if work is None:
-            return PassResult("no_work")
+            return PassResult(Outcome.NO_WORK)
         more = work.more or work.task == "voice"
         if not any(turn["role"] == "user" for turn in work.transcript):
             # Nothing the person said (say, only a reply that landed after a clear): the
             # assistant's words are never a source of facts, so there is nothing to ask.
             _consume(work)
-            return PassResult("no_work", more=more)
+            return PassResult(Outcome.NO_WORK, more=more)
         kind = MemoryEvent.Kind.VOICE_PASS if work.task == "voice" else MemoryEvent.Kind.PASS
         try:
             rewrite = rewrite_for(memory, work)
@@ -257,18 +183,18 @@ def _apply_next(memory_id: int) -> PassResult:
             record_event(
                 owner_id=memory.owner_id,
                 kind=kind,
-                outcome=failure.code,
+                outcome=failure.outcome,
                 before=memory.lines,
                 after=memory.lines,
                 model=settings.MEMORY_MODEL,
             )
             if failure.retryable:
-                return PassResult(failure.code, retry=True)
+                return PassResult(failure.outcome, retry=True)
             # A permanent failure gives the work up (never read), or every later pass would
             # choke on it.
             _give_up(work)
-            return PassResult(failure.code, more=more)
-        outcome = "unchanged" if rewrite.lines == memory.lines else "ok"
+            return PassResult(failure.outcome, more=more)
+        outcome = Outcome.UNCHANGED if rewrite.lines == memory.lines else Outcome.OK
         if _store(memory, work, rewrite, kind=kind, outcome=outcome):
             return PassResult(outcome, more=more)
         # Lost the compare-and-set (a clear, a delete, a switch, a handover, or another pass
@@ -276,14 +202,14 @@ def _apply_next(memory_id: int) -> PassResult:
     record_event(
         owner_id=memory.owner_id,
         kind=MemoryEvent.Kind.PASS,
-        outcome="conflict",
+        outcome=Outcome.CONFLICT,
         before=memory.lines,
         after=memory.lines,
     )
-    return PassResult("conflict", retry=True)
+    return PassResult(Outcome.CONFLICT, retry=True)
 
 
-def _store(memory: Memory, work: Work, rewrite: Rewrite, *, kind: str, outcome: str) -> bool:
+def _store(memory: Memory, work: Work, rewrite: Rewrite, *, kind: str, outcome: Outcome) -> bool:
     """Write the list, mark the work read and trace the pass, all or nothing: the turns are
     marked only if no one marked them first, so a turn is read exactly once even if two passes
     raced for it."""
@@ -294,7 +220,7 @@ def _store(memory: Memory, work: Work, rewrite: Rewrite, *, kind: str, outcome: 
             # ``version=F("version")`` keeps the UPDATE real, so a match is never mistaken for a
             # lost race.
             written = Memory.objects.filter(pk=memory.pk, version=memory.version).update(
-                version=F("version"), rules_version=RULES_VERSION, pass_failures=0
+                version=F("version"), rules_version=RULES_VERSION, **scheduling.succeeded()
             )
         else:
             written = write_lines(
@@ -302,7 +228,7 @@ def _store(memory: Memory, work: Work, rewrite: Rewrite, *, kind: str, outcome: 
                 lines=rewrite.lines,
                 tokens=rewrite.tokens,
                 rules_version=RULES_VERSION,
-                pass_failures=0,
+                **scheduling.succeeded(),
             )
         if not written or _mark_read(work) != len(work.message_ids):
             transaction.set_rollback(True)

@@ -8,14 +8,14 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from celery import current_app
-from django.conf import settings
 from django.db import DatabaseError, IntegrityError, close_old_connections, transaction
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 from django.utils import timezone
 
+from memory import scheduling
 from memory.models import Memory
 
 log = logging.getLogger(__name__)
@@ -36,32 +36,15 @@ def request_pass(*, owner_id: int, memory_id: int | None = None) -> bool:
     ``memory_id``: the owner's memory row, when the caller already read it (a chat request);
     rows never change owner, so it saves looking it up.
     """
-    now = timezone.now()
     if memory_id is None:
         memory_id = _memory_id(owner_id)
     if memory_id is None:
         return False
-    memory = Memory.objects.filter(pk=memory_id, enabled=True)
-    for _ in range(3):
-        # Newly owed, or backing off after a failure (new turns are worth a try at once). The
-        # task goes to the broker after commit; the sweeper leaves it alone until the resend
-        # bound, or until a failed send says otherwise (enqueue_pass).
-        if memory.filter(Q(pass_requested=False) | Q(pass_not_before__isnull=False)).update(
-            pass_requested=True,
-            pass_requested_at=now,
-            pass_not_before=None,
-            pass_resend_at=now + timedelta(seconds=settings.MEMORY_PASS_RESEND_AFTER_SECONDS),
-        ):
-            transaction.on_commit(lambda: after_response.send(memory_id))
-            return True
-        # Already owed: the pass in flight takes one more round. Only while it is still owed:
-        # a pass that finished between these two statements has let go of the request, and
-        # the next round of this loop owes a new one.
-        if memory.filter(pass_requested=True).update(pass_requested_at=now):
-            return True
-        if not memory.exists():
-            return False  # memory is off: nothing is kept
-    return False
+    trigger = scheduling.owe(memory_id)
+    if trigger is scheduling.Trigger.SEND:
+        # The task goes to the broker after commit (and after the response).
+        transaction.on_commit(lambda: after_response.send(memory_id))
+    return trigger is not scheduling.Trigger.OFF
 
 
 def _memory_id(owner_id: int) -> int | None:
@@ -158,7 +141,7 @@ def enqueue_pass(*, memory_id: int) -> bool:
             )
         else:
             return True
-    Memory.objects.filter(pk=memory_id, pass_requested=True).update(pass_resend_at=timezone.now())
+    scheduling.send_failed(memory_id)
     return False
 
 
@@ -188,8 +171,7 @@ def sweep_owed_passes(*, everything: bool = False) -> int:
             break  # the broker is still away; try again at the next sweep
         sent.append(memory_id)
     if sent:
-        resend_at = now + timedelta(seconds=settings.MEMORY_PASS_RESEND_AFTER_SECONDS)
-        Memory.objects.filter(pk__in=sent, pass_requested=True).update(pass_resend_at=resend_at)
+        scheduling.sent(sent, at=now)
     return len(sent)
 
 
@@ -197,5 +179,5 @@ def resume_after_worker_loss() -> int:
     """The one embedded worker died and no other runs (``bin/run`` says so before restarting
     it): the leases it held are void, and every owed pass is sent again at once. Never call
     this while a worker may be running a pass."""
-    Memory.objects.filter(lease_until__isnull=False).update(lease_until=None)
+    scheduling.free_leases()
     return sweep_owed_passes(everything=True)

@@ -17,7 +17,7 @@ import llm
 from memory import budget, prompts
 from memory.filters import RULES_VERSION, validate_lines
 from memory.lines import MalformedAnswer, parse_answer
-from memory.models import Memory, MemoryEvent
+from memory.models import Memory, MemoryEvent, Outcome
 from memory.reading import Turn, Work, asks_to_forget
 from memory.services import record_event
 
@@ -37,6 +37,8 @@ class PassFailed(Exception):
         super().__init__(f"memory pass failed: {code}")
         self.code = code
         self.retryable = retryable
+        # A code of the seam's that the trace does not know yet is still an error.
+        self.outcome = Outcome(code) if code in Outcome.values else Outcome.ERROR
 
 
 @dataclass(frozen=True)
@@ -192,7 +194,7 @@ def fit_under_cap(
         trace(
             owner_id=owner_id,
             kind=MemoryEvent.Kind.CONDENSE,
-            outcome="ok",
+            outcome=Outcome.OK,
             before=before,
             after=condensed,
             model=model,
@@ -213,7 +215,13 @@ def fit_under_cap(
     if budget.list_tokens(condensed) <= limit:
         return condensed, True, False, usage
     final = budget.positional_cut(condensed, limit)
-    trace(owner_id=owner_id, kind=MemoryEvent.Kind.CUT, outcome="ok", before=condensed, after=final)
+    trace(
+        owner_id=owner_id,
+        kind=MemoryEvent.Kind.CUT,
+        outcome=Outcome.OK,
+        before=condensed,
+        after=final,
+    )
     return final, True, True, usage
 
 

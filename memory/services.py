@@ -23,10 +23,10 @@ from django.db.models.functions import Coalesce, Greatest
 from django.http import Http404
 from django.utils import timezone
 
-from memory import budget, owners, prompts, turns
+from memory import budget, owners, prompts, scheduling, turns
 from memory.filters import refusal_reason
 from memory.lines import clean_line, line_key
-from memory.models import Memory, MemoryEvent
+from memory.models import Memory, MemoryEvent, Outcome
 from memory.queueing import request_pass
 
 log = logging.getLogger(__name__)
@@ -117,7 +117,7 @@ def record_event(
     *,
     owner_id: int,
     kind: str,
-    outcome: str,
+    outcome: Outcome,
     before: list[str],
     after: list[str],
     tokens_before: int | None = None,
@@ -264,7 +264,7 @@ def clear_memory(*, owner_id: int) -> None:
             tokens=0,
             version=F("version") + 1,
             updated_at=now,
-            pass_requested=False,
+            **scheduling.cancelled(),
             context_from_id=Coalesce(
                 Greatest(
                     F("context_from_id"), turns.store().newest_turn_id(owner_id), output_field=_ID
@@ -277,7 +277,11 @@ def clear_memory(*, owner_id: int) -> None:
         turns.store().close_voice_sessions_of(owner_id)
         owners.directory().drop_guests_merging_into(owner_id)
         record_event(
-            owner_id=owner_id, kind=MemoryEvent.Kind.CLEAR, outcome="ok", before=before, after=[]
+            owner_id=owner_id,
+            kind=MemoryEvent.Kind.CLEAR,
+            outcome=Outcome.OK,
+            before=before,
+            after=[],
         )
 
 
@@ -359,7 +363,7 @@ def _change_by_hand(
             raise StaleVersion
     else:
         raise StaleVersion
-    record_event(owner_id=owner_id, kind=kind, outcome="ok", before=memory.lines, after=after)
+    record_event(owner_id=owner_id, kind=kind, outcome=Outcome.OK, before=memory.lines, after=after)
     return view_memory(owner_id=owner_id)
 
 
@@ -387,7 +391,7 @@ def set_enabled(*, owner_id: int, enabled: bool) -> MemoryView:
         with transaction.atomic():
             Memory.objects.filter(pk=memory.pk).update(
                 enabled=enabled,
-                pass_requested=False,
+                **scheduling.cancelled(),
                 version=F("version") + 1,
                 updated_at=timezone.now(),
             )
@@ -396,7 +400,7 @@ def set_enabled(*, owner_id: int, enabled: bool) -> MemoryView:
             record_event(
                 owner_id=owner_id,
                 kind=MemoryEvent.Kind.SWITCH,
-                outcome="on" if enabled else "off",
+                outcome=Outcome.ON if enabled else Outcome.OFF,
                 before=memory.lines,
                 after=memory.lines,
             )

@@ -64,3 +64,32 @@ def test_the_dependency_contracts_hold():
     )
     assert result.returncode == 0, result.stdout[-3000:]
     assert "0 broken" in result.stdout
+
+
+# The columns that coordinate passes (memory/scheduling.py owns every transition of them).
+COORDINATION = {
+    "pass_requested",
+    "pass_requested_at",
+    "pass_claimed_at",
+    "lease_until",
+    "pass_not_before",
+    "pass_failures",
+    "pass_resend_at",
+}
+
+
+def test_only_pass_scheduling_writes_the_coordination_columns():
+    writers = []
+    for package in sorted(OURS):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            relative = path.relative_to(ROOT).as_posix()
+            if "/migrations/" in relative or relative == "memory/scheduling.py":
+                continue
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                    if node.func.attr not in {"update", "create", "update_or_create", "save"}:
+                        continue
+                    written = {k.arg for k in node.keywords} & COORDINATION
+                    if written:
+                        writers.append(f"{relative}:{node.lineno} writes {sorted(written)}")
+    assert writers == []

@@ -8,7 +8,7 @@ from django.db import connection
 from django.utils import timezone
 
 from accounts.models import User
-from memory import passes
+from memory import passes, scheduling
 from memory.models import Memory
 from memory.queueing import broker_breaker, passes_to_resend, sweep_owed_passes
 from memory.services import get_memory
@@ -69,7 +69,7 @@ def test_a_dropped_pass_goes_out_once_its_pause_is_over(account, empty_queue):
 def test_a_pass_whose_worker_died_goes_out_once_its_lease_runs_out(account, empty_queue):
     memory = get_memory(owner_id=account.pk)
     Memory.objects.filter(pk=memory.pk).update(pass_requested=True)
-    assert passes._claim(memory.pk) is not None  # the worker took it, then died
+    assert scheduling.claim(memory.pk) is not None  # the worker took it, then died
     assert sweep_owed_passes() == 0
 
     later(memory, seconds=settings.MEMORY_PASS_LEASE_SECONDS + 1)
