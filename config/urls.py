@@ -1,10 +1,19 @@
-"""URLs: the web pages, the mobile API under /api/v1/, and the health check."""
+"""URLs: the web pages, the mobile API under /api/v1/, the health check and the operators'
+read-only admin under /admin/ (staff only)."""
 
+from django.contrib import admin
 from django.urls import include, path
+from rest_framework.authtoken.models import TokenProxy
 
 from config.health import healthz
 
+# DRF registers its tokens in the admin, and a token is a person's credential: operators see
+# only what memory/admin.py registers (read-only, content-free) and Django's groups.
+if admin.site.is_registered(TokenProxy):
+    admin.site.unregister(TokenProxy)
+
 urlpatterns = [
+    path("admin/", admin.site.urls),
     path("api/v1/", include("config.api_urls")),
     path("healthz", healthz, name="healthz"),
     path("", include("accounts.urls")),
