@@ -4,18 +4,37 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 DATA_DIR ?= ./var
+LOCK := requirements.lock
 
 export PORT DATA_DIR
 
-.PHONY: run test lint format bench install screenshots
+.PHONY: run test lint format bench install lock lock-upgrade screenshots
 
 install: $(VENV)/.installed
 
-$(VENV)/.installed: pyproject.toml
+# Everything the venv holds comes from requirements.lock: every package, transitive ones, pip and
+# setuptools included, pinned with its hashes (pip refuses anything unpinned or unhashed). The
+# project itself goes in last as an editable install of no dependencies of its own, built by the
+# locked setuptools. Re-runs when the lock or pyproject.toml changes; CI starts from nothing.
+$(VENV)/.installed: $(LOCK) pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(VENV)/bin/pip install --quiet --upgrade pip
-	$(VENV)/bin/pip install --quiet -e ".[dev]"
+	$(VENV)/bin/pip install --quiet --require-hashes -r $(LOCK)
+	$(VENV)/bin/pip install --quiet --no-deps --no-build-isolation -e .
 	touch $@
+
+# Regenerate the lock from pyproject.toml's ranges, keeping the pins that still fit them;
+# `make lock-upgrade` moves every package to the newest release the ranges allow. One universal
+# resolution for Python 3.11, whichever machine runs it; pip and setuptools (the installer and
+# the build backend) are locked alongside. Never by hand: edit the ranges, then run this.
+UV_COMPILE = printf 'pip\nsetuptools>=68\n' | $(VENV)/bin/uv pip compile pyproject.toml - \
+	--extra dev --universal --python-version 3.11 --generate-hashes \
+	--custom-compile-command "make lock" --quiet -o $(LOCK)
+
+lock: install
+	$(UV_COMPILE)
+
+lock-upgrade: install
+	$(UV_COMPILE) --upgrade
 
 run: install
 	bin/run

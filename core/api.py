@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.exceptions import RequestDataTooBig
 from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext
@@ -57,6 +58,11 @@ def _outage(exc: Exception, context: dict[str, Any]) -> Response:
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, OUTAGE_ERRORS):
         return _outage(exc, context)
+    if isinstance(exc, RequestDataTooBig):
+        # Django's own refusal of a declared length over DATA_UPLOAD_MAX_MEMORY_SIZE, raised
+        # when the body is first read (DRF reads request.body before its JSON parser runs, from
+        # 3.18): the same 413 as the parser's, still before anything is parsed.
+        exc = BodyTooLarge()
     response = drf_exception_handler(exc, context)
     if response is None:
         return None

@@ -176,7 +176,7 @@ def test_a_model_litellm_knows_gets_its_own_window_and_others_the_default(settin
     assert context.input_budget("ollama/llama3") == 6_553  # an 8,192-token model
     assert context.input_budget("offline/whizi-chat") == 16_000  # not in the map
     assert context.input_budget("scripted/chat-a") == 16_000
-    # A two-million-token model is held to the operator's ceiling.
-    assert context.input_budget("gemini/gemini-1.5-pro") == 128_000
+    # A million-token model is held to the operator's ceiling.
+    assert context.input_budget("gemini/gemini-2.5-pro") == 128_000
     settings.CHAT_INPUT_TOKENS_MAX = 50_000
     assert context.input_budget("openai/gpt-4o-mini") == 50_000
