@@ -90,14 +90,6 @@ def test_the_page_shows_the_same_error_as_its_message(account: User) -> None:
     assert "Memory doesn't keep links or web addresses." in text_of(response)
 
 
-def test_a_form_shows_the_error_of_its_service(db: None) -> None:
-    response = Client().post(
-        reverse("accounts:login"), {"email": "nobody@example.com", "password": "whatever-it-is"}
-    )
-    assert response.status_code == 400
-    assert "Wrong email or password." in text_of(response)
-
-
 def _escaped(error: Exception, **headers: str) -> HttpResponse | None:
     """What the web answers an error no page told (the middleware, as Django calls it)."""
     request = RequestFactory().post("/c/1/model", **headers)
