@@ -18,6 +18,7 @@ from rest_framework.authtoken.models import Token
 
 from accounts.models import User
 from chat.models import Conversation, Project, VoiceSession
+from core.errors import ServiceError
 from memory import handover as memory_handover
 from memory import services as memory_services
 
@@ -33,11 +34,10 @@ EMAIL_MAX_CHARS = min(
 )
 
 
-class AuthError(Exception):
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+class AuthError(ServiceError):
+    """Credentials the person can fix (HTTP 400), or a wrong password (403); the code says
+    which (``invalid_email``, ``weak_password``, ``email_taken``, ``invalid_credentials``,
+    ``password_required``, ``wrong_password``)."""
 
 
 def create_guest() -> User:
@@ -170,7 +170,9 @@ def check_deletion_password(*, user: User, password: str | None) -> None:
     if not password:
         raise AuthError("password_required", gettext("Enter your password to delete your account."))
     if not user.check_password(password):
-        raise AuthError("wrong_password", gettext("Wrong password. Nothing was deleted."))
+        raise AuthError(
+            "wrong_password", gettext("Wrong password. Nothing was deleted."), status=403
+        )
 
 
 def delete_account(*, user: User) -> None:

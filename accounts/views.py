@@ -20,6 +20,7 @@ from accounts.middleware import MODEL_BACKEND
 from accounts.models import User
 from accounts.web import guest_of
 from core import throttling
+from core.error_pages import shown_on_page
 from core.people import person_of, person_optional
 from memory.views import section_context
 
@@ -50,11 +51,8 @@ def signup(request: HttpRequest) -> HttpResponse:
         return refused
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        try:
+        with shown_on_page(request, form=form):
             account = services.sign_up(**form.cleaned_data, guest=guest_of(request))
-        except services.AuthError as exc:
-            form.add_error(None, exc.message)
-        else:
             messages.success(request, _("Welcome! Your chats and memory are kept in your account."))
             return _enter(request, account)
     return _credentials_page(request, "accounts/signup.html", form)
@@ -66,12 +64,8 @@ def login_view(request: HttpRequest) -> HttpResponse:
         return refused
     form = CredentialsForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        try:
-            account = services.log_in(**form.cleaned_data, guest=guest_of(request))
-        except services.AuthError as exc:
-            form.add_error(None, exc.message)
-        else:
-            return _enter(request, account)
+        with shown_on_page(request, form=form):
+            return _enter(request, services.log_in(**form.cleaned_data, guest=guest_of(request)))
     return _credentials_page(request, "accounts/login.html", form)
 
 

@@ -14,7 +14,6 @@ from typing import Any
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Case, Exists, IntegerField, Value, When
-from django.http import Http404
 from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.translation import gettext
@@ -23,6 +22,7 @@ from django.utils.translation import gettext_lazy as _
 import llm
 from chat import context
 from chat.models import Conversation, Message, Project, VoiceSession
+from core.errors import Conflict, Invalid, NotFound
 from memory import prompts
 from memory import queueing as memory_queueing
 from memory import services as memory_services
@@ -34,14 +34,9 @@ log = logging.getLogger(__name__)
 TITLE_CHARS = 60
 
 
-class InvalidInput(Exception):
-    """Input the person can fix; ``code`` is stable for API clients, the message is for people
-    (translated into the active language)."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+class InvalidInput(Invalid):
+    """Input the person can fix (HTTP 400); ``code`` is stable for API clients, the detail is
+    for people (translated into the active language)."""
 
 
 @dataclass(frozen=True)
@@ -209,7 +204,7 @@ def build_request(
     ]
 
 
-class ConversationGone(Http404):
+class ConversationGone(NotFound):
     """The conversation was deleted (with its account, say) while a message was on its way."""
 
 
@@ -448,8 +443,11 @@ def _stream_events(
 # --- Voice ------------------------------------------------------------------------------------
 
 
-class AlreadyEnded(Exception):
+class AlreadyEnded(Conflict):
     """The voice session was ended before (HTTP 409)."""
+
+    code = "already_ended"
+    detail = "This voice session has already ended."
 
 
 def start_voice_session(*, owner_id: int, model: str | None = None) -> tuple[VoiceSession, str]:

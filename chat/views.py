@@ -24,15 +24,12 @@ from chat.forms import NewConversationForm, ProjectForm
 from chat.models import Conversation, Message, Project
 from chat.streaming import streaming_reply
 from core import throttling
+from core.error_pages import shown_on_page
 from core.people import person_optional, person_required
 
 
 def _accepts(request: HttpRequest, media_type: str) -> bool:
     return media_type in request.headers.get("Accept", "")
-
-
-def _invalid(exc: services.InvalidInput) -> JsonResponse:
-    return JsonResponse({"code": exc.code, "detail": exc.message}, status=400)
 
 
 def _message_data(message: Message) -> dict[str, object]:
@@ -72,13 +69,10 @@ def _localized(events: Iterator[services.StreamEvent]) -> Iterator[services.Stre
 
 def _send_and_report(request: HttpRequest, conversation: Conversation, content: str) -> None:
     """The no-JavaScript path: the whole reply at once; a failure becomes a page message."""
-    try:
+    with shown_on_page(request):
         exchange = services.send_message(conversation=conversation, content=content)
-    except services.InvalidInput as exc:
-        messages.error(request, exc.message)
-        return
-    if exchange.error:
-        messages.error(request, services.error_text(exchange.error))
+        if exchange.error:
+            messages.error(request, services.error_text(exchange.error))
 
 
 def _new_chat_page(
@@ -144,10 +138,8 @@ def send(request: HttpRequest, pk: int) -> HttpResponse:
     if not _accepts(request, "text/event-stream"):
         _send_and_report(request, conversation, content)
         return redirect("chat:conversation", pk=conversation.pk)
-    try:
-        message, events = services.stream_message(conversation=conversation, content=content)
-    except services.InvalidInput as exc:
-        return _invalid(exc)
+    # Refused input is JSON for the page's script (core.error_pages), before any stream.
+    message, events = services.stream_message(conversation=conversation, content=content)
     return streaming_reply(_localized(events), user_message=_message_data(message))
 
 
@@ -155,12 +147,8 @@ def send(request: HttpRequest, pk: int) -> HttpResponse:
 @person_optional
 def switch_model(request: HttpRequest, pk: int) -> HttpResponse:
     conversation = conversation_for(request.user, pk)
-    try:
+    with shown_on_page(request):  # the picker's script gets the error as JSON
         services.switch_model(conversation=conversation, model=request.POST.get("model", ""))
-    except services.InvalidInput as exc:
-        if _accepts(request, "application/json"):
-            return _invalid(exc)
-        messages.error(request, exc.message)
     if _accepts(request, "application/json"):
         return JsonResponse({"model": conversation.model})
     return redirect("chat:conversation", pk=conversation.pk)

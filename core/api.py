@@ -1,20 +1,24 @@
-"""API-wide pieces: JSON errors with a stable ``code`` the mobile app maps to its alerts."""
+"""API-wide pieces: JSON errors with a stable ``code`` the mobile app maps to its alerts.
+
+Every error of an API request, ours (``core.errors.ServiceError``) or DRF's and Django's, is
+answered here, in one place: views raise, they do not build error responses.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.core.exceptions import RequestDataTooBig
-from django.db import InterfaceError, OperationalError
+from django.core.exceptions import PermissionDenied, RequestDataTooBig
+from django.db import DatabaseError, InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.utils.translation import gettext
 from django.views.defaults import page_not_found
 from rest_framework import exceptions, status
 from rest_framework.response import Response
-from rest_framework.views import exception_handler as drf_exception_handler
+from rest_framework.views import set_rollback
 
-from core.parsers import BodyTooLarge, JSONTooDeep
-from core.throttling import rate_limited_body
+from core.errors import Invalid, NotFound, ServiceError, Unavailable
+from core.parsers import BodyTooLarge
+from core.throttling import RateLimited
 
 # The database cannot be reached (refused, dropped, timed out): the service is down, not the
 # request wrong. Other database errors (an integrity error, a value too long) are our bugs.
@@ -22,8 +26,6 @@ OUTAGE_ERRORS = (OperationalError, InterfaceError)
 
 
 _CODES = {
-    JSONTooDeep: "too_deep",
-    BodyTooLarge: "too_large",
     exceptions.ParseError: "malformed_json",
     exceptions.NotAuthenticated: "not_authenticated",
     exceptions.AuthenticationFailed: "not_authenticated",
@@ -36,60 +38,77 @@ _CODES = {
 }
 
 
-def error(code: str, detail: str, http_status: int, **extra: Any) -> Response:
-    """An API error: a stable ``code`` for the app, a ``detail`` for people."""
-    return Response({"code": code, "detail": str(detail), **extra}, status=http_status)
-
-
 def unavailable_text() -> str:
-    return gettext("The service is unavailable right now. Try again in a moment.")
+    return str(Unavailable.detail)
 
 
-def _outage(exc: Exception, context: dict[str, Any]) -> Response:
-    """503 with the view's own code for an outage (``memory_unavailable``, ``clear_failed``,
-    as the README promises) or ``unavailable``; also when authentication hit the outage."""
+def _outage(exc: Exception, context: dict[str, Any]) -> Unavailable | None:
+    """503 with the view's own code (``memory_unavailable``, ``clear_failed``, as the README
+    promises) for any database error of a view that declares one in ``outage_codes``, also when
+    authentication met it; ``unavailable`` for an unreachable database anywhere else."""
     view = context.get("view")
     request = context.get("request")
     method = getattr(request, "method", "")
-    code, detail = getattr(view, "outage_codes", {}).get(method, ("unavailable", None))
-    return error(code, detail or unavailable_text(), status.HTTP_503_SERVICE_UNAVAILABLE)
-
-
-def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    own = getattr(view, "outage_codes", {}).get(method)
+    if own is not None and isinstance(exc, DatabaseError):
+        return Unavailable(*own)
     if isinstance(exc, OUTAGE_ERRORS):
-        return _outage(exc, context)
-    if isinstance(exc, RequestDataTooBig):
-        # Django's own refusal of a declared length over DATA_UPLOAD_MAX_MEMORY_SIZE, raised
-        # when the body is first read (DRF reads request.body before its JSON parser runs, from
-        # 3.18): the same 413 as the parser's, still before anything is parsed.
-        exc = BodyTooLarge()
-    response = drf_exception_handler(exc, context)
-    if response is None:
-        return None
+        return Unavailable()
+    return None
+
+
+def _from_drf(exc: exceptions.APIException) -> ServiceError:
+    """DRF's own exceptions (authentication, parsing, validation, throttling…) as ours."""
     if isinstance(exc, exceptions.ValidationError):
-        response.data = {"code": "invalid", "detail": "Check the fields.", "fields": exc.detail}
-        return response
+        return Invalid(fields=exc.detail)
     if isinstance(exc, exceptions.Throttled):
-        wait = max(int(exc.wait or 1), 1)
-        response.data = rate_limited_body(wait)
-        response["Retry-After"] = str(wait)
-        return response
-    if isinstance(exc, Http404):  # get_object_or_404 raises Django's own
-        exc = exceptions.NotFound()
+        return RateLimited(max(int(exc.wait or 1), 1))
     code = next((c for cls, c in _CODES.items() if isinstance(exc, cls)), "error")
-    detail = exc.detail if isinstance(exc, exceptions.APIException) else "Error."
+    detail = str(exc.detail)
     if code == "malformed_json":
         detail = "The request body is not valid JSON."
     if code == "not_found":
         detail = "Not found."
-    response.data = {"code": code, "detail": str(detail)}
-    if response.status_code == status.HTTP_403_FORBIDDEN and code == "not_authenticated":
-        response.status_code = status.HTTP_401_UNAUTHORIZED
-    return response
+    http_status = exc.status_code
+    if http_status == status.HTTP_403_FORBIDDEN and code == "not_authenticated":
+        http_status = status.HTTP_401_UNAUTHORIZED
+    auth_header = getattr(exc, "auth_header", None)
+    headers = {"WWW-Authenticate": auth_header} if auth_header else None
+    return ServiceError(code, detail, status=http_status, headers=headers)
+
+
+def as_service_error(exc: Exception, context: dict[str, Any]) -> ServiceError | None:
+    """What an exception of an API request answers, as a ServiceError; None for a bug."""
+    if isinstance(exc, ServiceError):
+        return exc
+    if isinstance(exc, DatabaseError):
+        return _outage(exc, context)
+    if isinstance(exc, Http404):  # get_object_or_404 raises Django's own
+        return NotFound()
+    if isinstance(exc, RequestDataTooBig):
+        # Django's own refusal of a declared length over DATA_UPLOAD_MAX_MEMORY_SIZE, raised
+        # when the body is first read (DRF reads request.body before its JSON parser runs, from
+        # 3.18): the same 413 as the parser's, still before anything is parsed.
+        return BodyTooLarge()
+    if isinstance(exc, PermissionDenied):
+        exc = exceptions.PermissionDenied(*exc.args)
+    if isinstance(exc, exceptions.APIException):
+        return _from_drf(exc)
+    return None
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """The API's one mapping of errors: ``{"code", "detail", ...extra}`` with the error's
+    status and headers (``Retry-After``, ``WWW-Authenticate``); None lets a bug be a 500."""
+    error = as_service_error(exc, context)
+    if error is None:
+        return None
+    set_rollback()  # as DRF's own handler does (a no-op without ATOMIC_REQUESTS)
+    return Response(error.body(), status=error.status, headers=error.headers)
 
 
 def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     """404 everywhere: JSON with the stable code under /api/, the app's page elsewhere."""
     if request.path.startswith("/api/"):
-        return JsonResponse({"code": "not_found", "detail": "Not found."}, status=404)
+        return JsonResponse(NotFound().body(), status=404)
     return page_not_found(request, exception)

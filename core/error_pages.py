@@ -1,21 +1,31 @@
-"""Error answers outside DRF: the database being unreachable, and anything unexpected.
+"""Error answers outside DRF: the web's one mapping of ``ServiceError``, the database being
+unreachable, and anything unexpected.
 
-Under ``/api/`` the answer is JSON with a stable ``code``; elsewhere a plain page. Both are
-rendered without the request's context processors, which may need the very database that is
-down (the session, the person).
+A ServiceError a page's use-case raises is told to the person where they are
+(``shown_on_page``: on the form, or as a message on the next page); a page's script gets its
+JSON body, as the API would answer; anything else that escapes a view is answered by
+``OutageMiddleware``. Under ``/api/`` the answer is JSON with a stable ``code``; elsewhere a
+plain page. Outage pages are rendered without the request's context processors, which may need
+the very database that is down (the session, the person).
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 
+from django import forms
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.contrib import messages
+from django.db import DatabaseError
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
 from django.template import loader
 from django.utils.translation import gettext
 
 from core.api import OUTAGE_ERRORS, unavailable_text
+from core.errors import ServiceError, Text
 
 
 def _plain_page(template: str, status: int) -> HttpResponse:
@@ -48,9 +58,62 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     return _plain_page("403_csrf.html", 403)
 
 
+def _from_script(request: HttpRequest) -> bool:
+    """The page's script asked (a streamed reply, the model picker): it reads JSON."""
+    accept = request.headers.get("Accept", "")
+    return "application/json" in accept or "text/event-stream" in accept
+
+
+def service_error_response(request: HttpRequest, error: ServiceError) -> HttpResponse | None:
+    """A ServiceError no page told: its JSON for the page's script (or under ``/api/``), the
+    404 page for a NotFound (None: Django's own), else a plain page with its detail."""
+    if _from_script(request) or request.path.startswith("/api/"):
+        return JsonResponse(error.body(), status=error.status, headers=error.headers)
+    if isinstance(error, Http404):
+        return None
+    response = render(request, "error.html", {"detail": error.detail}, status=error.status)
+    for name, value in error.headers.items():
+        response[name] = value
+    return response
+
+
+@contextmanager
+def shown_on_page(
+    request: HttpRequest,
+    *,
+    form: forms.Form | None = None,
+    tags: str = "",
+    texts: Mapping[str, Text] | None = None,
+    outage: Text | None = None,
+) -> Iterator[None]:
+    """Run a page's use-case; a ServiceError it raises is told to the person instead of an
+    error page: on ``form`` (which the view then renders again), or as a message (tagged
+    ``tags``) on the page the view answers next. ``texts`` gives a page's own words for some
+    codes; with ``outage``, a database error is told with that text too (nothing was changed).
+    A page's script gets the error as JSON (``OutageMiddleware``).
+
+    The rest of the ``with`` block is skipped after an error: put what follows success there.
+    """
+    try:
+        yield
+    except ServiceError as error:
+        if _from_script(request):
+            raise
+        text = (texts or {}).get(error.code, error.detail)
+        if form is not None:
+            form.add_error(None, str(text))
+        else:
+            messages.add_message(request, error.level, text, extra_tags=tags)
+    except DatabaseError:
+        if outage is None:
+            raise
+        messages.error(request, outage, extra_tags=tags)
+
+
 class OutageMiddleware:
-    """Answers a view that met an unreachable database with ``outage_response``: a page or
-    JSON saying so, instead of a 500 (DRF views answer it themselves, in ``core.api``)."""
+    """Answers what escapes a view: an unreachable database with ``outage_response`` (a page
+    or JSON saying so, instead of a 500), a ServiceError with ``service_error_response``. DRF
+    views answer both themselves, in ``core.api``."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -61,4 +124,6 @@ class OutageMiddleware:
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if isinstance(exception, OUTAGE_ERRORS):
             return outage_response(request)
+        if isinstance(exception, ServiceError):
+            return service_error_response(request, exception)
         return None

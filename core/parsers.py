@@ -7,19 +7,21 @@ import re
 from typing import Any
 
 from django.conf import settings
-from rest_framework import exceptions, parsers, status
+from rest_framework import exceptions, parsers
 from rest_framework.utils import json
 
-
-class BodyTooLarge(exceptions.APIException):
-    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
-    default_detail = "The request body is too large."
-    default_code = "too_large"
+from core.errors import Invalid, ServiceError
 
 
-class JSONTooDeep(exceptions.ParseError):
-    default_detail = "The JSON is nested too deeply."
-    default_code = "too_deep"
+class BodyTooLarge(ServiceError):
+    code = "too_large"
+    status = 413
+    detail = "The request body is too large."
+
+
+class JSONTooDeep(Invalid):
+    code = "too_deep"
+    detail = "The JSON is nested too deeply."
 
 
 # A JSON string (escapes included) or a bracket; strings are skipped when counting depth.

@@ -24,6 +24,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext, ngettext
 from rest_framework.throttling import SimpleRateThrottle
 
+from core.errors import ServiceError
 from core.rates import parse_rate
 
 log = logging.getLogger(__name__)
@@ -173,7 +174,19 @@ def rate_limited_text(wait: int) -> str:
 
 def rate_limited_body(wait: int) -> dict[str, Any]:
     """The JSON of a 429 (SPEC §10), the same on the API and for the pages' script."""
-    return {"code": "rate_limited", "detail": rate_limited_text(wait), "retry_after": wait}
+    return RateLimited(wait).body()
+
+
+class RateLimited(ServiceError):
+    """Over a rate limit (HTTP 429): the body says how long to wait, and so does ``Retry-After``."""
+
+    code = "rate_limited"
+    status = 429
+
+    def __init__(self, wait: int) -> None:
+        super().__init__(
+            detail=rate_limited_text(wait), headers={"Retry-After": str(wait)}, retry_after=wait
+        )
 
 
 def refuse_page(request: HttpRequest, *throttles: type[ScopedThrottle]) -> HttpResponse | None:

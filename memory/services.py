@@ -20,10 +20,10 @@ from django.conf import settings
 from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.db.models import BigIntegerField, F
 from django.db.models.functions import Coalesce, Greatest
-from django.http import Http404
 from django.utils import timezone
 
-from memory import budget, owners, prompts, scheduling, turns
+from core.errors import Conflict, Invalid, NotFound, Stale
+from memory import budget, owners, prompts, scheduling, texts, turns
 from memory.filters import refusal_reason
 from memory.lines import clean_line, line_key
 from memory.models import Memory, MemoryEvent, Outcome
@@ -32,29 +32,38 @@ from memory.queueing import request_pass
 log = logging.getLogger(__name__)
 
 
-class StaleVersion(Exception):
+class StaleVersion(Stale):
     """The list changed since the version the caller saw (HTTP 412)."""
 
-
-class LineNotFound(Exception):
-    """No line at that index (HTTP 404)."""
+    detail = "The memory changed since you loaded it. Reload and try again."
 
 
-class LineRefused(Exception):
+class LineNotFound(NotFound):
+    """No line at that index (HTTP 404): the list changed since the person saw it."""
+
+    level = Stale.level  # on a page: it was out of date, as for a stale version
+
+
+class LineRefused(Invalid):
     """A line the person wrote is refused by the same rules as the model's (HTTP 400); the
     reason is a code ("secret", "link", "instruction", "markup", "length", "duplicate"), never
     the text."""
 
+    code = "line_refused"
+
     def __init__(self, reason: str) -> None:
-        super().__init__(f"line refused: {reason}")
+        super().__init__(detail=texts.LINE_REFUSED[reason], reason=reason)
         self.reason = reason
 
 
-class MemoryFull(Exception):
+class MemoryFull(Conflict):
     """The line would take the list over its cap (HTTP 409)."""
 
+    code = "memory_full"
+    detail = texts.MEMORY_FULL
 
-class OwnerGone(Http404):
+
+class OwnerGone(NotFound):
     """The person was deleted (or, a guest, merged into an account) while a request of theirs
     was on its way: what it wanted to create has no one to belong to (HTTP 404)."""
 

@@ -2,8 +2,9 @@
 web form's hidden ``version`` field.
 
 Parsed with Django's own entity-tag helpers. Whatever a client sends, the answer is a version,
-"any version", "matches nothing" or "not an entity-tag at all": never an exception of ours (a
-``²`` is a digit to ``str.isdigit`` but not to ``int``; 5,000 digits exceed ``int``'s limit).
+"any version", "matches nothing" or "not an entity-tag at all" (InvalidIfMatch, a 400): never
+a 500 (a ``²`` is a digit to ``str.isdigit`` but not to ``int``; 5,000 digits exceed ``int``'s
+limit).
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from typing import Final
 
 from django.utils.http import parse_etags, quote_etag
 
+from core.errors import Invalid, ServiceError
+
 # Memory.version is a PositiveBigIntegerField.
 MAX_VERSION: Final = 2**63 - 1
 # More than a client holding one version could mean; also bounds the work per request.
@@ -19,8 +22,19 @@ MAX_TAGS: Final = 8
 MAX_HEADER_CHARS: Final = 1_000
 
 
-class InvalidIfMatch(ValueError):
-    """The header holds no entity-tag (empty, unbalanced quotes, too long)."""
+class InvalidIfMatch(Invalid):
+    """The header holds no entity-tag (empty, unbalanced quotes, too long) (HTTP 400)."""
+
+    code = "invalid_if_match"
+    detail = 'If-Match must be the ETag you were given, such as "7", or *.'
+
+
+class VersionRequired(ServiceError):
+    """A change of the list came without the version it was made at (HTTP 428)."""
+
+    code = "version_required"
+    status = 428
+    detail = "Send If-Match with the version you are looking at."
 
 
 def etag_of(version: int) -> str:

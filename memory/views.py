@@ -10,6 +10,7 @@ service and never delete anything: a failed read shows an error instead of an em
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from typing import Any
 
 from django.conf import settings
@@ -21,6 +22,8 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from core.error_pages import shown_on_page
+from core.errors import Text
 from core.people import person_of, person_optional, person_required
 from memory import services, texts
 from memory.versions import version_of
@@ -62,6 +65,16 @@ def section_context(request: HttpRequest, *, expanded: bool = False) -> dict[str
     return {"memory": memory, "memory_expanded": expanded}
 
 
+def _shown_in_section(
+    request: HttpRequest, *, changed: Text | None = None
+) -> AbstractContextManager[None]:
+    """A change of the list whose error is a message in the section: a refused line, a full
+    memory, an outage ("isn't available"); and, in the words of ``changed``, a list that
+    changed meanwhile (a stale version, a line gone)."""
+    own_words = {"stale_version": changed, "not_found": changed} if changed else None
+    return shown_on_page(request, tags=TAG, texts=own_words, outage=MEMORY_UNAVAILABLE)
+
+
 def _back(request: HttpRequest) -> HttpResponse:
     """The fresh section for the page's script, or back to Settings for a plain form post."""
     if request.headers.get("X-Whizi-Fragment"):
@@ -82,12 +95,9 @@ def clear(request: HttpRequest) -> HttpResponse:
     if request.method == "GET":
         # Without JavaScript, the confirmation dialog is this page.
         return render(request, "memory/clear_confirm.html")
-    try:
+    with shown_on_page(request, tags=TAG, outage=CLEAR_FAILED):
         if person_of(request) is not None:  # a visitor has nothing to clear
             services.clear_memory(owner_id=request.user.pk)
-    except DatabaseError:
-        messages.error(request, CLEAR_FAILED, extra_tags=TAG)
-    else:
         messages.success(request, _("Memory cleared."), extra_tags=TAG)
     return _back(request)
 
@@ -95,17 +105,12 @@ def clear(request: HttpRequest) -> HttpResponse:
 @require_POST
 @person_optional
 def delete_line(request: HttpRequest, index: int) -> HttpResponse:
-    try:
+    with _shown_in_section(request, changed=LIST_CHANGED):
         if person_of(request) is None:  # a visitor's list is empty
             raise services.LineNotFound
         services.delete_line(
             owner_id=request.user.pk, index=index, expected_version=_form_version(request)
         )
-    except (services.StaleVersion, services.LineNotFound):
-        messages.warning(request, LIST_CHANGED, extra_tags=TAG)
-    except DatabaseError:
-        messages.error(request, MEMORY_UNAVAILABLE, extra_tags=TAG)
-    else:
         messages.success(request, _("Deleted."), extra_tags=TAG)
     return _back(request)
 
@@ -135,17 +140,8 @@ def edit_line(request: HttpRequest, index: int) -> HttpResponse:
 
 def _write_line(request: HttpRequest, write: Callable[[str], object]) -> HttpResponse:
     """A line the person wrote: saved, or the reason it was not, shown in the section."""
-    try:
+    with _shown_in_section(request, changed=NOT_CHANGED):
         write(request.POST.get("text", "")[:2_000])
-    except services.LineRefused as refused:
-        messages.error(request, texts.LINE_REFUSED[refused.reason], extra_tags=TAG)
-    except services.MemoryFull:
-        messages.error(request, texts.MEMORY_FULL, extra_tags=TAG)
-    except (services.StaleVersion, services.LineNotFound):
-        messages.warning(request, NOT_CHANGED, extra_tags=TAG)
-    except DatabaseError:
-        messages.error(request, MEMORY_UNAVAILABLE, extra_tags=TAG)
-    else:
         messages.success(request, _("Saved."), extra_tags=TAG)
     return _back(request)
 
@@ -154,8 +150,6 @@ def _write_line(request: HttpRequest, write: Callable[[str], object]) -> HttpRes
 @person_required
 def switch(request: HttpRequest) -> HttpResponse:
     enabled = request.POST.get("enabled") in ("1", "on", "true")
-    try:
+    with _shown_in_section(request):
         services.set_enabled(owner_id=request.user.pk, enabled=enabled)
-    except DatabaseError:
-        messages.error(request, MEMORY_UNAVAILABLE, extra_tags=TAG)
     return _back(request)

@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 from accounts import services
 from accounts.models import User
 from core import throttling
-from core.api import error
+from core.schema import errors
 
 
 class TokenSerializer(serializers.Serializer):
@@ -55,18 +55,21 @@ class SignupView(APIView):
     permission_classes = [AllowAny]
     throttle_classes = list(throttling.SIGNUP)
 
-    @extend_schema(request=CredentialsSerializer, responses={201: TokenSerializer})
+    @extend_schema(
+        request=CredentialsSerializer,
+        responses={
+            201: TokenSerializer,
+            400: errors("invalid_email", "weak_password", "email_taken"),
+        },
+    )
     def post(self, request: Request) -> Response:
         data = CredentialsSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        try:
-            # The account and its token together: an outage between them must not leave the
-            # address taken by an account the app never got a token for.
-            with transaction.atomic():
-                account = services.sign_up(**data.validated_data, guest=_guest_of(request))
-                token = services.token_for(account)
-        except services.AuthError as exc:
-            return error(exc.code, exc.message, status.HTTP_400_BAD_REQUEST)
+        # The account and its token together: an outage between them must not leave the
+        # address taken by an account the app never got a token for.
+        with transaction.atomic():
+            account = services.sign_up(**data.validated_data, guest=_guest_of(request))
+            token = services.token_for(account)
         return Response({"token": token}, status=status.HTTP_201_CREATED)
 
 
@@ -74,14 +77,14 @@ class LoginView(APIView):
     permission_classes = [AllowAny]
     throttle_classes = list(throttling.LOGIN)
 
-    @extend_schema(request=CredentialsSerializer, responses={200: TokenSerializer})
+    @extend_schema(
+        request=CredentialsSerializer,
+        responses={200: TokenSerializer, 400: errors("invalid_credentials")},
+    )
     def post(self, request: Request) -> Response:
         data = CredentialsSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        try:
-            account = services.log_in(**data.validated_data, guest=_guest_of(request))
-        except services.AuthError as exc:
-            return error(exc.code, exc.message, status.HTTP_400_BAD_REQUEST)
+        account = services.log_in(**data.validated_data, guest=_guest_of(request))
         return Response({"token": services.token_for(account)})
 
 
@@ -96,23 +99,22 @@ class AccountView(APIView):
     # A password check: guessing it is throttled like a login.
     throttle_classes = [throttling.LoginThrottle]
 
-    @extend_schema(request=PasswordSerializer, responses={204: None, 400: None, 403: None})
+    @extend_schema(
+        request=PasswordSerializer,
+        responses={
+            204: None,
+            400: errors("password_required"),
+            403: errors("wrong_password"),
+        },
+    )
     def delete(self, request: Request) -> Response:
         """Delete the account and everything of it; an account confirms with its password (as
         on the web), a guest has none to give."""
         data = PasswordSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        try:
-            services.check_deletion_password(
-                user=request.user, password=data.validated_data.get("password")
-            )
-        except services.AuthError as exc:
-            http_status = (
-                status.HTTP_400_BAD_REQUEST
-                if exc.code == "password_required"
-                else status.HTTP_403_FORBIDDEN
-            )
-            return error(exc.code, exc.message, http_status)
+        services.check_deletion_password(
+            user=request.user, password=data.validated_data.get("password")
+        )
         services.delete_account(user=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 

@@ -18,11 +18,7 @@ from chat.api import serializers as s
 from chat.models import Conversation, Project
 from chat.streaming import streaming_reply
 from core import throttling
-from core.api import error
-
-
-def _invalid(exc: services.InvalidInput) -> Response:
-    return error(exc.code, exc.message, status.HTTP_400_BAD_REQUEST)
+from core.schema import errors
 
 
 class ModelsView(APIView):
@@ -38,22 +34,24 @@ class ConversationListView(APIView):
         return Response(s.ConversationSerializer(conversations, many=True).data)
 
     @extend_schema(
-        request=s.ConversationCreateSerializer, responses={201: s.ConversationSerializer}
+        request=s.ConversationCreateSerializer,
+        responses={
+            201: s.ConversationSerializer,
+            400: errors("unknown_model"),
+            404: errors("not_found"),
+        },
     )
     def post(self, request: Request) -> Response:
         data = s.ConversationCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         project_id = data.validated_data.get("project")
         project = project_for(request.user, project_id) if project_id else None
-        try:
-            conversation = services.create_conversation(
-                owner_id=request.user.pk,
-                model=data.validated_data.get("model"),
-                project=project,
-                temporary=data.validated_data["temporary"],
-            )
-        except services.InvalidInput as exc:
-            return _invalid(exc)
+        conversation = services.create_conversation(
+            owner_id=request.user.pk,
+            model=data.validated_data.get("model"),
+            project=project,
+            temporary=data.validated_data["temporary"],
+        )
         return Response(s.ConversationSerializer(conversation).data, status=status.HTTP_201_CREATED)
 
 
@@ -62,15 +60,15 @@ class ConversationDetailView(APIView):
     def get(self, request: Request, pk: int) -> Response:
         return Response(s.ConversationDetailSerializer(conversation_for(request.user, pk)).data)
 
-    @extend_schema(request=s.ConversationUpdateSerializer, responses=s.ConversationSerializer)
+    @extend_schema(
+        request=s.ConversationUpdateSerializer,
+        responses={200: s.ConversationSerializer, 400: errors("unknown_model")},
+    )
     def patch(self, request: Request, pk: int) -> Response:
         conversation = conversation_for(request.user, pk)
         data = s.ConversationUpdateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        try:
-            services.switch_model(conversation=conversation, model=data.validated_data["model"])
-        except services.InvalidInput as exc:
-            return _invalid(exc)
+        services.switch_model(conversation=conversation, model=data.validated_data["model"])
         return Response(s.ConversationSerializer(conversation).data)
 
     @extend_schema(responses={204: None})
@@ -107,21 +105,22 @@ class MessageCreateView(APIView):
             request.accepted_media_type = JSONRenderer.media_type
         return super().finalize_response(request, response, *args, **kwargs)
 
-    @extend_schema(request=s.MessageCreateSerializer, responses={201: s.ExchangeSerializer})
+    @extend_schema(
+        request=s.MessageCreateSerializer,
+        responses={
+            201: s.ExchangeSerializer,
+            400: errors("invalid_message", "empty_message", "message_too_long"),
+        },
+    )
     def post(self, request: Request, pk: int) -> Response | StreamingHttpResponse:
         conversation = conversation_for(request.user, pk)
         data = s.MessageCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         content = data.validated_data["content"]
-        try:
-            if request.accepted_renderer.format == "sse":
-                message, events = services.stream_message(
-                    conversation=conversation, content=content
-                )
-                return streaming_reply(events, user_message=s.MessageSerializer(message).data)
-            exchange = services.send_message(conversation=conversation, content=content)
-        except services.InvalidInput as exc:
-            return _invalid(exc)
+        if request.accepted_renderer.format == "sse":
+            message, events = services.stream_message(conversation=conversation, content=content)
+            return streaming_reply(events, user_message=s.MessageSerializer(message).data)
+        exchange = services.send_message(conversation=conversation, content=content)
         body = {
             "user_message": s.MessageSerializer(exchange.user_message).data,
             "assistant_message": s.MessageSerializer(exchange.assistant_message).data
@@ -171,33 +170,28 @@ class ProjectDetailView(APIView):
 class VoiceSessionCreateView(APIView):
     throttle_classes = [throttling.VoiceThrottle]
 
-    @extend_schema(request=s.VoiceStartSerializer, responses={201: s.VoiceSessionSerializer})
+    @extend_schema(
+        request=s.VoiceStartSerializer,
+        responses={201: s.VoiceSessionSerializer, 400: errors("unknown_model")},
+    )
     def post(self, request: Request) -> Response:
         data = s.VoiceStartSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        try:
-            session, instructions = services.start_voice_session(
-                owner_id=request.user.pk, model=data.validated_data.get("model")
-            )
-        except services.InvalidInput as exc:
-            return _invalid(exc)
+        session, instructions = services.start_voice_session(
+            owner_id=request.user.pk, model=data.validated_data.get("model")
+        )
         return Response(
             {"id": session.pk, "instructions": instructions}, status=status.HTTP_201_CREATED
         )
 
 
 class VoiceSessionEndView(APIView):
-    @extend_schema(request=s.VoiceEndSerializer, responses={202: None, 409: None})
+    @extend_schema(
+        request=s.VoiceEndSerializer, responses={202: None, 409: errors("already_ended")}
+    )
     def post(self, request: Request, pk: int) -> Response:
         session = voice_session_for(request.user, pk)
         data = s.VoiceEndSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        try:
-            services.end_voice_session(
-                session=session, transcript=data.validated_data["transcript"]
-            )
-        except services.AlreadyEnded:
-            return error(
-                "already_ended", "This voice session has already ended.", status.HTTP_409_CONFLICT
-            )
+        services.end_voice_session(session=session, transcript=data.validated_data["transcript"])
         return Response({"status": "accepted"}, status=status.HTTP_202_ACCEPTED)

@@ -4,16 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.db import DatabaseError
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.api import error
+from core.schema import errors
 from memory import services, texts
-from memory.versions import InvalidIfMatch, etag_of, if_match_versions
+from memory.versions import VersionRequired, etag_of, if_match_versions
 
 
 class MemorySerializer(serializers.Serializer):
@@ -43,23 +42,17 @@ CLEAR_FAILED = ("clear_failed", texts.CLEAR_FAILED)
 
 
 class MemoryView(APIView):
-    # Also when the outage stops the request before the view (token authentication).
+    # Any database error of these (``core.api``), also when the outage stops the request
+    # before the view (token authentication).
     outage_codes = {"GET": UNAVAILABLE, "DELETE": CLEAR_FAILED}
 
-    @extend_schema(responses={200: MemorySerializer, 503: None})
+    @extend_schema(responses={200: MemorySerializer, 503: errors(UNAVAILABLE[0])})
     def get(self, request: Request) -> Response:
-        try:
-            view = services.view_memory(owner_id=request.user.pk)
-        except DatabaseError:
-            return error(*UNAVAILABLE, status.HTTP_503_SERVICE_UNAVAILABLE)
-        return memory_response(view)
+        return memory_response(services.view_memory(owner_id=request.user.pk))
 
-    @extend_schema(responses={204: None, 503: None})
+    @extend_schema(responses={204: None, 503: errors(CLEAR_FAILED[0])})
     def delete(self, request: Request) -> Response:
-        try:
-            services.clear_memory(owner_id=request.user.pk)
-        except DatabaseError:
-            return error(*CLEAR_FAILED, status.HTTP_503_SERVICE_UNAVAILABLE)
+        services.clear_memory(owner_id=request.user.pk)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(request=SwitchSerializer, responses=MemorySerializer)
@@ -76,8 +69,6 @@ class LineSerializer(serializers.Serializer):
     text = serializers.CharField(max_length=2_000, trim_whitespace=True)
 
 
-STALE = "The memory changed since you loaded it. Reload and try again."
-INVALID_IF_MATCH = 'If-Match must be the ETag you were given, such as "7", or *.'
 IF_MATCH = OpenApiParameter("If-Match", str, OpenApiParameter.HEADER, required=True)
 
 
@@ -92,30 +83,8 @@ def _changing(
     if header is None and not version_required:
         header = "*"  # adding at the end cannot undo anyone's change
     if header is None:
-        return error(
-            "version_required",
-            "Send If-Match with the version you are looking at.",
-            status.HTTP_428_PRECONDITION_REQUIRED,
-        )
-    try:
-        versions = if_match_versions(header)
-    except InvalidIfMatch:
-        return error("invalid_if_match", INVALID_IF_MATCH, status.HTTP_400_BAD_REQUEST)
-    try:
-        view = _change_at_one_of(change, versions)
-    except services.StaleVersion:
-        return error("stale_version", STALE, status.HTTP_412_PRECONDITION_FAILED)
-    except services.LineNotFound:
-        return error("not_found", "Not found.", status.HTTP_404_NOT_FOUND)
-    except services.LineRefused as refused:
-        return error(
-            "line_refused",
-            texts.LINE_REFUSED[refused.reason],
-            status.HTTP_400_BAD_REQUEST,
-            reason=refused.reason,
-        )
-    except services.MemoryFull:
-        return error("memory_full", texts.MEMORY_FULL, status.HTTP_409_CONFLICT)
+        raise VersionRequired
+    view = _change_at_one_of(change, if_match_versions(header))
     return memory_response(view, status.HTTP_201_CREATED if request.method == "POST" else 200)
 
 
@@ -138,7 +107,12 @@ class MemoryLinesView(APIView):
     @extend_schema(
         request=LineSerializer,
         parameters=[OpenApiParameter("If-Match", str, OpenApiParameter.HEADER)],
-        responses={201: MemorySerializer, 400: None, 409: None, 412: None},
+        responses={
+            201: MemorySerializer,
+            400: errors("line_refused", "invalid_if_match"),
+            409: errors("memory_full"),
+            412: errors("stale_version"),
+        },
     )
     def post(self, request: Request) -> Response:
         """Add a fact of the person's own, checked like the model's lines."""
@@ -158,7 +132,13 @@ class MemoryLineView(APIView):
     @extend_schema(
         request=LineSerializer,
         parameters=[IF_MATCH],
-        responses={200: MemorySerializer, 400: None, 404: None, 409: None, 412: None, 428: None},
+        responses={
+            200: MemorySerializer,
+            400: errors("line_refused", "invalid_if_match"),
+            409: errors("memory_full"),
+            412: errors("stale_version"),
+            428: errors("version_required"),
+        },
     )
     def patch(self, request: Request, index: int) -> Response:
         """Rewrite one line in the person's own words, checked like the model's lines."""
@@ -172,7 +152,15 @@ class MemoryLineView(APIView):
             ),
         )
 
-    @extend_schema(parameters=[IF_MATCH], responses={200: MemorySerializer, 412: None, 428: None})
+    @extend_schema(
+        parameters=[IF_MATCH],
+        responses={
+            200: MemorySerializer,
+            400: errors("invalid_if_match"),
+            412: errors("stale_version"),
+            428: errors("version_required"),
+        },
+    )
     def delete(self, request: Request, index: int) -> Response:
         return _changing(
             request,

@@ -1,0 +1,95 @@
+"""The OpenAPI document's error responses: the one error body (``core.errors``) on every 4xx and
+5xx of every operation.
+
+A view declares the errors of its own (``errors("stale_version")`` under its status in
+``extend_schema(responses=…)``); the schema class adds those every operation of its kind can
+answer: 401 with authentication, 429 with a rate limit, 400 and 413 with a request body, 404
+with an id in the path, and 503 everywhere (the database, also behind the token).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular import openapi
+from drf_spectacular.utils import OpenApiResponse
+from rest_framework import serializers
+
+
+class ErrorSerializer(serializers.Serializer):
+    code = serializers.CharField(help_text="Stable: what the app maps to its alerts.")
+    detail = serializers.CharField(help_text="For people, in the request's language.")
+    fields = serializers.DictField(required=False, help_text="`invalid`: what is wrong, by field.")
+    reason = serializers.CharField(
+        required=False,
+        help_text="`line_refused`: secret, link, instruction, markup, length or duplicate.",
+    )
+
+
+class RateLimitedSerializer(ErrorSerializer):
+    retry_after = serializers.IntegerField(help_text="Seconds to wait (also `Retry-After`).")
+
+
+_CODES_PREFIX = "Codes: "
+
+
+def errors(*codes: str) -> OpenApiResponse:
+    """An error response answering one of ``codes``, for ``extend_schema(responses=…)``."""
+    return OpenApiResponse(ErrorSerializer, description=_describe(codes))
+
+
+def _describe(codes: tuple[str, ...] | list[str]) -> str:
+    # The codes travel in the description: the one place drf-spectacular keeps of a response.
+    return _CODES_PREFIX + ", ".join(f"`{code}`" for code in codes)
+
+
+def _codes_of(response: dict[str, Any]) -> list[str]:
+    description = response.get("description", "")
+    if not description.startswith(_CODES_PREFIX):
+        return []
+    return [code.strip("` ") for code in description.removeprefix(_CODES_PREFIX).split(",")]
+
+
+class AutoSchema(openapi.AutoSchema):
+    """drf-spectacular's, with the error body on every 4xx and 5xx (module docstring)."""
+
+    def get_operation(self, *args: Any, **kwargs: Any) -> dict[str, Any] | None:
+        operation = super().get_operation(*args, **kwargs)
+        if operation is None:
+            return None
+        responses = operation["responses"]
+        for status, common in self._common_errors(operation).items():
+            codes = _codes_of(responses.get(status, {}))
+            codes += [code for code in common if code not in codes]
+            responses[status] = {"description": _describe(codes)}
+        for status in [status for status in responses if status[0] in "45"]:
+            responses[status] = self._error_response(status, responses[status])
+        operation["responses"] = dict(sorted(responses.items()))
+        return operation
+
+    def _common_errors(self, operation: dict[str, Any]) -> dict[str, list[str]]:
+        common = {"503": ["unavailable"]}
+        if self.view.get_authenticators():
+            common["401"] = ["not_authenticated"]
+        if self.view.get_throttles():
+            common["429"] = ["rate_limited"]
+        if "requestBody" in operation:
+            common["400"] = ["invalid", "malformed_json", "too_deep"]
+            common["413"] = ["too_large"]
+        if "{" in self.path:
+            common["404"] = ["not_found"]
+        return common
+
+    def _error_response(self, status: str, declared: dict[str, Any]) -> dict[str, Any]:
+        codes = _codes_of(declared)
+        serializer = RateLimitedSerializer if status == "429" else ErrorSerializer
+        description = _describe(codes) if codes else "An error."
+        response = self._get_response_for_code(
+            OpenApiResponse(serializer, description=description), status
+        )
+        if status == "429":
+            response.setdefault("headers", {})["Retry-After"] = {
+                "schema": {"type": "integer"},
+                "description": "Seconds to wait before trying again.",
+            }
+        return response

@@ -1,0 +1,71 @@
+"""The OpenAPI document (issue 13): every 4xx and 5xx of every operation has the error body,
+401 is declared wherever a token is read and 429 wherever a rate limit applies."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.urls import resolve
+
+ERROR = "#/components/schemas/Error"
+RATE_LIMITED = "#/components/schemas/RateLimited"
+
+
+@pytest.fixture
+def schema(api) -> dict[str, Any]:
+    response = api.get("/api/v1/schema", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+    assert response.status_code == 200
+    return response.json()
+
+
+def _operations(schema: dict[str, Any]):
+    for path, operations in schema["paths"].items():
+        view = resolve(re.sub(r"\{\w+\}", "1", path)).func.view_class
+        for method, operation in operations.items():
+            yield f"{method.upper()} {path}", view, operation["responses"]
+
+
+def test_every_error_response_has_the_error_body(schema) -> None:
+    errors = 0
+    for name, _view, responses in _operations(schema):
+        for status, response in responses.items():
+            if status[0] not in "45":
+                continue
+            errors += 1
+            body = response.get("content", {}).get("application/json", {}).get("schema", {})
+            expected = RATE_LIMITED if status == "429" else ERROR
+            assert body.get("$ref") == expected, f"{name} {status}"
+            assert response["description"].startswith("Codes: `"), f"{name} {status}"
+    assert errors > 100
+
+
+def test_401_is_declared_wherever_a_token_is_read_and_429_wherever_a_limit_applies(
+    schema,
+) -> None:
+    for name, view, responses in _operations(schema):
+        reads_token = bool(view.authentication_classes)
+        throttled = bool(view.throttle_classes)
+        assert ("401" in responses) == reads_token, name
+        assert ("429" in responses) == throttled, name
+        assert "503" in responses, name
+        if throttled:
+            assert "Retry-After" in responses["429"]["headers"], name
+
+
+def test_the_error_bodies_name_code_detail_and_retry_after(schema) -> None:
+    components = schema["components"]["schemas"]
+    assert components["Error"]["required"] == ["code", "detail"]
+    assert set(components["Error"]["properties"]) == {"code", "detail", "fields", "reason"}
+    assert components["RateLimited"]["required"] == ["code", "detail", "retry_after"]
+
+
+def test_a_views_own_codes_are_declared_with_the_common_ones(schema) -> None:
+    line = schema["paths"]["/api/v1/memory/lines/{index}"]["patch"]["responses"]
+    assert "`stale_version`" in line["412"]["description"]
+    assert "`version_required`" in line["428"]["description"]
+    assert "`line_refused`" in line["400"]["description"]
+    assert "`malformed_json`" in line["400"]["description"]
+    memory = schema["paths"]["/api/v1/memory"]["get"]["responses"]
+    assert "`memory_unavailable`" in memory["503"]["description"]
