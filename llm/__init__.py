@@ -7,10 +7,12 @@ from llm.client import (
     Completion,
     Messages,
     ModelError,
+    cache_prefix,
     complete,
     litellm,
     max_input_tokens,
     stream,
+    structured_output,
 )
 
 __all__ = [
@@ -18,8 +20,10 @@ __all__ = [
     "Completion",
     "Messages",
     "ModelError",
+    "cache_prefix",
     "complete",
     "litellm",
     "max_input_tokens",
     "stream",
+    "structured_output",
 ]

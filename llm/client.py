@@ -93,6 +93,62 @@ def max_input_tokens(model: str) -> int | None:
     return int(value) if value else None
 
 
+@cache
+def _provider(model: str) -> str | None:
+    try:
+        return str(litellm().get_llm_provider(model)[1])
+    except Exception:  # noqa: BLE001 - litellm raises a bare Exception for a provider it lacks
+        return None
+
+
+@cache
+def _answer_formats(model: str) -> tuple[bool, bool]:
+    """(a JSON schema, JSON mode): what litellm's local map says the model can be asked for."""
+    lib = litellm()
+    try:
+        schema = bool(lib.supports_response_schema(model=model))
+    except Exception:  # noqa: BLE001 - unknown to the map: ask for nothing special
+        schema = False
+    try:
+        params = lib.get_supported_openai_params(model=model) or []
+    except Exception:  # noqa: BLE001
+        params = []
+    return schema, "response_format" in params
+
+
+def structured_output(model: str, *, name: str, schema: dict[str, Any]) -> dict[str, Any]:
+    """The ``response_format`` to send ``model`` for an answer of this JSON ``schema``: the
+    schema itself where the provider enforces one, JSON mode where it has only that, nothing
+    otherwise (the offline models, a model litellm does not know: the answer is read leniently
+    and checked in code either way)."""
+    by_schema, json_mode = _answer_formats(model)
+    if by_schema:
+        spec = {"name": name, "schema": schema, "strict": True}
+        return {"response_format": {"type": "json_schema", "json_schema": spec}}
+    if json_mode:
+        return {"response_format": {"type": "json_object"}}
+    return {}
+
+
+def cache_prefix(model: str, messages: Messages) -> list[dict[str, Any]]:
+    """Mark the first (system) message as a cacheable prefix for providers that are told so
+    explicitly (Anthropic's ``cache_control``); others cache long prefixes by themselves, and
+    get the messages as they are."""
+    if not messages or _provider(model) != "anthropic" or messages[0]["role"] != "system":
+        return list(messages)
+    first = {
+        "role": "system",
+        "content": [
+            {
+                "type": "text",
+                "text": messages[0]["content"],
+                "cache_control": {"type": "ephemeral"},
+            }
+        ],
+    }
+    return [first, *messages[1:]]
+
+
 def _map_error(exc: BaseException) -> ModelError:
     lib = litellm()
     retryable_types = (
@@ -116,7 +172,9 @@ def _map_error(exc: BaseException) -> ModelError:
     return ModelError("error", retryable=True)
 
 
-def complete(*, model: str, messages: Messages, timeout: float, **params: Any) -> Completion:
+def complete(
+    *, model: str, messages: list[dict[str, Any]], timeout: float, **params: Any
+) -> Completion:
     """Ask ``model`` for a whole answer within ``timeout`` seconds."""
     lib = litellm()
     started = time.monotonic()

@@ -1,4 +1,5 @@
-"""Memory lines as plain text: cleaning, comparison keys, dedupe and parsing model answers.
+"""Memory lines as plain text: cleaning, comparison keys, dedupe, and the error of an unreadable
+model answer (read in ``memory.edits``).
 
 Pure module (no Django). Memory text is private: nothing here logs it or puts it in an exception
 message, so a failure can be reported without leaking what the person told us.
@@ -6,7 +7,6 @@ message, so a failure can be reported without leaking what the person told us.
 
 from __future__ import annotations
 
-import json
 import re
 import unicodedata
 from collections.abc import Iterable
@@ -34,10 +34,8 @@ _APOSTROPHES_RE: Final = re.compile("[\u2019\u2018`\u00b4\u02bc]")
 _SPACE_RE: Final = re.compile(r"\s+")
 
 # A ```json ... ``` fence around the answer, which chat-tuned models add despite instructions.
-_FENCE_OPEN_RE: Final = re.compile(r"^```[A-Za-z0-9_-]*[ \t]*\n?")
-_FENCE_CLOSE_RE: Final = re.compile(r"\n?[ \t]*```$")
 
-MalformedReason = Literal["empty", "not_json", "unclosed_fence", "wrong_shape", "not_strings"]
+MalformedReason = Literal["empty", "not_json", "wrong_shape"]
 
 
 def clean_text(text: str) -> str:
@@ -105,41 +103,3 @@ class MalformedAnswer(ValueError):
     def __init__(self, reason: MalformedReason) -> None:
         super().__init__(f"malformed memory answer: {reason}")
         self.reason: MalformedReason = reason
-
-
-def _strip_fence(text: str) -> str:
-    if not text.startswith("```"):
-        return text
-    body = _FENCE_OPEN_RE.sub("", text, count=1)
-    # A fence that never closes means the answer was cut off mid-way (token limit).
-    if not body.rstrip().endswith("```"):
-        raise MalformedAnswer("unclosed_fence")
-    return _FENCE_CLOSE_RE.sub("", body.rstrip()).strip()
-
-
-def parse_answer(text: str) -> list[str]:
-    """Parse a memory model answer into raw (uncleaned) lines.
-
-    Accepts `{"lines": [...]}` or a bare JSON array of strings, optionally inside a ``` fence.
-    Raises `MalformedAnswer` for anything else: a parse failure is an error, never an empty list,
-    because an empty list would wipe the memory.
-    """
-    stripped = text.strip()
-    if not stripped:
-        raise MalformedAnswer("empty")
-    body = _strip_fence(stripped)
-    if not body:
-        raise MalformedAnswer("empty")
-    try:
-        data = json.loads(body)
-    except (ValueError, RecursionError):
-        # `from None`: a JSONDecodeError carries the whole answer in `.doc`, which error
-        # reporters would attach to the traceback.
-        raise MalformedAnswer("not_json") from None
-    if isinstance(data, dict):
-        data = data.get("lines")
-    if not isinstance(data, list):
-        raise MalformedAnswer("wrong_shape")
-    if not all(isinstance(item, str) for item in data):
-        raise MalformedAnswer("not_strings")
-    return list(data)

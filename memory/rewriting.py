@@ -14,9 +14,9 @@ from django.conf import settings
 from django.utils import timezone
 
 import llm
-from memory import budget, prompts
-from memory.filters import RULES_VERSION, validate_lines
-from memory.lines import MalformedAnswer, parse_answer
+from memory import budget, edits, prompts
+from memory.filters import RULES_VERSION, refusal_reason
+from memory.lines import MalformedAnswer
 from memory.models import Memory, MemoryEvent, Outcome
 from memory.reading import Turn, Work, asks_to_forget
 from memory.services import record_event
@@ -25,6 +25,11 @@ from memory.services import record_event
 # nobody asked to forget, is treated as a broken answer: the saved list stays as it was.
 WIPE_KEEP_SHARE = 0.5
 WIPE_MIN_LINES = 4
+# The answer's token bound: room for an edit of every line shown plus a few new ones (an add or
+# replace of a 160-character line is about 60 tokens with its JSON), and some slack.
+ANSWER_BASE_TOKENS = 256
+ANSWER_TOKENS_PER_EDIT = 64
+NEW_LINES_PER_PASS = 16
 # A condense answer must keep at least this share of the rewrite's target size (1,500 tokens),
 # or it is refused like a wipe and the positional cut runs instead.
 CONDENSE_KEEP_SHARE = 0.25
@@ -53,6 +58,11 @@ class Rewrite:
     cut: bool
 
 
+def answer_token_bound(lines: Sequence[str]) -> int:
+    """``max_tokens`` of a memory call: enough to edit every line shown and add a few."""
+    return ANSWER_BASE_TOKENS + ANSWER_TOKENS_PER_EDIT * (len(lines) + NEW_LINES_PER_PASS)
+
+
 def _ask(
     task: prompts.Task,
     lines: list[str],
@@ -61,9 +71,10 @@ def _ask(
     model: str,
     known_good: Collection[str] = (),
     lines_tokens: int | None = None,
-) -> tuple[list[str], int, llm.Completion]:
-    """One memory model call: the rules and the data in, a validated list out.
-    ``lines_tokens``: the size of ``lines`` when it is known (the stored list's)."""
+) -> tuple[edits.Applied, llm.Completion]:
+    """One memory model call: the rules and the numbered list in, edits out, applied and
+    validated in code. ``lines_tokens``: the size of ``lines`` when it is known (the stored
+    list's)."""
     messages = prompts.memory_messages(
         task=task,
         lines=lines,
@@ -77,16 +88,23 @@ def _ask(
         today=timezone.localdate(),
     )
     try:
-        answer = llm.complete(model=model, messages=messages, timeout=settings.MEMORY_MODEL_TIMEOUT)
+        answer = llm.complete(
+            model=model,
+            messages=llm.cache_prefix(model, messages),
+            timeout=settings.MEMORY_MODEL_TIMEOUT,
+            temperature=0,
+            max_tokens=answer_token_bound(lines),
+            **llm.structured_output(model, name="memory_edits", schema=edits.SCHEMA),
+        )
     except llm.ModelError as error:
         raise PassFailed(error.code, retryable=error.retryable) from None
     try:
-        proposed = parse_answer(answer.text)
+        proposed = edits.parse_answer(answer.text)
     except MalformedAnswer as error:
         # A truncated or garbled answer is an error, never an empty list.
         raise PassFailed(f"malformed_{error.reason}", retryable=True) from None
-    validated = validate_lines(proposed, known_good=known_good)
-    return validated.lines, sum(validated.refused.values()), answer
+    applied = edits.apply_edits(lines, proposed, refuse=refusal_reason, known_good=known_good)
+    return applied, answer
 
 
 def rewrite_for(memory: Memory, work: Work) -> Rewrite:
@@ -135,12 +153,13 @@ def _propose(
     tokens_before: int | None = None,
 ) -> Rewrite:
     task: prompts.Task = "voice" if work.task == "voice" else "rewrite"
-    proposed, refused, answer = _ask(
+    applied, answer = _ask(
         task, lines, work, model=model, known_good=known_good, lines_tokens=tokens_before
     )
-    # Judged on what the model proposed: lines that newer code rules refuse are not its doing.
-    if _looks_like_a_wipe(lines, len(proposed) + refused, forget_requested=work.forget_requested):
+    # Judged on what the model removed: lines that newer code rules refuse are not its doing.
+    if _looks_like_a_wipe(lines, applied.removed, forget_requested=work.forget_requested):
         raise PassFailed("wipe_refused", retryable=False)
+    proposed, refused = applied.lines, sum(applied.refused.values())
     tokens_in, tokens_out, latency = answer.tokens_in, answer.tokens_out, answer.latency_ms
     condensed = cut = False
     unchanged = proposed == lines and tokens_before is not None
@@ -158,10 +177,11 @@ def _propose(
     return Rewrite(proposed, tokens, refused, tokens_in, tokens_out, latency, condensed, cut)
 
 
-def _looks_like_a_wipe(before: list[str], proposed: int, *, forget_requested: bool) -> bool:
+def _looks_like_a_wipe(before: list[str], removed: int, *, forget_requested: bool) -> bool:
+    """Most of a list removed when nobody asked to forget: a broken answer, not a rewrite."""
     if forget_requested or len(before) < WIPE_MIN_LINES:
         return False
-    return proposed < len(before) * WIPE_KEEP_SHARE
+    return len(before) - removed < len(before) * WIPE_KEEP_SHARE
 
 
 def fit_under_cap(
@@ -184,9 +204,10 @@ def fit_under_cap(
     usage = (0, 0, 0)
     trace = record_event if owner_id is not None else _no_trace
     try:
-        condensed, _, answer = _ask(
+        applied, answer = _ask(
             "condense", oversized, work, model=model, known_good=frozenset(oversized)
         )
+        condensed = applied.lines
         usage = (answer.tokens_in, answer.tokens_out, answer.latency_ms)
         if budget.list_tokens(condensed) < settings.MEMORY_TARGET_TOKENS * CONDENSE_KEEP_SHARE:
             # Shortening an over-full list to almost nothing is a broken answer, not a condense.

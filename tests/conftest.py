@@ -76,7 +76,7 @@ class Scripted:
     def next_text(self, model: str, messages: list[dict[str, Any]]) -> str:
         self.calls.append({"model": model, "messages": messages})
         item = self.answers.popleft() if self.answers else f"echo: {messages[-1]['content']}"
-        if callable(item) and not isinstance(item, type):
+        while callable(item) and not isinstance(item, type):
             item = item(messages)
         if isinstance(item, BaseException):
             raise item

@@ -1,12 +1,13 @@
 """The offline memory model: a deterministic, pattern-based fact extractor.
 
 It honours the memory model contract (``memory.prompts``): the last user message carries a JSON
-payload (task, today, memory, context, transcript, …) and the answer is ``{"lines": [...]}``, the
-whole rewritten list. Facts come only from the person's own turns of ``transcript`` — never from
-``context`` (turns already read) nor the assistant — in English, Italian, French, Spanish, German
-or Portuguese, and are written as short third-person lines in the language the person used
-("Vive a Torino", "Name is Anna"). Precision first: what no rule rewrites with confidence is not
-written. It never raises: input it cannot read gives back the memory it was given.
+payload (task, today, the numbered memory, context, transcript, …) and the answer is
+``{"edits": [...]}`` against the numbered list (``memory.edits``). Facts come only from the
+person's own turns of ``transcript`` — never from ``context`` (turns already read) nor the
+assistant — in English, Italian, French, Spanish, German or Portuguese, and are written as short
+third-person lines in the language the person used ("Vive a Torino", "Name is Anna"). Precision
+first: what no rule rewrites with confidence is not written. It never raises: input it cannot
+read gets no edits.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import json
 import re
 from typing import Any, Final
 
+from memory import edits
 from memory.offline import changes, roleplay
 from memory.offline import patterns as p
 from memory.offline.facts import Fact, classify_line, extract, note_facts
@@ -328,12 +330,15 @@ def _payload(messages: Any) -> dict[str, Any] | None:
 
 
 def _memory(payload: dict[str, Any]) -> list[str]:
+    """The list as the request numbered it (``{"line", "text"}`` items), in order."""
     raw = payload.get("memory")
-    return [line for line in raw if isinstance(line, str)] if isinstance(raw, list) else []
-
-
-def _dump(lines: list[str]) -> str:
-    return json.dumps({"lines": lines}, ensure_ascii=False)
+    if not isinstance(raw, list):
+        return []
+    return [
+        item["text"] if isinstance(item, dict) else item
+        for item in raw
+        if isinstance(item, str) or (isinstance(item, dict) and isinstance(item.get("text"), str))
+    ]
 
 
 def _turns(payload: dict[str, Any], key: str) -> list[dict[str, Any]]:
@@ -401,11 +406,15 @@ def run(payload: dict[str, Any]) -> list[str]:
 
 
 def answer(messages: list[dict[str, Any]]) -> str:
-    """Answer a memory model call with ``{"lines": [...]}``; never raises."""
+    """Answer a memory model call with ``{"edits": [...]}`` against the numbered list, as the
+    contract asks of any model: it works out the whole new list, then says how it differs.
+    Never raises: odd input gets no edits (the memory unchanged), never a crash."""
     payload = _payload(messages)
     if payload is None:
-        return _dump([])
+        return edits.dump([])
+    memory = _memory(payload)
     try:
-        return _dump(run(payload))
-    except Exception:  # noqa: BLE001 — the contract: odd input gives back the memory, never a crash
-        return _dump(_memory(payload))
+        after = run(payload)
+    except Exception:  # noqa: BLE001 — the contract: odd input leaves the memory, never a crash
+        return edits.dump([])
+    return edits.dump(edits.edits_between(memory, after))

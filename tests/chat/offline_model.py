@@ -5,15 +5,32 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from memory import edits
 from memory.offline.extractor import answer
 
 
 def call(payload: object) -> list[str]:
+    """The list the offline model's edits make of the payload's memory, numbered as the pass
+    numbers it (junk items, which a pass never sends, go along unnumbered). Its lines are not
+    checked again: only what the model wrote is."""
+    if not isinstance(payload, dict):
+        return _answered(payload, [])
+    data = dict(payload)
+    memory = data.get("memory")
+    lines = [m for m in memory if isinstance(m, str)] if isinstance(memory, list) else []
+    if isinstance(memory, list):
+        junk = [m for m in memory if not isinstance(m, str)]
+        data["memory"] = [*edits.numbered(lines), *junk]
+    return _answered(data, lines)
+
+
+def _answered(data: object, lines: list[str]) -> list[str]:
     messages = [
         {"role": "system", "content": "rules prose the extractor ignores"},
-        {"role": "user", "content": json.dumps(payload, ensure_ascii=False)},
+        {"role": "user", "content": json.dumps(data, ensure_ascii=False)},
     ]
-    return json.loads(answer(messages))["lines"]
+    parsed = edits.parse_answer(answer(messages))
+    return edits.apply_edits(lines, parsed, refuse=lambda _: None).lines
 
 
 def payload(

@@ -4,20 +4,41 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 from chat.models import Conversation, Message
+from memory import edits
 from memory.models import Memory
 from memory.services import get_memory
 
 
-def answer(*lines: str) -> str:
-    return json.dumps({"lines": list(lines)})
+def answer(*lines: str) -> Callable[[list[dict[str, Any]]], str]:
+    """A memory model that wants the list to be ``lines``: it answers with the edits that turn
+    the list its request shows into them (what a careful hosted model would send)."""
+
+    def edits_to(messages: list[dict[str, Any]]) -> str:
+        shown = payload(messages)["memory"]
+        return edits.dump(edits.edits_between(shown, list(lines)))
+
+    return edits_to
+
+
+def edits_answer(*items: dict[str, Any]) -> str:
+    """A memory model answer of these edits, as written."""
+    return json.dumps({"edits": list(items)})
+
+
+def raw_payload(messages: list[dict[str, Any]]) -> dict[str, Any]:
+    """The data a memory model call carried (its last message is JSON), as sent."""
+    return json.loads(messages[-1]["content"])
 
 
 def payload(messages: list[dict[str, Any]]) -> dict[str, Any]:
-    """The data a memory model call carried (its last message is JSON)."""
-    return json.loads(messages[-1]["content"])
+    """The data a memory model call carried, its numbered memory read back as the lines."""
+    data = raw_payload(messages)
+    data["memory"] = [item["text"] for item in data["memory"]]
+    return data
 
 
 def conversation_with(owner, *turns: str, temporary: bool = False) -> Conversation:
@@ -94,7 +115,7 @@ class Keeper:
             found = [f"Name is {m[1]}" for m in _NAME_RE.finditer(turn["content"])]
             found += [f"Likes {m[1]}" for m in _LIKE_RE.finditer(turn["content"])]
             lines.extend(line for line in found if line not in lines)
-        return answer(*lines)
+        return answer(*lines)(messages)
 
 
 def wait_for(predicate: Any, seconds: float = 30.0) -> bool:

@@ -1,13 +1,10 @@
-import pytest
 
 from memory.lines import (
-    MalformedAnswer,
     clean_line,
     clean_text,
     dedupe,
     fold,
     line_key,
-    parse_answer,
 )
 
 
@@ -72,66 +69,3 @@ def test_dedupe_keeps_the_first_occurrence_in_order():
 
 def test_fold_removes_case_and_accents_and_straightens_apostrophes():
     assert fold("  N\u2019OUBLIE   pas  M\u00c9MORISE ") == "n'oublie pas memorise"
-
-
-def test_parse_answer_reads_a_lines_object():
-    assert parse_answer('{"lines": ["Likes tea", "Lives in Turin"]}') == [
-        "Likes tea",
-        "Lives in Turin",
-    ]
-
-
-def test_parse_answer_tolerates_whitespace_and_a_json_fence():
-    text = '\n  ```json\n{"lines": ["Likes tea"]}\n```  \n'
-    assert parse_answer(text) == ["Likes tea"]
-    assert parse_answer('```\n["Likes tea"]\n```') == ["Likes tea"]
-
-
-def test_parse_answer_accepts_a_bare_array_of_strings():
-    assert parse_answer('["Likes tea", "Has a dog"]') == ["Likes tea", "Has a dog"]
-
-
-def test_parse_answer_accepts_an_empty_list():
-    assert parse_answer('{"lines": []}') == []
-
-
-def test_parse_answer_returns_raw_strings():
-    assert parse_answer('{"lines": ["  - likes tea  "]}') == ["  - likes tea  "]
-
-
-@pytest.mark.parametrize(
-    ("text", "reason"),
-    [
-        ("", "empty"),
-        ("   \n ", "empty"),
-        ("```json\n```", "empty"),
-        ("Sure! Here is the list.", "not_json"),
-        ('{"lines": ["Likes tea", "Lives in', "not_json"),
-        ('```json\n{"lines": ["Likes tea"]}', "unclosed_fence"),
-        ('{"facts": ["Likes tea"]}', "wrong_shape"),
-        ('{"lines": "Likes tea"}', "wrong_shape"),
-        ('{"lines": null}', "wrong_shape"),
-        ('"Likes tea"', "wrong_shape"),
-        ("42", "wrong_shape"),
-        ('{"lines": ["Likes tea", 3]}', "not_strings"),
-        ('["Likes tea", {"a": 1}]', "not_strings"),
-        ('{"lines": [null]}', "not_strings"),
-    ],
-)
-def test_malformed_answers_raise(text, reason):
-    with pytest.raises(MalformedAnswer) as caught:
-        parse_answer(text)
-    assert caught.value.reason == reason
-
-
-def test_malformed_answer_message_and_chain_carry_no_text():
-    secret = "Lives at Via Roma 12"
-    with pytest.raises(MalformedAnswer) as caught:
-        parse_answer('{"lines": ["' + secret)
-    assert secret not in str(caught.value)
-    assert caught.value.__cause__ is None
-    assert caught.value.__suppress_context__
-
-
-def test_malformed_answer_is_a_value_error():
-    assert issubclass(MalformedAnswer, ValueError)
