@@ -6,6 +6,7 @@ from typing import Any
 
 from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.utils.functional import Promise
 from django.utils.translation import gettext
 from django.views.defaults import page_not_found
 from rest_framework import exceptions, status
@@ -35,7 +36,7 @@ _CODES = {
 }
 
 
-def error(code: str, detail: str, http_status: int, **extra: Any) -> Response:
+def error(code: str, detail: str | Promise, http_status: int, **extra: Any) -> Response:
     """An API error: a stable ``code`` for the app, a ``detail`` for people."""
     return Response({"code": code, "detail": str(detail), **extra}, status=http_status)
 
@@ -64,7 +65,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         response.data = {"code": "invalid", "detail": "Check the fields.", "fields": exc.detail}
         return response
     if isinstance(exc, exceptions.Throttled):
-        wait = max(int(exc.wait or 1), 1)
+        # DRF's Throttled sets ``wait`` in __init__; its stubs do not declare it.
+        wait = max(int(exc.wait or 1), 1)  # type: ignore[attr-defined]
         response.data = rate_limited_body(wait)
         response["Retry-After"] = str(wait)
         return response
