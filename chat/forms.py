@@ -38,7 +38,7 @@ class NewConversationForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 3, "placeholder": _("Message")}),
     )
 
-    def __init__(self, user: Person, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, user: Person | None, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         cast(forms.ChoiceField, self.fields["model"]).choices = model_choices()
         self.fields["model"].initial = settings.DEFAULT_CHAT_MODEL

@@ -21,7 +21,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from core.people import person_of, person_optional, person_required
+from core.people import acting_person, person_of, person_optional, person_required
 from memory import services, texts
 from memory.versions import version_of
 
@@ -83,8 +83,8 @@ def clear(request: HttpRequest) -> HttpResponse:
         # Without JavaScript, the confirmation dialog is this page.
         return render(request, "memory/clear_confirm.html")
     try:
-        if person_of(request) is not None:  # a visitor has nothing to clear
-            services.clear_memory(owner_id=request.user.pk)
+        if (person := person_of(request)) is not None:  # a visitor has nothing to clear
+            services.clear_memory(owner_id=person.pk)
     except DatabaseError:
         messages.error(request, CLEAR_FAILED, extra_tags=TAG)
     else:
@@ -96,10 +96,10 @@ def clear(request: HttpRequest) -> HttpResponse:
 @person_optional
 def delete_line(request: HttpRequest, index: int) -> HttpResponse:
     try:
-        if person_of(request) is None:  # a visitor's list is empty
+        if (person := person_of(request)) is None:  # a visitor's list is empty
             raise services.LineNotFound
         services.delete_line(
-            owner_id=request.user.pk, index=index, expected_version=_form_version(request)
+            owner_id=person.pk, index=index, expected_version=_form_version(request)
         )
     except (services.StaleVersion, services.LineNotFound):
         messages.warning(request, LIST_CHANGED, extra_tags=TAG)
@@ -113,19 +113,20 @@ def delete_line(request: HttpRequest, index: int) -> HttpResponse:
 @require_POST
 @person_required
 def add_line(request: HttpRequest) -> HttpResponse:
-    return _write_line(request, lambda text: services.add_line(owner_id=request.user.pk, text=text))
+    person = acting_person(request)
+    return _write_line(request, lambda text: services.add_line(owner_id=person.pk, text=text))
 
 
 @require_POST
 @person_optional
 def edit_line(request: HttpRequest, index: int) -> HttpResponse:
-    if person_of(request) is None:  # a visitor's list is empty: nothing to edit
+    if (person := person_of(request)) is None:  # a visitor's list is empty: nothing to edit
         messages.warning(request, NOT_CHANGED, extra_tags=TAG)
         return _back(request)
     return _write_line(
         request,
         lambda text: services.edit_line(
-            owner_id=request.user.pk,
+            owner_id=person.pk,
             index=index,
             text=text,
             expected_version=_form_version(request),
@@ -155,7 +156,7 @@ def _write_line(request: HttpRequest, write: Callable[[str], object]) -> HttpRes
 def switch(request: HttpRequest) -> HttpResponse:
     enabled = request.POST.get("enabled") in ("1", "on", "true")
     try:
-        services.set_enabled(owner_id=request.user.pk, enabled=enabled)
+        services.set_enabled(owner_id=acting_person(request).pk, enabled=enabled)
     except DatabaseError:
         messages.error(request, MEMORY_UNAVAILABLE, extra_tags=TAG)
     return _back(request)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
+from typing import Any
 
 from django.http import StreamingHttpResponse
 from drf_spectacular.utils import extend_schema
@@ -19,6 +21,7 @@ from chat.models import Conversation, Project
 from chat.streaming import streaming_reply
 from core import throttling
 from core.api import error
+from core.people import PersonRequest
 
 
 def _invalid(exc: services.InvalidInput) -> Response:
@@ -33,14 +36,14 @@ class ModelsView(APIView):
 
 class ConversationListView(APIView):
     @extend_schema(responses=s.ConversationSerializer(many=True))
-    def get(self, request: Request) -> Response:
+    def get(self, request: PersonRequest) -> Response:
         conversations = Conversation.objects.for_owner(request.user)[:200]
         return Response(s.ConversationSerializer(conversations, many=True).data)
 
     @extend_schema(
         request=s.ConversationCreateSerializer, responses={201: s.ConversationSerializer}
     )
-    def post(self, request: Request) -> Response:
+    def post(self, request: PersonRequest) -> Response:
         data = s.ConversationCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         project_id = data.validated_data.get("project")
@@ -59,11 +62,11 @@ class ConversationListView(APIView):
 
 class ConversationDetailView(APIView):
     @extend_schema(responses=s.ConversationDetailSerializer)
-    def get(self, request: Request, pk: int) -> Response:
+    def get(self, request: PersonRequest, pk: int) -> Response:
         return Response(s.ConversationDetailSerializer(conversation_for(request.user, pk)).data)
 
     @extend_schema(request=s.ConversationUpdateSerializer, responses=s.ConversationSerializer)
-    def patch(self, request: Request, pk: int) -> Response:
+    def patch(self, request: PersonRequest, pk: int) -> Response:
         conversation = conversation_for(request.user, pk)
         data = s.ConversationUpdateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -74,7 +77,7 @@ class ConversationDetailView(APIView):
         return Response(s.ConversationSerializer(conversation).data)
 
     @extend_schema(responses={204: None})
-    def delete(self, request: Request, pk: int) -> Response:
+    def delete(self, request: PersonRequest, pk: int) -> Response:
         services.delete_conversation(conversation=conversation_for(request.user, pk))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -89,7 +92,7 @@ class EventStreamRenderer(BaseRenderer):
         self,
         data: object,
         accepted_media_type: str | None = None,
-        renderer_context: dict | None = None,
+        renderer_context: Mapping[str, Any] | None = None,
     ) -> bytes:
         return json.dumps(data).encode()
 
@@ -108,7 +111,7 @@ class MessageCreateView(APIView):
         return super().finalize_response(request, response, *args, **kwargs)
 
     @extend_schema(request=s.MessageCreateSerializer, responses={201: s.ExchangeSerializer})
-    def post(self, request: Request, pk: int) -> Response | StreamingHttpResponse:
+    def post(self, request: PersonRequest, pk: int) -> Response | StreamingHttpResponse:
         conversation = conversation_for(request.user, pk)
         data = s.MessageCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -122,7 +125,7 @@ class MessageCreateView(APIView):
             exchange = services.send_message(conversation=conversation, content=content)
         except services.InvalidInput as exc:
             return _invalid(exc)
-        body = {
+        body: dict[str, object] = {
             "user_message": s.MessageSerializer(exchange.user_message).data,
             "assistant_message": s.MessageSerializer(exchange.assistant_message).data
             if exchange.assistant_message
@@ -136,13 +139,13 @@ class MessageCreateView(APIView):
 
 class ProjectListView(APIView):
     @extend_schema(responses=s.ProjectSerializer(many=True))
-    def get(self, request: Request) -> Response:
+    def get(self, request: PersonRequest) -> Response:
         return Response(
             s.ProjectSerializer(Project.objects.for_owner(request.user), many=True).data
         )
 
     @extend_schema(request=s.ProjectSerializer, responses={201: s.ProjectSerializer})
-    def post(self, request: Request) -> Response:
+    def post(self, request: PersonRequest) -> Response:
         data = s.ProjectSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         project = services.create_project(owner_id=request.user.pk, **data.validated_data)
@@ -151,11 +154,11 @@ class ProjectListView(APIView):
 
 class ProjectDetailView(APIView):
     @extend_schema(responses=s.ProjectSerializer)
-    def get(self, request: Request, pk: int) -> Response:
+    def get(self, request: PersonRequest, pk: int) -> Response:
         return Response(s.ProjectSerializer(project_for(request.user, pk)).data)
 
     @extend_schema(request=s.ProjectSerializer, responses=s.ProjectSerializer)
-    def patch(self, request: Request, pk: int) -> Response:
+    def patch(self, request: PersonRequest, pk: int) -> Response:
         project = project_for(request.user, pk)
         data = s.ProjectSerializer(project, data=request.data, partial=True)
         data.is_valid(raise_exception=True)
@@ -163,7 +166,7 @@ class ProjectDetailView(APIView):
         return Response(s.ProjectSerializer(project).data)
 
     @extend_schema(responses={204: None})
-    def delete(self, request: Request, pk: int) -> Response:
+    def delete(self, request: PersonRequest, pk: int) -> Response:
         services.delete_project(project=project_for(request.user, pk))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -172,7 +175,7 @@ class VoiceSessionCreateView(APIView):
     throttle_classes = [throttling.VoiceThrottle]
 
     @extend_schema(request=s.VoiceStartSerializer, responses={201: s.VoiceSessionSerializer})
-    def post(self, request: Request) -> Response:
+    def post(self, request: PersonRequest) -> Response:
         data = s.VoiceStartSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         try:
@@ -188,7 +191,7 @@ class VoiceSessionCreateView(APIView):
 
 class VoiceSessionEndView(APIView):
     @extend_schema(request=s.VoiceEndSerializer, responses={202: None, 409: None})
-    def post(self, request: Request, pk: int) -> Response:
+    def post(self, request: PersonRequest, pk: int) -> Response:
         session = voice_session_for(request.user, pk)
         data = s.VoiceEndSerializer(data=request.data)
         data.is_valid(raise_exception=True)

@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.api import error
+from core.people import PersonRequest
 from memory import services, texts
 from memory.versions import InvalidIfMatch, etag_of, if_match_versions
 
@@ -47,7 +48,7 @@ class MemoryView(APIView):
     outage_codes = {"GET": UNAVAILABLE, "DELETE": CLEAR_FAILED}
 
     @extend_schema(responses={200: MemorySerializer, 503: None})
-    def get(self, request: Request) -> Response:
+    def get(self, request: PersonRequest) -> Response:
         try:
             view = services.view_memory(owner_id=request.user.pk)
         except DatabaseError:
@@ -55,7 +56,7 @@ class MemoryView(APIView):
         return memory_response(view)
 
     @extend_schema(responses={204: None, 503: None})
-    def delete(self, request: Request) -> Response:
+    def delete(self, request: PersonRequest) -> Response:
         try:
             services.clear_memory(owner_id=request.user.pk)
         except DatabaseError:
@@ -63,7 +64,7 @@ class MemoryView(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(request=SwitchSerializer, responses=MemorySerializer)
-    def patch(self, request: Request) -> Response:
+    def patch(self, request: PersonRequest) -> Response:
         data = SwitchSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         view = services.set_enabled(
@@ -140,7 +141,7 @@ class MemoryLinesView(APIView):
         parameters=[OpenApiParameter("If-Match", str, OpenApiParameter.HEADER)],
         responses={201: MemorySerializer, 400: None, 409: None, 412: None},
     )
-    def post(self, request: Request) -> Response:
+    def post(self, request: PersonRequest) -> Response:
         """Add a fact of the person's own, checked like the model's lines."""
         data = LineSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -160,7 +161,7 @@ class MemoryLineView(APIView):
         parameters=[IF_MATCH],
         responses={200: MemorySerializer, 400: None, 404: None, 409: None, 412: None, 428: None},
     )
-    def patch(self, request: Request, index: int) -> Response:
+    def patch(self, request: PersonRequest, index: int) -> Response:
         """Rewrite one line in the person's own words, checked like the model's lines."""
         data = LineSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -173,7 +174,7 @@ class MemoryLineView(APIView):
         )
 
     @extend_schema(parameters=[IF_MATCH], responses={200: MemorySerializer, 412: None, 428: None})
-    def delete(self, request: Request, index: int) -> Response:
+    def delete(self, request: PersonRequest, index: int) -> Response:
         return _changing(
             request,
             lambda version: services.delete_line(
