@@ -361,8 +361,9 @@ def run(payload: dict[str, Any]) -> list[str]:
     task = payload.get("task")
     if task == "condense":
         target = payload.get("target_tokens")
-        valid = isinstance(target, int) and not isinstance(target, bool) and target > 0
-        return condense(memory, target if valid else DEFAULT_TARGET_TOKENS)
+        if not isinstance(target, int) or isinstance(target, bool) or target <= 0:
+            target = DEFAULT_TARGET_TOKENS
+        return condense(memory, target)
     if task not in ("rewrite", "voice"):
         return memory
     lines = dedupe(memory)
