@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
+
 # The standard library's own regex parser, to spell fragments out as words (``words``). Private
 # modules that typeshed leaves out; stable across the Pythons this project runs (3.11).
 from re import _constants as sre  # type: ignore[attr-defined]
