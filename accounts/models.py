@@ -7,6 +7,7 @@ memory — has one owner key, and a guest's signup is a merge of two owners.
 from __future__ import annotations
 
 import uuid
+from typing import ClassVar
 
 from django.contrib.auth.models import AbstractUser, UserManager
 from django.db import models
@@ -22,7 +23,8 @@ class PersonManager(UserManager["User"]):
 
 
 class User(AbstractUser):
-    email = models.EmailField(unique=True, null=True, blank=True)
+    # Nullable, unlike AbstractUser's (a guest has none): ``str | None`` where it says ``str``.
+    email = models.EmailField(unique=True, null=True, blank=True)  # type: ignore[assignment]
     is_guest = models.BooleanField(default=False)
     last_seen_at = models.DateTimeField(default=timezone.now, db_index=True)
     # A guest whose merge into this account waits for the memory model (its list is over the
@@ -31,7 +33,7 @@ class User(AbstractUser):
         "self", null=True, blank=True, on_delete=models.CASCADE, related_name="merging_guests"
     )
 
-    objects = PersonManager()
+    objects: ClassVar[PersonManager] = PersonManager()
 
     class Meta:
         constraints = [

@@ -12,6 +12,7 @@ from django.contrib.auth import authenticate, password_validation
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, OperationalError, transaction
+from django.db.models import Field
 from django.utils import timezone
 from django.utils.translation import gettext
 from rest_framework.authtoken.models import Token
@@ -28,9 +29,14 @@ log = logging.getLogger(__name__)
 FINISH_GUEST_MERGE_TASK = "accounts.finish_guest_merge"
 
 
+def _max_chars(field: Field[Any, Any]) -> int:
+    assert field.max_length is not None, f"{field} has a max_length"
+    return field.max_length
+
+
 # The e-mail is also the username, whose column is the shorter one.
 EMAIL_MAX_CHARS = min(
-    User._meta.get_field("email").max_length, User._meta.get_field("username").max_length
+    _max_chars(User._meta.get_field("email")), _max_chars(User._meta.get_field("username"))
 )
 
 
@@ -132,7 +138,7 @@ def _finish_merge_later(guest_id: int, account_id: int) -> None:
     try:
         # Named, not imported: the task module sits above this one and calls it.
         current_app.tasks[FINISH_GUEST_MERGE_TASK].apply_async(
-            args=[guest_id, account_id], retry=False
+            args=(guest_id, account_id), retry=False
         )
     except Exception:  # noqa: BLE001 - the broker is away: housekeeping re-sends it
         log.warning("accounts.merge_enqueue_failed guest=%s", guest_id)

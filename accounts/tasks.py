@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from celery import shared_task
+from celery import Task, shared_task
 
 from accounts import services
 
@@ -23,7 +23,7 @@ def housekeeping() -> None:
     max_retries=5,
     time_limit=300,
 )
-def finish_guest_merge(self, guest_id: int, account_id: int) -> None:
+def finish_guest_merge(self: Task, guest_id: int, account_id: int) -> None:
     """Finish a guest's merge into an account that needed the memory model (over the cap)."""
     if not services.finish_guest_merge(guest_id=guest_id, account_id=account_id):
         raise self.retry(countdown=min(600, 15 * 2**self.request.retries))

@@ -18,10 +18,10 @@ from accounts import services
 from accounts.forms import CredentialsForm, DeleteAccountForm, SignupForm
 from accounts.middleware import MODEL_BACKEND
 from accounts.models import User
-from accounts.web import guest_of
+from accounts.web import account_of, guest_of
 from core import throttling
 from core.error_pages import shown_on_page
-from core.people import person_of, person_optional
+from core.people import person_optional
 from memory.views import section_context
 
 
@@ -77,7 +77,7 @@ def logout_view(request: HttpRequest) -> HttpResponse:
 
 
 def _settings_page(
-    request: HttpRequest, delete_form: DeleteAccountForm, status: int = 200
+    request: HttpRequest, delete_form: DeleteAccountForm | None, status: int = 200
 ) -> HttpResponse:
     expanded = request.GET.get("memory") == "open"
     context = {"delete_form": delete_form, **section_context(request, expanded=expanded)}
@@ -87,16 +87,18 @@ def _settings_page(
 @require_GET
 @person_optional
 def settings_view(request: HttpRequest) -> HttpResponse:
-    return _settings_page(request, DeleteAccountForm(request.user))
+    # A visitor's page offers nothing to delete, so it has no form.
+    account = account_of(request)
+    return _settings_page(request, DeleteAccountForm(account) if account else None)
 
 
 @require_GET
 @person_optional
 def export(request: HttpRequest) -> HttpResponse:
-    person = person_of(request)
-    if person is None:  # a visitor who has not acted yet has nothing saved
+    account = account_of(request)
+    if account is None:  # a visitor who has not acted yet has nothing saved
         return redirect("accounts:settings")
-    data = services.export_account(user=person)
+    data = services.export_account(user=account)
     response = JsonResponse(data, json_dumps_params={"ensure_ascii": False, "indent": 2})
     response["Content-Disposition"] = f'attachment; filename="{services.EXPORT_FILENAME}"'
     return response
@@ -105,20 +107,21 @@ def export(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @person_optional
 def delete(request: HttpRequest) -> HttpResponse:
-    if person_of(request) is None:  # nothing saved, nothing to delete
+    account = account_of(request)
+    if account is None:  # nothing saved, nothing to delete
         return redirect("accounts:settings")
     if request.method == "GET":
         # Without JavaScript, the confirmation dialog is this page (a guest has no password to
         # confirm with; an account confirms with its password here or in Settings).
-        form = DeleteAccountForm(request.user)
+        form = DeleteAccountForm(account)
         return render(request, "accounts/delete_confirm.html", {"delete_form": form})
     # A password check: guessing it is throttled like a login.
     if refused := throttling.refuse_page(request, throttling.LoginThrottle):
         return refused
-    form = DeleteAccountForm(request.user, request.POST)
+    form = DeleteAccountForm(account, request.POST)
     if not form.is_valid():
         return _settings_page(request, form, status=400)
-    services.delete_account(user=request.user)
+    services.delete_account(user=account)
     logout(request)
     messages.success(request, _("Deleted. Your chats, projects and memory are gone."))
     return redirect("chat:home")

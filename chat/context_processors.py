@@ -7,6 +7,7 @@ from collections.abc import Callable
 from django.http import HttpRequest
 
 from chat.models import Conversation
+from core.people import person_of
 
 # The sidebar lists the most recent conversations; older ones stay in the export.
 SIDEBAR_CONVERSATIONS = 50
@@ -18,7 +19,7 @@ def sidebar(request: HttpRequest) -> dict[str, Callable[[], object]]:
 
     def conversations() -> object:
         return list(
-            Conversation.objects.for_owner(request.user).only(
+            Conversation.objects.for_owner(person_of(request)).only(
                 "pk", "title", "temporary", "updated_at"
             )[:SIDEBAR_CONVERSATIONS]
         )

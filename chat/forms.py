@@ -5,7 +5,7 @@ Forms only parse and validate input; the services create things.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.conf import settings
@@ -38,9 +38,9 @@ class NewConversationForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 3, "placeholder": _("Message")}),
     )
 
-    def __init__(self, user: Person, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, user: Person | None, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["model"].choices = model_choices()
+        cast(forms.ChoiceField, self.fields["model"]).choices = model_choices()
         self.fields["model"].initial = settings.DEFAULT_CHAT_MODEL
         projects = Project.objects.for_owner(user).values_list("pk", "name")
         self.fields["project"].widget.choices = [("", _("No project")), *projects]
@@ -50,7 +50,7 @@ class CleanTextField(forms.CharField):
     """Text as the service stores it (``clean_text``: no control characters, NFC), before the
     length checks, so ``max_length`` counts what is stored (120 × U+FB2C grows to 360)."""
 
-    def to_python(self, value: Any) -> str:
+    def to_python(self, value: Any) -> str | None:
         return super().to_python(clean_text(value) if isinstance(value, str) else value)
 
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from core.people import Person
 from memory.turns import TurnState
 
 
 class OwnedQuerySet(models.QuerySet):
-    def for_owner(self, owner: settings.AUTH_USER_MODEL) -> OwnedQuerySet:
+    def for_owner(self, owner: Person | None) -> OwnedQuerySet:
         # A visitor who has not acted yet (no guest row) owns nothing.
         if not getattr(owner, "is_authenticated", False):
             return self.none()

@@ -189,7 +189,7 @@ def build_request(
     if memory is None:
         memory = read_memory(conversation)
     system = [settings.CHAT_SYSTEM_PROMPT.format(assistant=settings.ASSISTANT_NAME)]
-    if conversation.project_id and conversation.project.instructions:
+    if conversation.project is not None and conversation.project.instructions:
         system.append(f"Instructions for this project:\n{conversation.project.instructions}")
     room = context.input_budget(conversation.model) - sum(context.text_tokens(t) for t in system)
     if memory.block:

@@ -28,7 +28,7 @@ class ChatTurns:
             .order_by("id")
             .values("id", "conversation_id", "role", "content", "tokens")[:limit]
         )
-        return [UnreadTurn(**row) for row in rows]  # type: ignore[typeddict-item]
+        return [UnreadTurn(**row) for row in rows]
 
     def read_before(
         self, conversation_id: int, *, before_id: int, after_id: int, limit: int
@@ -80,12 +80,12 @@ class ChatTurns:
             .update(memory_state=TurnState.SKIPPED)
         )
 
-    def newest_turn_id(self, owner_id: int) -> models.Expression:
+    def newest_turn_id(self, owner_id: int) -> models.Subquery:
         return Subquery(
             Message.objects.filter(conversation__owner_id=owner_id).order_by("-id").values("id")[:1]
         )
 
-    def voice_pending(self) -> models.Expression:
+    def voice_pending(self) -> models.Exists:
         return Exists(VoiceSession.objects.filter(owner_id=OuterRef("owner_id"), **_VOICE_OWED))
 
     def next_voice_work(self, owner_id: int) -> VoiceWork | None:

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 from django.contrib import messages
 from django.db.models import Count
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
@@ -25,7 +25,7 @@ from chat.models import Conversation, Message, Project
 from chat.streaming import streaming_reply
 from core import throttling
 from core.error_pages import shown_on_page
-from core.people import person_optional, person_required
+from core.people import acting_person, person_of, person_optional, person_required
 
 
 def _accepts(request: HttpRequest, media_type: str) -> bool:
@@ -84,10 +84,11 @@ def _new_chat_page(
 @require_GET
 @person_optional
 def home(request: HttpRequest) -> HttpResponse:
-    latest = Conversation.objects.for_owner(request.user).first()
+    person = person_of(request)
+    latest = Conversation.objects.for_owner(person).first()
     if latest is not None:
         return redirect("chat:conversation", pk=latest.pk)
-    return _new_chat_page(request, NewConversationForm(request.user))
+    return _new_chat_page(request, NewConversationForm(person))
 
 
 @require_http_methods(["GET", "POST"])
@@ -95,8 +96,9 @@ def home(request: HttpRequest) -> HttpResponse:
 def new(request: HttpRequest) -> HttpResponse:
     if request.method == "GET":
         initial = {"project": request.GET.get("project")}
-        return _new_chat_page(request, NewConversationForm(request.user, initial=initial))
-    form = NewConversationForm(request.user, request.POST)
+        return _new_chat_page(request, NewConversationForm(person_of(request), initial=initial))
+    person = acting_person(request)
+    form = NewConversationForm(person, request.POST)
     if not form.is_valid():
         return _new_chat_page(request, form, status=400)
     data = form.cleaned_data
@@ -105,9 +107,9 @@ def new(request: HttpRequest) -> HttpResponse:
         refused := throttling.refuse_page(request, throttling.MessageThrottle)
     ):
         return refused
-    project = project_for(request.user, data["project"]) if data["project"] else None
+    project = project_for(person, data["project"]) if data["project"] else None
     conversation = services.create_conversation(
-        owner_id=request.user.pk, model=data["model"], project=project, temporary=data["temporary"]
+        owner_id=person.pk, model=data["model"], project=project, temporary=data["temporary"]
     )
     if data["content"].strip():
         _send_and_report(request, conversation, data["content"])
@@ -117,7 +119,7 @@ def new(request: HttpRequest) -> HttpResponse:
 @require_GET
 @person_optional
 def conversation(request: HttpRequest, pk: int) -> HttpResponse:
-    conversation = conversation_for(request.user, pk)
+    conversation = conversation_for(person_of(request), pk)
     history = list(conversation.messages.all())
     context = {
         "conversation": conversation,
@@ -130,8 +132,8 @@ def conversation(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 @person_optional
-def send(request: HttpRequest, pk: int) -> HttpResponse:
-    conversation = conversation_for(request.user, pk)
+def send(request: HttpRequest, pk: int) -> HttpResponse | StreamingHttpResponse:
+    conversation = conversation_for(person_of(request), pk)
     if refused := throttling.refuse_page(request, throttling.MessageThrottle):
         return refused
     content = request.POST.get("content", "")
@@ -146,7 +148,7 @@ def send(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 @person_optional
 def switch_model(request: HttpRequest, pk: int) -> HttpResponse:
-    conversation = conversation_for(request.user, pk)
+    conversation = conversation_for(person_of(request), pk)
     with shown_on_page(request):  # the picker's script gets the error as JSON
         services.switch_model(conversation=conversation, model=request.POST.get("model", ""))
     if _accepts(request, "application/json"):
@@ -159,9 +161,9 @@ def switch_model(request: HttpRequest, pk: int) -> HttpResponse:
 def projects(request: HttpRequest) -> HttpResponse:
     form = ProjectForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        services.create_project(owner_id=request.user.pk, **form.cleaned_data)
+        services.create_project(owner_id=acting_person(request).pk, **form.cleaned_data)
         messages.success(request, _("Project created."))
         return redirect("chat:projects")
-    owned = Project.objects.for_owner(request.user).annotate(chats=Count("conversations"))
+    owned = Project.objects.for_owner(person_of(request)).annotate(chats=Count("conversations"))
     status = 400 if form.errors else 200
     return render(request, "chat/projects.html", {"form": form, "projects": owned}, status=status)

@@ -17,6 +17,7 @@ import logging
 import os
 import time
 import uuid
+from queue import Empty
 from typing import Any
 
 from kombu.exceptions import ChannelError
@@ -28,7 +29,9 @@ log = logging.getLogger(__name__)
 
 
 class Channel(filesystem.Channel):
-    def _put(self, queue: str, payload: Any, **kwargs: Any) -> None:
+    # kombu's stubs name this argument ``payload`` here and ``message`` in the virtual base
+    # class (kombu calls it positionally): no signature satisfies both.
+    def _put(self, queue: str, payload: Any, **kwargs: Any) -> None:  # type: ignore[override]
         name = f"{_now_ms()}_{uuid.uuid4()}.{queue}.msg"
         final = os.path.join(self.data_folder_out, name)
         # No queue name in it: kombu's own size and purge match queues by substring.
@@ -40,7 +43,7 @@ class Channel(filesystem.Channel):
         except OSError as exc:
             raise ChannelError(f"Cannot add a message to {self.data_folder_out}") from exc
 
-    def _get(self, queue: str) -> Any:
+    def _get(self, queue: str, timeout: float | None = None) -> Any:
         suffix = f".{queue}.msg"
         for name in sorted(os.listdir(self.data_folder_in)):
             if not name.endswith(suffix) or name.startswith("."):
@@ -61,7 +64,7 @@ class Channel(filesystem.Channel):
             except ValueError:
                 log.warning("broker.unreadable_message queue=%s (skipped)", queue)
                 continue
-        raise filesystem.Empty()
+        raise Empty()
 
     @cached_property
     def _taken_folder(self) -> str:

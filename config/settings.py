@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import environ
 
@@ -250,7 +251,7 @@ SPECTACULAR_SETTINGS = {
 REDIS_URL = env.str("REDIS_URL", default="")
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
-    CELERY_BROKER_TRANSPORT_OPTIONS = {
+    CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, Any] = {
         # Enqueuing happens after a reply: a refusing or stalled Redis must cost a bounded
         # moment, never hang the request (the pass is then owed and swept later).
         "socket_connect_timeout": 0.5,
@@ -336,7 +337,7 @@ MEMORY_DROPPED_PASS_RETRY_SECONDS = env.int("MEMORY_DROPPED_PASS_RETRY_SECONDS",
 MEMORY_PASS_DROPS_BEFORE_SKIP = env.int("MEMORY_PASS_DROPS_BEFORE_SKIP", default=3)
 GUEST_IDLE_DAYS = env.int("GUEST_IDLE_DAYS", default=30)
 
-LOGGING = {
+LOGGING: dict[str, Any] = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},

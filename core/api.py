@@ -62,7 +62,8 @@ def _from_drf(exc: exceptions.APIException) -> ServiceError:
     if isinstance(exc, exceptions.ValidationError):
         return Invalid(fields=exc.detail)
     if isinstance(exc, exceptions.Throttled):
-        return RateLimited(max(int(exc.wait or 1), 1))
+        # DRF's Throttled sets ``wait`` in __init__; its stubs do not declare it.
+        return RateLimited(max(int(getattr(exc, "wait", None) or 1), 1))
     code = next((c for cls, c in _CODES.items() if isinstance(exc, cls)), "error")
     detail = str(exc.detail)
     if code == "malformed_json":

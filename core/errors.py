@@ -9,14 +9,17 @@ are our own fixed texts and codes, never message or memory text, and ``str()`` o
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
 
 from django.contrib.messages import constants as levels
 from django.http import Http404
-from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-Text = str | Promise
+if TYPE_CHECKING:
+    from django_stubs_ext import StrPromise
+
+# A text for people: plain, or translated when shown (``gettext_lazy``).
+Text: TypeAlias = "str | StrPromise"
 
 
 class ServiceError(Exception):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import codecs
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
@@ -51,7 +52,10 @@ class JSONParser(parsers.JSONParser):
     (``JSON_MAX_DEPTH``: 400), so no body can make the parser recurse or buffer without end."""
 
     def parse(
-        self, stream: Any, media_type: str | None = None, parser_context: dict | None = None
+        self,
+        stream: Any,
+        media_type: str | None = None,
+        parser_context: Mapping[str, Any] | None = None,
     ) -> Any:
         parser_context = parser_context or {}
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE

@@ -15,9 +15,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Literal, Protocol
 
-from django.http import HttpRequest, HttpResponse
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponseBase
+from rest_framework.request import Request
 
-View = Callable[..., HttpResponse]
+View = Callable[..., HttpResponseBase]
 Need = Literal["optional", "required"]
 NEED_ATTRIBUTE = "person_need"
 
@@ -60,5 +62,24 @@ def person_of(request: HttpRequest) -> Person | None:
     user = request.user
     if not user.is_authenticated:
         return None
-    person: Person = user  # type: ignore[assignment]  # AUTH_USER_MODEL is a Person
-    return person
+    return user
+
+
+def acting_person(request: HttpRequest) -> Person:
+    """The person of a request that has one: an unsafe request to a ``person_required`` page,
+    whose visitor the middleware has made a guest before the view runs."""
+    found = person_of(request)
+    if found is None:  # a view reached without the middleware, or not marked person_required
+        raise PermissionDenied
+    return found
+
+
+class PersonRequest(Request):
+    """What an API view of chat or memory receives: authentication (``IsAuthenticated``, the
+    default permission of every API view) has let only a person through. A type for the views'
+    signatures, never built; ``tests/test_architecture.py`` checks that each view taking one
+    requires authentication."""
+
+    # DRF types ``user`` as the User model or AnonymousUser, and the apps below accounts may not
+    # name the User model; IsAuthenticated leaves only a person (AUTH_USER_MODEL is a Person).
+    user: Person  # type: ignore[assignment]

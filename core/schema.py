@@ -19,7 +19,11 @@ from rest_framework import serializers
 class ErrorSerializer(serializers.Serializer):
     code = serializers.CharField(help_text="Stable: what the app maps to its alerts.")
     detail = serializers.CharField(help_text="For people, in the request's language.")
-    fields = serializers.DictField(required=False, help_text="`invalid`: what is wrong, by field.")
+    # A declared field named like ``Serializer.fields``: DRF's metaclass takes declared fields
+    # off the class, so nothing is shadowed at run time.
+    fields = serializers.DictField(  # type: ignore[assignment]
+        required=False, help_text="`invalid`: what is wrong, by field."
+    )
     reason = serializers.CharField(
         required=False,
         help_text="`line_refused`: secret, link, instruction, markup, length or duplicate.",

@@ -43,6 +43,7 @@ class ScopedThrottle(SimpleRateThrottle):
         self.rate = self.get_rate()
         self.num_requests, self.duration = self.parse_rate(self.rate)
 
+    # DRF declares ``cache`` a class attribute, bound at import; here it is looked up when used.
     @property
     def cache(self) -> BaseCache:  # type: ignore[override]
         return caches["default"]
@@ -67,8 +68,8 @@ class ScopedThrottle(SimpleRateThrottle):
     def allow_request(self, request: Any, view: Any) -> bool:
         """DRF's sliding window, with the cache's failures let through. The key is computed
         first and outside that: a body that does not parse is the view's 400 to answer."""
-        if not settings.THROTTLE_ENABLED or self.rate is None:
-            return True
+        if not settings.THROTTLE_ENABLED or self.num_requests is None or self.duration is None:
+            return True  # no rate (parse_rate gives neither): no limit
         self.key = self.get_cache_key(request, view)
         if self.key is None:
             return True

@@ -83,7 +83,9 @@ class TextProvider(CustomLLM):
                 else None,
             )
 
-    async def astreaming(
+    # An async generator, as litellm uses it (it iterates the result); litellm's base class
+    # declares a coroutine whose body only raises.
+    async def astreaming(  # type: ignore[override]
         self, model: str, messages: list, *args: Any, **kwargs: Any
     ) -> AsyncIterator[GenericStreamingChunk]:
         for chunk in self.streaming(model, messages):

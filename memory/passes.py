@@ -199,6 +199,7 @@ def _apply_next(memory_id: int) -> PassResult:
             return PassResult(outcome, more=more)
         # Lost the compare-and-set (a clear, a delete, a switch, a handover, or another pass
         # marked these turns): re-read the list and the turns, and decide again.
+    assert memory is not None  # every attempt read a memory and lost its compare-and-set
     record_event(
         owner_id=memory.owner_id,
         kind=MemoryEvent.Kind.PASS,

@@ -133,7 +133,7 @@ def enqueue_pass(*, memory_id: int) -> bool:
         try:
             # Named, not imported: the task module sits above this one (it calls the pass
             # engine, which owes passes here), and Celery's registry knows it by name.
-            current_app.tasks[RUN_PASS_TASK].apply_async(args=[memory_id], retry=False)
+            current_app.tasks[RUN_PASS_TASK].apply_async(args=(memory_id,), retry=False)
         except Exception:  # noqa: BLE001 - any broker failure: the pass stays owed in the database
             broker_breaker.trip()
             log.warning(

@@ -6,7 +6,7 @@ what is stored), the wipe guard, and the condense pass and positional cut over t
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -162,8 +162,10 @@ def _propose(
     proposed, refused = applied.lines, sum(applied.refused.values())
     tokens_in, tokens_out, latency = answer.tokens_in, answer.tokens_out, answer.latency_ms
     condensed = cut = False
-    unchanged = proposed == lines and tokens_before is not None
-    tokens = tokens_before if unchanged else budget.list_tokens(proposed)
+    unchanged = proposed == lines
+    tokens = (
+        tokens_before if unchanged and tokens_before is not None else budget.list_tokens(proposed)
+    )
     if tokens > settings.MEMORY_TOKEN_LIMIT:
         proposed, condensed, cut, extra = fit_under_cap(
             owner_id=owner_id, lines=proposed, model=model
@@ -202,7 +204,7 @@ def fit_under_cap(
     call_room = settings.MEMORY_CALL_TOKEN_LIMIT - 3_000
     oversized = budget.positional_cut(lines, call_room)
     usage = (0, 0, 0)
-    trace = record_event if owner_id is not None else _no_trace
+    trace: Callable[..., None] = record_event if owner_id is not None else _no_trace
     try:
         applied, answer = _ask(
             "condense", oversized, work, model=model, known_good=frozenset(oversized)

@@ -197,7 +197,7 @@ _MEMORY_ROW = (
 )
 
 
-def _read_row(owner_id: int) -> tuple[int, bool, int, object] | None:
+def _read_row(owner_id: int) -> tuple[int, bool, int, list[str] | None] | None:
     """The owner's memory row, one bounded read. On PostgreSQL outside a transaction (a chat
     request), one round trip: ``SET LOCAL`` and the SELECT sent together run as one implicit
     transaction, so the statement timeout bounds this SELECT alone, without BEGIN and COMMIT
@@ -255,7 +255,7 @@ def read_for_request(*, owner_id: int) -> MemoryRead:
 # --- The person's controls --------------------------------------------------------------------
 
 
-_ID = BigIntegerField()
+_ID: BigIntegerField[int, int] = BigIntegerField()
 
 
 def clear_memory(*, owner_id: int) -> None:

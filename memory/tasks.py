@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from celery import shared_task
+from celery import Task, shared_task
 
 from memory import passes, queueing
 
@@ -13,6 +13,9 @@ class PassCrashed(Exception):
 
 # The task's hard limit sits above two model calls (rewrite + condense) and the writes.
 _PASS_TIME_LIMIT = 300
+# Past these retries a pass is dropped (its turns stay unread, tried again later). A constant,
+# since the task's ``max_retries`` may be None (retry for ever) as far as its type says.
+_PASS_RETRIES = 4
 
 
 @shared_task(
@@ -21,11 +24,11 @@ _PASS_TIME_LIMIT = 300
     acks_late=True,
     reject_on_worker_lost=True,
     ignore_result=True,
-    max_retries=4,
+    max_retries=_PASS_RETRIES,
     soft_time_limit=_PASS_TIME_LIMIT - 30,
     time_limit=_PASS_TIME_LIMIT,
 )
-def run_memory_pass(self, memory_id: int) -> None:
+def run_memory_pass(self: Task, memory_id: int) -> None:
     """Run the owed pass of one memory; retried with backoff only when the failure may pass."""
     backoff = min(600, 15 * 2**self.request.retries)
     try:
@@ -36,17 +39,17 @@ def run_memory_pass(self, memory_id: int) -> None:
         # original is no exception's context). The pass stays owed and its list untouched;
         # past the retries it is dropped like a failed pass, so work that crashes it every
         # time is given up in the end instead of blocking the owner's later turns for ever.
-        crashed = PassCrashed(type(exc).__name__)
+        crashed: PassCrashed | None = PassCrashed(type(exc).__name__)
     else:
         crashed = None
     if crashed is not None:
-        if self.request.retries >= self.max_retries:
+        if self.request.retries >= _PASS_RETRIES:
             passes.drop_pass(memory_id=memory_id)
             return
         raise self.retry(countdown=backoff, exc=crashed)
     if not result.retry:
         return
-    if self.request.retries >= self.max_retries:
+    if self.request.retries >= _PASS_RETRIES:
         passes.drop_pass(memory_id=memory_id)
         return
     raise self.retry(countdown=backoff)

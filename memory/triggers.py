@@ -5,14 +5,17 @@ instead of waiting for the next six-turn boundary. The cost of a false positive 
 pass; a false negative leaves a fact unsaved until the next boundary, so the patterns lean towards
 firing, but questions ("do you remember…?") and the person's own remembering ("I remember…")
 are not requests. Six languages: EN, IT, FR, ES, DE, PT. Matching runs on `fold`ed text
-(lowercase, no accents, straight apostrophes), so patterns are written without accents.
+(lowercase, no accents, straight apostrophes); the words come from ``memory.phrases``, with their
+accents stripped when the patterns are built.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Final
 
+from memory import phrases
 from memory.lines import fold
 
 _WINDOW: Final = 80  # characters before a match that can change its meaning
@@ -20,40 +23,34 @@ _WINDOW: Final = 80  # characters before a match that can change its meaning
 # A message is judged sentence by sentence: "Do you remember Rome? Also, remember I'm vegan."
 _SENTENCE_SPLIT_RE: Final = re.compile(r"(?<=[.!?;\n])\s+|\n+")
 
-# "Remember I'm vegan, ok?" is a request with a tag question, not a question.
-_TAG_QUESTION_RE: Final = re.compile(
-    r"[\s,]+(?:ok|okay|alright|all right|right|got it|understood|va bene|capito|intesi|d'accord"
-    r"|compris|vale|entendido|de acuerdo|verstanden|alles klar|ta bom|tudo bem|certo|sim)\s*\?+$"
-)
 
+def _either(*kinds: phrases.Kind, langs: Iterable[str] = phrases.LANGUAGES) -> str:
+    return phrases.either(*kinds, langs=langs, folded=True)
+
+
+def _per_language(verbs: phrases.Kind, place: phrases.Kind, gap: str) -> str:
+    """A verb and, a few words later, the place in the same language ("save … in your memory")."""
+    return "|".join(
+        _either(verbs, langs=[lang]) + gap + _either(place, langs=[lang])
+        for lang in phrases.LANGUAGES
+        if verbs.get(lang) and place.get(lang)
+    )
+
+
+# "Remember I'm vegan, ok?" is a request with a tag question, not a question.
+_TAG_QUESTION_RE: Final = re.compile(r"[\s,]+" + _either(phrases.TAG_QUESTIONS) + r"\s*\?+$")
+
+# "Note" only asks when what to note follows: "note that …", "note down", "notez que".
+_NOTE_OBJECT: Final = r" (?:that|this|down|it|que)"
 _REMEMBER_RE: Final = re.compile(
     r"\b(?:"
-    # English
-    r"remember|memori[sz]e|don'?t forget|do not forget|never forget"
-    r"|keep (?:this |that |it )?in mind|commit (?:this |that |it )?to memory"
-    r"|(?:save|store|keep|put|add|write)\b(?:\s+\S+){0,5}?\s+(?:in|to|into) (?:your |the )?memory"
-    r"|make a note|take note|note (?:that|this|down|it)"
-    # Italian
-    r"|ricorda(?:ti|lo|la|li|le|telo|tela|melo)?|ricordare|memorizza(?:lo|la|li|le)?|memorizzare"
-    r"|non (?:dimenticare|dimenticarlo|dimenticarti|scordare|scordarlo|scordarti)"
-    r"|tieni (?:a mente|presente)|tenere a mente|prendi nota|annota(?:lo|ti)?"
-    r"|salva(?:lo|la)?\b(?:\s+\S+){0,5}?\s+(?:in|nella) (?:tua )?memoria"
-    # French
-    r"|retiens|retenez|souviens-toi|souvenez-vous|rappelle-toi|rappelez-vous"
-    r"|n'oublie(?:z)? pas|memorise[sz]?|garde[sz]? (?:ca |cela |le |la )?en memoire"
-    r"|garde[sz]? (?:ca |cela |le |la )?(?:a|en) (?:l'esprit|tete)|prends note|note[sz]? que"
-    r"|enregistre[sz]?\b(?:\s+\S+){0,5}?\s+(?:dans|en) (?:ta |votre )?memoire"
-    # Spanish
-    r"|recuerda(?:lo|la|los|las|me)?|acuerdate|no (?:te )?olvides|memoriza(?:lo|la)?"
-    r"|guarda(?:lo|la)?\b(?:\s+\S+){0,5}?\s+en (?:tu |la )?memoria|ten en cuenta|toma nota|apunta"
-    # German
-    r"|merk(?:e|'s|s)? (?:dir|es dir)|merken sie sich|vergiss (?:\S+ ){0,3}nicht|nicht vergessen"
-    r"|vergessen sie (?:\S+ ){0,3}nicht|speicher(?:e|n)? (?:dir|das|dies|es|bitte|folgendes|mein"
-    r"|meine|meinen|in)|behalte? (?:\S+ ){0,3}im (?:kopf|gedachtnis|hinterkopf)|notier(?:e)? dir"
-    # Portuguese
-    r"|lembre-se|lembra-te|lembre|lembra|nao (?:se |te )?esquec[ea]s?|memorize|memoriza"
-    r"|guarde(?:-o)?\b(?:\s+\S+){0,5}?\s+na (?:sua |tua )?memoria|grave na memoria|anote|tome nota"
-    r")\b"
+    + _either(phrases.REMEMBER, phrases.REMEMBER_IT, phrases.NOTE)
+    + "|"
+    + _either(phrases.NOTE_VERB)
+    + _NOTE_OBJECT
+    + "|"
+    + _per_language(phrases.SAVE, phrases.IN_MEMORY, r"\b(?:\s+\S+){0,5}?\s+")
+    + r")\b"
 )
 
 # Words that, right before the match, make it someone's own remembering or a question about it:
@@ -68,11 +65,7 @@ _NOT_A_REQUEST_BEFORE_RE: Final = re.compile(
 )
 # ...unless the person is asking: "I want you to remember", "please remember", "you must remember".
 _REQUEST_BEFORE_RE: Final = re.compile(
-    r"(?:\b(?:want|need|like|love|asking|ask|tell|told)\s+you\s+to|\bplease|\bpls|\bplz"
-    r"|\bmake sure (?:to|you)|\bbe sure to|\btry to|\byou (?:should|must|need to|have to|gotta)"
-    r"|\b(?:voglio|vorrei|devi|dovresti) che tu|\bper favore|\bje veux que tu|\bs'il te plait"
-    r"|\bquiero que|\bpor favor|\bich mochte,? dass du|\bbitte|\bquero que|\bvoce (?:deve|precisa))"
-    r"\s*,?\s*$"
+    r"\b" + _either(phrases.WANT_YOU_TO, phrases.PLEASE) + r"\s*,?\s*$"
 )
 # Reminiscing, not a request: "Remember when we went to Rome", "ricordi quando".
 _REMINISCING_AFTER_RE: Final = re.compile(
@@ -81,35 +74,52 @@ _REMINISCING_AFTER_RE: Final = re.compile(
 )
 # Italian and Spanish verbs with their object attached: "ricordatelo", "recuérdalo".
 _ATTACHED_OBJECT_RE: Final = re.compile(r"(?:lo|la|li|le|los|las)$")
+
+
+def _asking(*verbs: phrases.Kind, after: str = "") -> str:
+    """A polite question, then the verb: "could you (please) remember", "kannst du … merken"."""
+    return "|".join(
+        r"\b"
+        + _either(phrases.ASK, langs=[lang])
+        + (
+            r"\b(?:(?:\s+\S+){0,4}?\s+|.{0,30}\b)"
+            if lang in phrases.VERB_LAST
+            else " (?:" + _either(phrases.PLEASE) + " )?(?:also )?"
+        )
+        + _either(*verbs, langs=[lang])
+        + after
+        for lang in phrases.LANGUAGES
+        if any(kind.get(lang) for kind in verbs)
+    )
+
+
 # Questions that are still requests: "Could you remember that I'm vegan?"
 _POLITE_REMEMBER_RE: Final = re.compile(
-    r"\b(?:could|would|will|can) (?:you|u|ya) (?:please |pls |plz |kindly )?(?:also )?"
-    r"(?:remember|memori[sz]e"
-    r"|keep (?:this |that |it )?in mind|save|store|note|make a note)\b(?! (?:what|when|where|who))"
-    r"|\b(?:puoi|potresti) (?:per favore )?(?:ricordare|ricordarti|memorizzare|salvare"
-    r"|tenere a mente)\b|\b(?:peux|pourrais)-tu (?:te souvenir|retenir|memoriser|garder|noter)\b"
-    r"|\b(?:pouvez|pourriez)-vous (?:vous souvenir|retenir|memoriser|garder|noter)\b"
-    r"|\b(?:puedes|podrias) (?:recordar|memorizar|guardar|apuntar)\b"
-    r"|\b(?:kannst|konntest) du\b(?:\s+\S+){0,4}?\s+(?:merken|speichern|notieren)\b"
-    r"|\b(?:pode|podes|poderia|consegue) (?:se )?(?:lembrar|memorizar|guardar|anotar)\b"
+    _asking(
+        phrases.REMEMBER,
+        phrases.REMEMBER_IT,
+        phrases.NOTE,
+        phrases.NOTE_VERB,
+        phrases.REMEMBER_INF,
+        after=r"\b(?! (?:what|when|where|who))",
+    )
 )
 
 _FORGET_RE: Final = re.compile(
     r"\b(?:"
-    r"forget|unlearn|stop remembering"
-    r"|(?:delete|remove|erase|wipe|clear|drop)\b(?:\s+\S+){0,6}?\s+from (?:your |the )?memory"
-    r"|dimentica(?:lo|la|li|le|ti)?|scorda(?:ti|lo|la|telo)?"
-    r"|(?:cancella|rimuovi|elimina|togli)\b(?:\s+\S+){0,6}?\s+dalla (?:tua )?memoria"
-    r"|oublie[sz]?|(?:efface|supprime|retire)[sz]?\b(?:\s+\S+){0,6}?\s+de (?:ta |votre )?memoire"
-    r"|olvida(?:lo|la|los|las|te)?"
-    r"|(?:borra|elimina|quita)(?:lo|la)?\b(?:\s+\S+){0,6}?\s+de (?:tu |la )?memoria"
-    r"|vergiss|vergessen sie"
-    r"|(?:losch|losche|entferne)\b(?:\s+\S+){0,6}?\s+aus (?:deinem |dem )?(?:gedachtnis|speicher)"
-    r"|esqueca|esquece|(?:apague|apaga|remova|remove)\b(?:\s+\S+){0,6}?\s+da (?:sua |tua )?memoria"
-    # "tu peux oublier ça". (An erase verb without "memory" is not enough: "remove my name from
-    # the draft" asks nothing of memory.)
-    r"|(?:tu peux|vous pouvez|tu pourrais|vous pourriez) oublier"
-    r")\b"
+    + _either(phrases.FORGET)
+    + "|"
+    # An erase verb without "memory" is not enough: "remove my name from the draft" asks
+    # nothing of memory.
+    + _per_language(phrases.ERASE, phrases.FROM_MEMORY, r"\b(?:\s+\S+){0,6}?\s+")
+    # "tu peux oublier ça".
+    + "|"
+    + "|".join(
+        _either(phrases.ASK, langs=[lang]) + " " + _either(phrases.FORGET_INF, langs=[lang])
+        for lang in phrases.LANGUAGES
+        if phrases.FORGET_INF.get(lang)
+    )
+    + r")\b"
 )
 # "don't forget", "n'oublie pas", "vergiss nicht"... are remember requests, never forget requests.
 _NEGATED_FORGET_AFTER_RE: Final = re.compile(
@@ -117,16 +127,14 @@ _NEGATED_FORGET_AFTER_RE: Final = re.compile(
 )
 # "Forget it, let's move on" dismisses a topic; it does not ask to drop a memory.
 _DISMISSIVE_RE: Final = re.compile(
-    r"^(?:oh |ok |okay |never mind,? |nah,? )?(?:forget (?:it|about it)|lascia perdere|oublie ca"
-    r"|laisse tomber|olvidalo|vergiss es|esquece|deixa pra la)\s*(?:[,.!;:-]|$)"
+    "^(?:"
+    + _either(phrases.LEAD_INS, phrases.DISMISSIVE_LEAD)
+    + " )?"
+    + _either(phrases.DISMISSIVE)
+    + r"\s*(?:[,.!;:-]|$)"
 )
 _POLITE_FORGET_RE: Final = re.compile(
-    r"\b(?:could|would|will|can) (?:you|u|ya) (?:please |pls |plz |kindly )?"
-    r"(?:forget|delete|remove|erase)\b"
-    r"|\b(?:puoi|potresti) (?:per favore )?(?:dimenticare|scordare|cancellare)\b"
-    r"|\b(?:peux|pourrais)-tu (?:oublier|effacer|supprimer)\b"
-    r"|\b(?:puedes|podrias) (?:olvidar|borrar)\b|\b(?:kannst|konntest) du\b.{0,30}\bvergessen\b"
-    r"|\b(?:pode|podes|poderia) (?:esquecer|apagar)\b"
+    _asking(phrases.FORGET, phrases.FORGET_INF, phrases.ERASE_INF, after=r"\b")
 )
 
 

@@ -86,11 +86,11 @@ class TurnStore(Protocol):
         so they never go along even as context (a guest handing over to an account)."""
         ...
 
-    def newest_turn_id(self, owner_id: int) -> models.Expression:
+    def newest_turn_id(self, owner_id: int) -> models.Subquery:
         """The id of the owner's newest turn, as a subquery to use inside an update."""
         ...
 
-    def voice_pending(self) -> models.Expression:
+    def voice_pending(self) -> models.Exists:
         """Whether the owner (``OuterRef("owner_id")``) has an ended, unfinished voice session,
         as an expression to annotate a memory query with."""
         ...

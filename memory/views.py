@@ -24,7 +24,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from core.error_pages import shown_on_page
 from core.errors import Text
-from core.people import person_of, person_optional, person_required
+from core.people import acting_person, person_of, person_optional, person_required
 from memory import services, texts
 from memory.versions import version_of
 
@@ -96,8 +96,8 @@ def clear(request: HttpRequest) -> HttpResponse:
         # Without JavaScript, the confirmation dialog is this page.
         return render(request, "memory/clear_confirm.html")
     with shown_on_page(request, tags=TAG, outage=CLEAR_FAILED):
-        if person_of(request) is not None:  # a visitor has nothing to clear
-            services.clear_memory(owner_id=request.user.pk)
+        if (person := person_of(request)) is not None:  # a visitor has nothing to clear
+            services.clear_memory(owner_id=person.pk)
         messages.success(request, _("Memory cleared."), extra_tags=TAG)
     return _back(request)
 
@@ -106,10 +106,10 @@ def clear(request: HttpRequest) -> HttpResponse:
 @person_optional
 def delete_line(request: HttpRequest, index: int) -> HttpResponse:
     with _shown_in_section(request, changed=LIST_CHANGED):
-        if person_of(request) is None:  # a visitor's list is empty
+        if (person := person_of(request)) is None:  # a visitor's list is empty
             raise services.LineNotFound
         services.delete_line(
-            owner_id=request.user.pk, index=index, expected_version=_form_version(request)
+            owner_id=person.pk, index=index, expected_version=_form_version(request)
         )
         messages.success(request, _("Deleted."), extra_tags=TAG)
     return _back(request)
@@ -118,19 +118,20 @@ def delete_line(request: HttpRequest, index: int) -> HttpResponse:
 @require_POST
 @person_required
 def add_line(request: HttpRequest) -> HttpResponse:
-    return _write_line(request, lambda text: services.add_line(owner_id=request.user.pk, text=text))
+    person = acting_person(request)
+    return _write_line(request, lambda text: services.add_line(owner_id=person.pk, text=text))
 
 
 @require_POST
 @person_optional
 def edit_line(request: HttpRequest, index: int) -> HttpResponse:
-    if person_of(request) is None:  # a visitor's list is empty: nothing to edit
+    if (person := person_of(request)) is None:  # a visitor's list is empty: nothing to edit
         messages.warning(request, NOT_CHANGED, extra_tags=TAG)
         return _back(request)
     return _write_line(
         request,
         lambda text: services.edit_line(
-            owner_id=request.user.pk,
+            owner_id=person.pk,
             index=index,
             text=text,
             expected_version=_form_version(request),
@@ -151,5 +152,5 @@ def _write_line(request: HttpRequest, write: Callable[[str], object]) -> HttpRes
 def switch(request: HttpRequest) -> HttpResponse:
     enabled = request.POST.get("enabled") in ("1", "on", "true")
     with _shown_in_section(request):
-        services.set_enabled(owner_id=request.user.pk, enabled=enabled)
+        services.set_enabled(owner_id=acting_person(request).pk, enabled=enabled)
     return _back(request)

@@ -1,12 +1,18 @@
 """The code's shape: dependencies point one way (import-linter's contracts in pyproject.toml,
-run by `make lint`), and no import hides inside a function to dodge a cycle."""
+run by `make lint`), no import hides inside a function to dodge a cycle, and an API view typed
+as receiving a person (mypy takes the type's word for it) only ever does."""
 
 from __future__ import annotations
 
 import ast
+import inspect
 import subprocess
 import sys
 from pathlib import Path
+
+from rest_framework.permissions import IsAuthenticated
+
+from config.api_urls import urlpatterns as api_urlpatterns
 
 ROOT = Path(__file__).resolve().parent.parent
 OURS = {"config", "accounts", "chat", "memory", "llm", "core"}
@@ -93,3 +99,25 @@ def test_only_pass_scheduling_writes_the_coordination_columns():
                     if written:
                         writers.append(f"{relative}:{node.lineno} writes {sorted(written)}")
     assert writers == []
+
+
+# The request types that say authentication let only a person through (``core.people`` for the
+# apps below accounts, ``accounts.api.views`` for accounts).
+PERSON_REQUESTS = {"PersonRequest", "AccountRequest"}
+
+
+def test_an_api_view_typed_as_receiving_a_person_lets_only_people_in():
+    typed, unguarded = [], []
+    for pattern in api_urlpatterns:
+        view = getattr(pattern.callback, "cls", None)
+        for method in view.http_method_names if view else []:
+            handler = getattr(view, method, None)
+            if handler is None or inspect.get_annotations(handler).get("request") not in (
+                PERSON_REQUESTS
+            ):
+                continue
+            typed.append(f"{view.__name__}.{method}")
+            if IsAuthenticated not in view.permission_classes:
+                unguarded.append(f"{view.__name__}.{method}")
+    assert len(typed) > 20
+    assert unguarded == []

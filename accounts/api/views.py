@@ -34,6 +34,14 @@ def _guest_of(request: Request) -> User | None:
     return user
 
 
+class AccountRequest(Request):
+    """What an API view for a person receives: authentication (``IsAuthenticated``, the default
+    permission) has let only a User through. A type for the views' signatures, never built;
+    ``tests/test_architecture.py`` checks that each view taking one requires authentication."""
+
+    user: User
+
+
 class PasswordSerializer(serializers.Serializer):
     password = serializers.CharField(
         max_length=256, required=False, allow_blank=True, trim_whitespace=False
@@ -90,7 +98,7 @@ class LoginView(APIView):
 
 class LogoutView(APIView):
     @extend_schema(request=None, responses={204: None})
-    def post(self, request: Request) -> Response:
+    def post(self, request: AccountRequest) -> Response:
         services.log_out(user=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -107,7 +115,7 @@ class AccountView(APIView):
             403: errors("wrong_password"),
         },
     )
-    def delete(self, request: Request) -> Response:
+    def delete(self, request: AccountRequest) -> Response:
         """Delete the account and everything of it; an account confirms with its password (as
         on the web), a guest has none to give."""
         data = PasswordSerializer(data=request.data)
@@ -121,7 +129,7 @@ class AccountView(APIView):
 
 class ExportView(APIView):
     @extend_schema(responses={200: dict})
-    def get(self, request: Request) -> Response:
+    def get(self, request: AccountRequest) -> Response:
         response = Response(services.export_account(user=request.user))
         response["Content-Disposition"] = f'attachment; filename="{services.EXPORT_FILENAME}"'
         return response

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.core.validators import ProhibitNullCharactersValidator
 from rest_framework import serializers
 from rest_framework.validators import ProhibitSurrogateCharactersValidator
@@ -12,7 +14,8 @@ from memory.lines import clean_text
 
 class ModelOptionSerializer(serializers.Serializer):
     id = serializers.CharField()
-    label = serializers.CharField()
+    # A field named like Field.label: DRF's metaclass takes declared fields off the class.
+    label = serializers.CharField()  # type: ignore[assignment]
 
 
 class MessageSerializer(serializers.ModelSerializer):
@@ -51,7 +54,7 @@ class TextField(serializers.CharField):
     stripped, NFC), applied before the length checks so ``max_length`` counts what is stored
     (120 × U+FB2C grows to 360 characters under NFC)."""
 
-    def __init__(self, **kwargs: object) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         # Stripped by clean_text (for every surface alike), not refused.
         self.validators = [
@@ -101,7 +104,8 @@ class TranscriptTurnSerializer(serializers.Serializer):
 
 
 class VoiceEndSerializer(serializers.Serializer):
-    transcript = TranscriptTurnSerializer(many=True, max_length=2_000)
+    # many=True makes a ListSerializer, which takes max_length; the stubs' __init__ omits it.
+    transcript = TranscriptTurnSerializer(many=True, max_length=2_000)  # type: ignore[call-arg]
 
 
 class VoiceSessionSerializer(serializers.Serializer):

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
+from typing import Any
 
 from django.http import StreamingHttpResponse
 from drf_spectacular.utils import extend_schema
@@ -18,6 +20,7 @@ from chat.api import serializers as s
 from chat.models import Conversation, Project
 from chat.streaming import streaming_reply
 from core import throttling
+from core.people import PersonRequest
 from core.schema import errors
 
 
@@ -29,7 +32,7 @@ class ModelsView(APIView):
 
 class ConversationListView(APIView):
     @extend_schema(responses=s.ConversationSerializer(many=True))
-    def get(self, request: Request) -> Response:
+    def get(self, request: PersonRequest) -> Response:
         conversations = Conversation.objects.for_owner(request.user)[:200]
         return Response(s.ConversationSerializer(conversations, many=True).data)
 
@@ -41,7 +44,7 @@ class ConversationListView(APIView):
             404: errors("not_found"),
         },
     )
-    def post(self, request: Request) -> Response:
+    def post(self, request: PersonRequest) -> Response:
         data = s.ConversationCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         project_id = data.validated_data.get("project")
@@ -57,14 +60,14 @@ class ConversationListView(APIView):
 
 class ConversationDetailView(APIView):
     @extend_schema(responses=s.ConversationDetailSerializer)
-    def get(self, request: Request, pk: int) -> Response:
+    def get(self, request: PersonRequest, pk: int) -> Response:
         return Response(s.ConversationDetailSerializer(conversation_for(request.user, pk)).data)
 
     @extend_schema(
         request=s.ConversationUpdateSerializer,
         responses={200: s.ConversationSerializer, 400: errors("unknown_model")},
     )
-    def patch(self, request: Request, pk: int) -> Response:
+    def patch(self, request: PersonRequest, pk: int) -> Response:
         conversation = conversation_for(request.user, pk)
         data = s.ConversationUpdateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -72,7 +75,7 @@ class ConversationDetailView(APIView):
         return Response(s.ConversationSerializer(conversation).data)
 
     @extend_schema(responses={204: None})
-    def delete(self, request: Request, pk: int) -> Response:
+    def delete(self, request: PersonRequest, pk: int) -> Response:
         services.delete_conversation(conversation=conversation_for(request.user, pk))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -87,7 +90,7 @@ class EventStreamRenderer(BaseRenderer):
         self,
         data: object,
         accepted_media_type: str | None = None,
-        renderer_context: dict | None = None,
+        renderer_context: Mapping[str, Any] | None = None,
     ) -> bytes:
         return json.dumps(data).encode()
 
@@ -112,7 +115,7 @@ class MessageCreateView(APIView):
             400: errors("invalid_message", "empty_message", "message_too_long"),
         },
     )
-    def post(self, request: Request, pk: int) -> Response | StreamingHttpResponse:
+    def post(self, request: PersonRequest, pk: int) -> Response | StreamingHttpResponse:
         conversation = conversation_for(request.user, pk)
         data = s.MessageCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -121,7 +124,7 @@ class MessageCreateView(APIView):
             message, events = services.stream_message(conversation=conversation, content=content)
             return streaming_reply(events, user_message=s.MessageSerializer(message).data)
         exchange = services.send_message(conversation=conversation, content=content)
-        body = {
+        body: dict[str, object] = {
             "user_message": s.MessageSerializer(exchange.user_message).data,
             "assistant_message": s.MessageSerializer(exchange.assistant_message).data
             if exchange.assistant_message
@@ -135,13 +138,13 @@ class MessageCreateView(APIView):
 
 class ProjectListView(APIView):
     @extend_schema(responses=s.ProjectSerializer(many=True))
-    def get(self, request: Request) -> Response:
+    def get(self, request: PersonRequest) -> Response:
         return Response(
             s.ProjectSerializer(Project.objects.for_owner(request.user), many=True).data
         )
 
     @extend_schema(request=s.ProjectSerializer, responses={201: s.ProjectSerializer})
-    def post(self, request: Request) -> Response:
+    def post(self, request: PersonRequest) -> Response:
         data = s.ProjectSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         project = services.create_project(owner_id=request.user.pk, **data.validated_data)
@@ -150,11 +153,11 @@ class ProjectListView(APIView):
 
 class ProjectDetailView(APIView):
     @extend_schema(responses=s.ProjectSerializer)
-    def get(self, request: Request, pk: int) -> Response:
+    def get(self, request: PersonRequest, pk: int) -> Response:
         return Response(s.ProjectSerializer(project_for(request.user, pk)).data)
 
     @extend_schema(request=s.ProjectSerializer, responses=s.ProjectSerializer)
-    def patch(self, request: Request, pk: int) -> Response:
+    def patch(self, request: PersonRequest, pk: int) -> Response:
         project = project_for(request.user, pk)
         data = s.ProjectSerializer(project, data=request.data, partial=True)
         data.is_valid(raise_exception=True)
@@ -162,7 +165,7 @@ class ProjectDetailView(APIView):
         return Response(s.ProjectSerializer(project).data)
 
     @extend_schema(responses={204: None})
-    def delete(self, request: Request, pk: int) -> Response:
+    def delete(self, request: PersonRequest, pk: int) -> Response:
         services.delete_project(project=project_for(request.user, pk))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -174,7 +177,7 @@ class VoiceSessionCreateView(APIView):
         request=s.VoiceStartSerializer,
         responses={201: s.VoiceSessionSerializer, 400: errors("unknown_model")},
     )
-    def post(self, request: Request) -> Response:
+    def post(self, request: PersonRequest) -> Response:
         data = s.VoiceStartSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         session, instructions = services.start_voice_session(
@@ -189,7 +192,7 @@ class VoiceSessionEndView(APIView):
     @extend_schema(
         request=s.VoiceEndSerializer, responses={202: None, 409: errors("already_ended")}
     )
-    def post(self, request: Request, pk: int) -> Response:
+    def post(self, request: PersonRequest, pk: int) -> Response:
         session = voice_session_for(request.user, pk)
         data = s.VoiceEndSerializer(data=request.data)
         data.is_valid(raise_exception=True)

@@ -18,9 +18,10 @@ from django.conf import settings
 import llm
 from chat.offline.replies import TEXTS as _TEXTS
 from chat.offline.replies import detect_language
+from memory import phrases
 from memory.filters import MAX_CHARS, refusal_reason
 from memory.offline import extractor, style
-from memory.offline.extractor import kept_from, remembered_clauses
+from memory.offline.extractor import POLITE_LEAD, kept_from, remembered_clauses
 from memory.offline.patterns import normalise
 from memory.triggers import is_remember_request
 
@@ -41,35 +42,22 @@ MEMORY_OFF_NOTE: Final = (
 ASSISTANT_NAME: Final = "Whizi"
 EXCERPT_CHARS: Final = 200
 
+# "What do you remember about me?", in each language.
 _RECALL_RES: Final = {
-    "en": re.compile(
-        r"\b(?:remember|know|recall|saved|stored)\b.*\b(?:about|of|on) me\b"
-        r"|\bwhat(?:'s| is) in your memory\b",
+    lang: re.compile(
+        "|".join(
+            [
+                r"\b" + phrases.either(phrases.RECALL, langs=[lang]) + r"\b.*"
+                r"\b" + phrases.either(phrases.ABOUT_ME, langs=[lang]) + r"\b",
+                *(
+                    r"\b" + ask + r"\b"
+                    for ask in phrases.fragments(phrases.RECALL_ASKS, langs=[lang])
+                ),
+            ]
+        ),
         re.IGNORECASE,
-    ),
-    "it": re.compile(
-        r"\b(?:ricordi|sai|conosci|memorizzato|salvato)\b.*\b(?:di me|su di me|riguardo a me)\b",
-        re.IGNORECASE,
-    ),
-    "fr": re.compile(
-        r"\b(?:souviens|souvenez|sais|savez|connais|connaissez|retiens|retenez|retenu"
-        r"|mémorisé)\b.*\b(?:moi|mon sujet|me concernant)\b",
-        re.IGNORECASE,
-    ),
-    "es": re.compile(
-        r"\b(?:recuerdas|sabes|conoces|guardado|guardaste|memorizado)\b.*\b(?:de mí|sobre mí)\b",
-        re.IGNORECASE,
-    ),
-    "de": re.compile(
-        r"\b(?:weißt|weisst|kennst|gespeichert|gemerkt|erinnerst)\b.*\b(?:über mich|von mir|"
-        r"an mich)\b",
-        re.IGNORECASE,
-    ),
-    "pt": re.compile(
-        r"\b(?:lembra|lembras|sabe|sabes|conhece|guardou|guardado|memorizou)\b.*"
-        r"\b(?:de mim|sobre mim|a meu respeito)\b",
-        re.IGNORECASE,
-    ),
+    )
+    for lang in phrases.LANGUAGES
 }
 # Only a question (or "tell me …") asks for the list; "remember this about me: …" is a request.
 _ASKING_RE: Final = re.compile(
@@ -77,25 +65,17 @@ _ASKING_RE: Final = re.compile(
     r"qué|dime|muéstrame|was|sag|zeig|o que|diga|mostre)\b",
     re.IGNORECASE,
 )
-_POLITE: Final = (
-    r"^(?:(?:please|pls|ok|okay|and|also|hey|can you|could you|per favore|ti prego|e|puoi|"
-    r"potresti|s'il te plaît|s'il vous plaît|stp|svp|et|peux-tu|pouvez-vous|tu peux|vous pouvez|"
-    r"por favor|porfa|puedes|podrías|y|bitte|kannst du|und|pode|podes|você pode)[\s,]+)*"
-)
+# A remember request at the start of a sentence, in each language: the reply speaks it.
 _REMEMBER_RES: Final = {
-    lang: re.compile(_POLITE + r"(?:" + verbs + r")\b", re.IGNORECASE)
-    for lang, verbs in {
-        "en": r"remember|don't forget|do not forget|memori[sz]e|keep in mind",
-        "it": r"ricorda(?:ti|telo|lo)?|non dimenticare|memorizza|tieni a mente|segnati|annota",
-        "fr": r"retiens|retenez|souviens-toi|souvenez-vous|n'oublie pas|n'oubliez pas|mémorise"
-        r"|mémorisez|rappelle-toi|rappelez-vous",
-        "es": r"recuerda|recuérdalo|recuérdame|acuérdate|no olvides|no te olvides|memoriza"
-        r"|ten en cuenta|apunta|apúntate",
-        "de": r"merk dir|merke dir|merken sie sich|vergiss nicht|denk daran|denke daran"
-        r"|notier|speicher",
-        "pt": r"lembre-se|lembra-te|lembre|lembra|não esqueça|não se esqueça|não te esqueças"
-        r"|anote|guarda aí|guarde aí|guarda isso|guarde isso",
-    }.items()
+    lang: re.compile(
+        POLITE_LEAD
+        + phrases.either(
+            phrases.REMEMBER, phrases.REMEMBER_IT, phrases.NOTE, phrases.NOTE_VERB, langs=[lang]
+        )
+        + r"\b",
+        re.IGNORECASE,
+    )
+    for lang in phrases.LANGUAGES
 }
 _GREETING_RES: Final = {
     "en": re.compile(r"^(?:hi|hello|hey|hiya|howdy|good (?:morning|afternoon|evening))\b", re.I),
@@ -166,11 +146,15 @@ def _user_texts(messages: list[dict[str, Any]]) -> list[str]:
     ]
 
 
-def _first_match(patterns: dict[str, re.Pattern[str]], text: str) -> str | None:
-    """The language of the first pattern found in any sentence of text, or None."""
+def _first_match(
+    patterns: dict[str, re.Pattern[str]], text: str, *, prefer: str | None = None
+) -> str | None:
+    """The language of the first pattern found in any sentence of text, or None; ``prefer``'s
+    pattern is tried first, for words two languages share ("Note : …" is French too)."""
+    order = sorted(patterns, key=lambda lang: lang != prefer)
     for sentence in _SENTENCE_RE.split(text):
-        for lang, pattern in patterns.items():
-            if pattern.search(sentence.strip()):
+        for lang in order:
+            if patterns[lang].search(sentence.strip()):
                 return lang
     return None
 
@@ -254,7 +238,7 @@ def reply(
             if not facts:
                 return texts["nothing"]
             return "\n".join([texts["recall"], *(f"- {fact}" for fact in facts)])
-    remember_lang = _first_match(_REMEMBER_RES, text)
+    remember_lang = _first_match(_REMEMBER_RES, text, prefer=lang)
     if remember_lang and text.rstrip().endswith("?"):
         remember_lang = None
     # "My name is Anna, remember that": the product's own trigger rules, wherever the request is.

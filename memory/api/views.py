@@ -10,6 +10,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from core.people import PersonRequest
 from core.schema import errors
 from memory import services, texts
 from memory.versions import VersionRequired, etag_of, if_match_versions
@@ -47,16 +48,16 @@ class MemoryView(APIView):
     outage_codes = {"GET": UNAVAILABLE, "DELETE": CLEAR_FAILED}
 
     @extend_schema(responses={200: MemorySerializer, 503: errors(UNAVAILABLE[0])})
-    def get(self, request: Request) -> Response:
+    def get(self, request: PersonRequest) -> Response:
         return memory_response(services.view_memory(owner_id=request.user.pk))
 
     @extend_schema(responses={204: None, 503: errors(CLEAR_FAILED[0])})
-    def delete(self, request: Request) -> Response:
+    def delete(self, request: PersonRequest) -> Response:
         services.clear_memory(owner_id=request.user.pk)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(request=SwitchSerializer, responses=MemorySerializer)
-    def patch(self, request: Request) -> Response:
+    def patch(self, request: PersonRequest) -> Response:
         data = SwitchSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         view = services.set_enabled(
@@ -114,7 +115,7 @@ class MemoryLinesView(APIView):
             412: errors("stale_version"),
         },
     )
-    def post(self, request: Request) -> Response:
+    def post(self, request: PersonRequest) -> Response:
         """Add a fact of the person's own, checked like the model's lines."""
         data = LineSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -140,7 +141,7 @@ class MemoryLineView(APIView):
             428: errors("version_required"),
         },
     )
-    def patch(self, request: Request, index: int) -> Response:
+    def patch(self, request: PersonRequest, index: int) -> Response:
         """Rewrite one line in the person's own words, checked like the model's lines."""
         data = LineSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -161,7 +162,7 @@ class MemoryLineView(APIView):
             428: errors("version_required"),
         },
     )
-    def delete(self, request: Request, index: int) -> Response:
+    def delete(self, request: PersonRequest, index: int) -> Response:
         return _changing(
             request,
             lambda version: services.delete_line(

@@ -16,7 +16,7 @@ import json
 import re
 from typing import Any, Final
 
-from memory import edits
+from memory import edits, phrases
 from memory.offline import changes, roleplay
 from memory.offline import patterns as p
 from memory.offline.facts import Fact, classify_line, extract, note_facts
@@ -29,94 +29,81 @@ DEFAULT_TARGET_TOKENS: Final = 1500
 
 # Remember and forget requests are read on the whole sentence, before clause splitting, so a
 # comma inside a note ("remember that on Fridays, I …") does not cut it.
-_POLITE = (r"^(?:(?:please|pls|ok|okay|and|also|hey|can you|could you|would you|per favore|"
-           r"ti prego|puoi|potresti|e|anche|s'il te plaît|s'il vous plaît|stp|svp|peux-tu|"
-           r"pourrais-tu|tu peux|pouvez-vous|vous pouvez|et|porfa|"
-           r"por favor|puedes|y|también|bitte|kannst du|und|auch|pode|podes|você pode|também)"
-           r"[\s,]+)*")  # fmt: skip
+_EITHER = phrases.either
+# Politeness and lead-ins before the verb: "ok, please, could you remember …".
+POLITE_LEAD: Final = r"^(?:" + _EITHER(phrases.LEAD_INS, phrases.PLEASE, phrases.ASK) + r"[\s,]+)*"
+# ...and after it: "vergiss bitte, dass …", "olvida, por favor, que …".
+_PLEASE_AFTER: Final = r"(?:[\s,]+" + _EITHER(phrases.PLEASE) + r")*,?"
 _NOTE_RE: Final = re.compile(
-    _POLITE + r"(?:remember|don't forget|do not forget|memori[sz]e|keep in mind|ricorda(?:ti)?|"
-    r"non dimenticare|non scordare|memorizza|tieni a mente|retiens|souviens-toi|souviens toi|"
-    r"n'oublie pas|rappelle-toi|mémorise|retenez|souvenez-vous|n'oubliez pas|rappelez-vous|"
-    r"mémorisez|recuerda|acuérdate de|no olvides|no te olvides de|"
-    r"memoriza|ten en cuenta|merk dir|merke dir|merken sie sich|vergiss nicht|denk daran|"
-    r"denke daran|lembre-se de|lembre-se|lembra-te de|lembra-te|lembre|lembra|"
-    r"não esqueça|não se esqueça de|nao esqueca|memorize|anota|anote|apúntate|apuntate|apunta|"
-    r"toma nota de|note|notez|prends note|annota|annotati|segnati|prendi nota|notier dir|"
-    r"schreib dir auf)"
-    r"(?:\s+(?:that|che|que|de que|dass)\s+|\s+qu'|\s*,\s*(?:dass|que)\s+|\s*:\s*|"
+    POLITE_LEAD
+    + _EITHER(phrases.REMEMBER, phrases.NOTE, phrases.NOTE_VERB)
+    + r"(?:\s+(?:that|che|que|de que|dass)\s+|\s+qu'|\s*,\s*(?:dass|que)\s+|\s*:\s*|"
     r"\s+(?!(?:to|di|de|when|quando|quand|cuando|wann|me|this|it|what|cosa|ce|lo|la|das|es|"
     r"isso|esto|eso)\b))(?P<v>.+)$",
     re.IGNORECASE,
 )
 _FORGET_RE: Final = re.compile(
-    _POLITE + r"(?:forget|dimentica(?:ti)?|scorda(?:ti)?|oublie[zs]?|olvida|olvídate|olvidate|"
-    r"vergiss|vergessen sie|esqueça|esquece|esqueca)\b"
-    # "Vergiss bitte, dass …", "olvida, por favor, que …": politeness after the verb.
-    r"(?:[\s,]+(?:please|pls|per favore|s'il te plaît|stp|por favor|bitte|doch))*,?"
-    r"(?:\s+(?:that|about|che|di|que|de que|de|dass|das mit)\b|\s+qu'|\s*,\s*dass\b)?"
+    POLITE_LEAD
+    + _EITHER(phrases.FORGET)
+    + r"\b"
+    + _PLEASE_AFTER
+    + r"(?:\s+(?:that|about|che|di|que|de que|de|dass|das mit)\b|\s+qu'|\s*,\s*dass\b)?"
     r"\s*(?P<v>.*)$",
     re.IGNORECASE,
 )
-_FORGET_ALL_RE: Final = re.compile(
-    r"^(?:everything|all|it all|all of it|all about me|everything about me|everything you know|"
-    r"me|tutto|tout|todo|alles|tudo)\b",
-    re.IGNORECASE,
-)
+_FORGET_ALL_RE: Final = re.compile(r"^" + _EITHER(phrases.EVERYTHING) + r"\b", re.IGNORECASE)
 # "Remember that." / "Ricordalo" after a fact said in the turn before: a request about it.
 _BARE_REMEMBER_RE: Final = re.compile(
-    r"^[\s\w,'-]{0,40}(?:remember|ricorda|retiens|souviens|recuerda|merk|lembr|memori)"
-    r"[\w'-]*(?:\s+(?:that|this|it|lo|la|le|le bien|das|isso|esto|eso|please|per favore|"
-    r"s'il te plaît|por favor|bitte))*[\s.!]*$",
+    r"^[\s\w,'-]{0,40}"
+    + _EITHER(phrases.REMEMBER, phrases.REMEMBER_IT)
+    + r"[\w'-]*(?:\s+"
+    + _EITHER(phrases.IT, phrases.PLEASE)
+    + r")*[\s.!]*$",
     re.IGNORECASE,
 )
 
 
-# A remember request whose pronoun carries the object ("ricordatelo quando…", "recuérdalo cuando
+# A remember request that carries its object ("ricordatelo quando…", "recuérdalo cuando
 # hablemos…"): a request even when "when" follows, which the general trigger reads as reminiscing.
 _ASKED_RE: Final = re.compile(
-    r"\b(?:ricordatel[oa]|ricordal[oa]|tienil[oa] a mente|recuérdal[oa]|recuerdal[oa]|"
-    r"tenlo en cuenta|retiens(?:-le| ça| cela| bien)|souviens-t'en|merk dir (?:das|es)|"
-    r"lembre-se disso|lembra-te disso|lembra disso|guarda isso|note-le|notez-le|note ça|"
-    r"note bien|prends-en note|apúntalo|apuntalo|anótalo|anotalo|apunta eso|toma nota|"
-    r"segnatelo|annotalo|prendine nota|notier (?:dir )?das|schreib (?:dir )?das auf|"
-    r"anota isso|anote isso|anota aí|note that|make a note)\b",
+    r"\b(?:"
+    + _EITHER(phrases.REMEMBER_IT, phrases.NOTE)
+    + "|"
+    + _EITHER(phrases.NOTE_VERB)
+    + r" that)\b",
     re.IGNORECASE,
 )
 # "Borra mi cumpleaños de tu memoria", "delete my address from memory": erasing is forgetting
 # when it names the memory or a fact of the person ("cancella il mio compleanno").
 _ERASE_RE: Final = re.compile(
-    _POLITE + r"(?:delete|erase|remove|wipe|cancella|elimina|rimuovi|efface|effacez|supprime|"
-    r"supprimez|enlève|borra|bórralo|quita|lösche|lösch|entferne|apaga|apague|remova)\b"
-    r"(?:[\s,]+(?:please|pls|per favore|s'il te plaît|stp|por favor|porfa|bitte))*,?"
-    r"\s*(?P<v>.+)$",
+    POLITE_LEAD + _EITHER(phrases.ERASE) + r"\b" + _PLEASE_AFTER + r"\s*(?P<v>.+)$",
     re.IGNORECASE,
 )
 # ...or a fact of the person alone, without any other object: "borra mi cumpleaños, porfa",
 # not "remove my name from the email".
 _MY_FACT_RE: Final = re.compile(
-    r"^(?:my|mi|il mio|la mia|mio|mia|mon|ma|mein|meinen|meine|o meu|a minha|meu|minha) "
-    r"(?:name|address|birthday|job|nome|indirizzo|compleanno|lavoro|nom|adresse|anniversaire|"
-    r"travail|nombre|dirección|cumpleaños|trabajo|namen|geburtstag|beruf|endereço|aniversário|"
-    r"trabalho)\b[\s,.!]*(?:please|pls|per favore|s'il te plaît|stp|por favor|porfa|bitte)?"
-    r"[\s.!]*$",
+    r"^"
+    + _EITHER(phrases.MY)
+    + " "
+    + _EITHER(phrases.FACT_NOUNS)
+    + r"\b[\s,.!]*"
+    + _EITHER(phrases.PLEASE)
+    + r"?[\s.!]*$",
     re.IGNORECASE,
 )
 _IN_MEMORY_RE: Final = re.compile(
-    r"\s*\b(?:from|de|da|dalla|dalle|dai|aus|von|in) (?:your |tu |la tua |tua |ta |votre |"
-    r"deinem |deiner |dem |der |a tua |sua |a sua )?(?:memory|memoria|mémoire|gedächtnis|"
-    r"speicher|memória)\b",
-    re.IGNORECASE,
+    r"\s*\b" + _EITHER(phrases.FROM_MEMORY, phrases.IN_MEMORY) + r"\b", re.IGNORECASE
 )
 
 
 # ...or "that thing about …", naming a short topic: "apaga aquilo do francês", "delete that bit
 # about my diet", "efface ce truc sur le piano".
 _THAT_ABOUT_RE: Final = re.compile(
-    r"^(?:aquilo|aquela coisa|aquela parte|isso|that(?: thing| bit| part| stuff)?|the (?:thing|"
-    r"bit|part)|quella cosa|quello|quella parte|ce truc|cette histoire|ça|la partie|eso|esa cosa|"
-    r"lo|das|die sache|den teil) (?:do|da|dos|das|de|sobre|about|on|of|sul|sulla|sui|su|di|del|"
-    r"della|sur|du|de la|des|von|über|mit|mit dem|mit der) (?P<t>\S+(?: \S+){0,2})$",
+    r"^"
+    + _EITHER(phrases.THAT_THING)
+    + " "
+    + _EITHER(phrases.ABOUT)
+    + r" (?P<t>\S+(?: \S+){0,2})$",
     re.IGNORECASE,
 )
 
@@ -159,14 +146,21 @@ def forget(lines: list[str], target: str) -> list[str]:
     return kept
 
 
-# Words of forget requests themselves, never a topic to forget.
-_FORGET_WORDS: Final = p.word_set(
-    "forget forgot delete remove erase memory memoria memoire speicher gedachtnis dimentica "
-    "dimenticare cancella cancellare oublie oublier efface effacer supprime olvida olvidar borra "
-    "borrar vergiss vergessen losch losche esquece esquecer esqueca apaga apagar please bitte "
-    "favore favor porfa want saved salvata guardar could would peux pouvez pourrais puoi "
-    "potresti puedes podrias kannst konntest podes pode thanks merci grazie gracias danke obrigado"
-)
+# Words of forget requests themselves, never a topic to forget (with and without accents).
+_FORGET_WORDS: Final = frozenset(
+    form
+    for word in phrases.words(
+        phrases.FORGET,
+        phrases.FORGET_INF,
+        phrases.ERASE,
+        phrases.ERASE_INF,
+        phrases.FROM_MEMORY,
+        phrases.IN_MEMORY,
+        phrases.PLEASE,
+        phrases.ASK,
+    )
+    for form in (word, phrases.plain(word))
+) | p.word_set("forgot want saved salvata guardar thanks merci grazie gracias danke obrigado")
 
 
 def _stems(text: str) -> set[str]:
@@ -366,8 +360,9 @@ def run(payload: dict[str, Any]) -> list[str]:
     task = payload.get("task")
     if task == "condense":
         target = payload.get("target_tokens")
-        valid = isinstance(target, int) and not isinstance(target, bool) and target > 0
-        return condense(memory, target if valid else DEFAULT_TARGET_TOKENS)
+        if not isinstance(target, int) or isinstance(target, bool) or target <= 0:
+            target = DEFAULT_TARGET_TOKENS
+        return condense(memory, target)
     if task not in ("rewrite", "voice"):
         return memory
     lines = dedupe(memory)

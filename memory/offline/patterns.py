@@ -13,6 +13,8 @@ import re
 import unicodedata
 from typing import Final
 
+from memory import phrases
+
 
 def word_set(text: str) -> frozenset[str]:
     """A vocabulary written as one space-separated string, which reads better than a list."""
@@ -289,16 +291,16 @@ def unsafe_line(line: str) -> bool:
 
 # --- words, for forgetting by shared meaning --------------------------------------------------
 STOPWORDS: Final = word_set(
-    "the and that about with this what your you please forget everything from for have has "
+    "the and that about with this what your you please everything from for have has "
     "are was were been its it's who where when how all any some just also them they their then "
     "che per con una uno della dello degli delle del dei mio mia miei mie tuo tua cosa come sono "
-    "hai tutto dimentica dimenticati scorda scordati que qui les des une pour avec mon mes ton "
-    "tes est sont oublie oubliez tout moi toi dans sur note olvida olvidate olvídate los las "
-    "una por mis ich mein meine meinen dass vergiss das die der und ein eine esqueça esquece "
+    "hai tutto que qui les des une pour avec mon mes ton "
+    "tes est sont tout moi toi dans sur note los las "
+    "una por mis ich mein meine meinen dass das die der und ein eine "
     "meu minha sobre isso tudo uma para "
     "where dove où dónde donde onde what quello quella quelli sai sulla sullo sulle sugli sul "
     "ce sur lo sé sabes über weißt was sobre sabe"
-)
+) | phrases.words(phrases.FORGET)  # the verbs of a forget request name no topic
 # Words that name a kind of fact, mapped to the line keys they cover.
 KIND_WORDS: Final = {
     "name": ("name",), "live": ("home",), "address": ("home",), "city": ("home",),
