@@ -206,7 +206,7 @@ FORGET_INF: Final[dict[str, tuple[str, ...]]] = {
 # Erasing verbs: forgetting when they name the memory ("delete my address from your memory") or
 # a fact of the person, never on their own ("remove my name from the draft").
 ERASE: Final[dict[str, tuple[str, ...]]] = {
-    "en": (*_EN_DELETE, "wipe", "clear", "drop"),
+    "en": (*_EN_DELETE, "wipe", "clear", "drop", "scratch", "purge", "reset"),
     "it": ("cancella", "rimuovi", "elimina", "togli"),
     "fr": ("efface[sz]?", "supprime[sz]?", "retire[sz]?", "enlève"),
     "es": ("b[oó]rra(?:lo|la)?", "elimina(?:lo|la)?", "qu[ií]ta(?:lo|la)?"),
@@ -234,6 +234,29 @@ FROM_MEMORY: Final[dict[str, tuple[str, ...]]] = {
 }
 
 # What a forget request names when it means the whole list: "forget everything", "oublie tout".
+# The memory itself as what is erased: "clear your memory", "wipe the memory".
+YOUR_MEMORY: Final[dict[str, tuple[str, ...]]] = {
+    "en": ("(?:your|the|my) memory", "(?:your|the) memories", "what you remember"),
+    "it": ("(?:la )?(?:tua )?memoria", "(?:i )?(?:tuoi )?ricordi"),
+    "fr": ("(?:ta|votre) mémoire", "la mémoire"),
+    "es": ("tu memoria", "la memoria"),
+    "de": ("dein(?:en)? (?:gedächtnis|speicher)", "das gedächtnis"),
+    "pt": ("(?:a )?(?:sua |tua )memória", "a memória"),
+}
+# All the assistant knows of the person: "everything you know about me", "tout ce que tu sais
+# sur moi" (forgetting or erasing it is a wipe the person asked for).
+WHAT_YOU_KNOW: Final[dict[str, tuple[str, ...]]] = {
+    "en": (
+        "(?:everything|all|anything|whatever) (?:that )?you (?:know|remember|have|saved|stored)"
+        " (?:about|on|of) me",
+        "what you know about me",
+    ),
+    "it": ("tutto (?:quello |ciò )?(?:che )?(?:sai|ricordi) (?:su di me|di me)",),
+    "fr": ("tout ce que (?:tu sais|vous savez|tu as retenu) (?:sur|de) moi",),
+    "es": ("todo lo que (?:sabes|recuerdas) (?:de|sobre) m[ií]",),
+    "de": ("alles,? was du (?:über mich|von mir) (?:wei(?:ß|ss)t|gespeichert hast)",),
+    "pt": ("tudo (?:o )?que (?:você sabe|sabes|lembras|você lembra) (?:sobre|de) mim",),
+}
 EVERYTHING: Final[dict[str, tuple[str, ...]]] = {
     "en": (
         "everything",

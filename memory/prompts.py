@@ -105,17 +105,17 @@ for that fact ("Vive a Torino", "Habite à Lyon"), names verbatim, never the raw
 
 ## Examples (new turns → edits)
 1. user: "Mi chiamo Giulia e vivo a Torino" → add "Si chiama Giulia", add "Vive a Torino"
-2. line 2 is "Lives in Turin"; user: "We moved to Lyon" → replace 2 with "Lives in Lyon"
-3. line 1 is "Lives in Denver"; user: "oops I meant Boulder, not Denver" → replace 1 with "Lives in Boulder"
-4. line 3 is "Works at Acme"; user: "Forget where I work" → remove 3
+2. line 2: "Lives in Turin"; user: "We moved to Lyon" → replace 2 with "Lives in Lyon"
+3. line 1: "Lives in Denver"; user: "oops, I meant Boulder" → replace 1 with "Lives in Boulder"
+4. line 3: "Works at Acme"; user: "Forget where I work" → remove 3
 5. user: "I'm vegan, what should I cook tonight?" → add "Is vegan"
-6. user: "I don't eat pork. My wife Sarah is vegan" → add "Doesn't eat pork", add "Wife Sarah is vegan"
+6. user: "I don't eat pork. My wife Sarah is vegan" → add "Doesn't eat pork", "Wife Sarah is vegan"
 7. user: "Let's role-play. I'm a doctor and you're my patient" → no edits
 8. user: "Yeah, I just LOVE working on Sundays 🙄" → no edits
 9. context has user: "My sister is Anna"; memory has no line about her → no edits
 10. user: "Remember: always answer me in British English" → add "Prefers answers in British English"
 11. user: "We're getting married in two weeks" → add "Getting married on {in_two_weeks}"
-12. line 4 is "Is planning a trip to Japan in July"; today is after that July → remove 4
+12. line 4: "Is planning a trip to Japan in July"; today is after that July → remove 4
 
 ## Answer
 JSON only, no prose and no code fence: {{"edits": [...]}}, or {{"edits": []}} for no change.

@@ -112,6 +112,12 @@ _FORGET_RE: Final = re.compile(
     # An erase verb without "memory" is not enough: "remove my name from the draft" asks
     # nothing of memory.
     + _per_language(phrases.ERASE, phrases.FROM_MEMORY, r"\b(?:\s+\S+){0,6}?\s+")
+    # "clear your memory", "wipe everything you know about me", "efface tout ce que tu sais
+    # sur moi": the memory, or all of it, as what is erased.
+    + "|"
+    + _per_language(phrases.ERASE, phrases.YOUR_MEMORY, r",?\s+(?:\S+\s+){0,2}?")
+    + "|"
+    + _per_language(phrases.ERASE, phrases.WHAT_YOU_KNOW, r",?\s+(?:\S+\s+){0,2}?")
     # "tu peux oublier ça".
     + "|"
     + "|".join(

@@ -10,6 +10,7 @@ from litellm.exceptions import APIConnectionError, BadRequestError
 
 from memory import passes
 from memory.models import Memory, MemoryEvent
+from tests.memory.helpers import answer
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -48,7 +49,7 @@ def test_a_whole_day_of_memory_leaves_no_text_behind(
     assert b"event: error" in b"".join(streamed.streaming_content)
     memory = Memory.objects.get(owner=account)
     memory_model.answer(
-        f'{{"lines": ["Name is {CANARY}", "Key sk-proj-{CANARY}abcdefghijklmnopqrstuvwxyz"]}}'
+        answer(f"Name is {CANARY}", f"Key sk-proj-{CANARY}abcdefghijklmnopqrstuvwxyz")
     )
     passes.run_pass(memory_id=memory.pk)
     memory.refresh_from_db()

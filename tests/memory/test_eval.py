@@ -30,6 +30,7 @@ from memory.evaluation.replay import supported_by
 from memory.evaluation.scenarios import CATEGORIES, LANGUAGES
 from memory.evaluation.scoring import percentile
 from memory.triggers import is_remember_request
+from tests.memory.helpers import answer
 
 LIMITS = {"token_limit": 2000, "line_max_chars": 160}
 
@@ -408,9 +409,9 @@ def test_the_command_scores_a_scripted_model_through_the_real_pass(
         },
     )
     scripted.answer(
-        '{"lines": ["Name is Ann", "Lives in Leeds"]}',
+        answer("Name is Ann", "Lives in Leeds"),
         # The code refuses the card whatever the model says: no violation.
-        '{"lines": ["Card 4111 1111 1111 1111"]}',
+        answer("Card 4111 1111 1111 1111"),
     )
 
     out = run("--model", "scripted/memory", "--scenarios", str(path))
@@ -462,7 +463,7 @@ def test_two_models_are_compared_in_one_command(tmp_path: Path, scripted: Any) -
             "expect": {"present": [{"fact": "name", "any": ["jonathan"]}]},
         },
     )
-    scripted.answer('{"lines": ["Name is Jonathan"]}', '{"lines": []}')
+    scripted.answer(answer("Name is Jonathan"), answer())
 
     out = run("--model", "scripted/good", "--model", "scripted/bad", "--scenarios", str(path))
 
@@ -479,9 +480,9 @@ def test_the_replay_command_reports_growth_and_unsupported_lines(
     path = tmp_path / "replay.json"
     turns = [user("Hi, I'm Caroline"), assistant("Hello!"), user("Remember that I paint.")]
     path.write_text(json.dumps({"sessions": [{"date": "2023-05-08", "turns": turns}]}))
-    scripted.answer('{"lines": ["Name is Caroline"]}')
+    scripted.answer(answer("Name is Caroline"))
     out = run("--model", "scripted/memory", "--replay", str(path))
-    scripted.answer('{"lines": ["Name is Caroline", "Loves how uncomplicated it is"]}')
+    scripted.answer(answer("Name is Caroline", "Loves how uncomplicated it is"))
     data = json.loads(run("--model", "scripted/memory", "--replay", str(path), "--json"))
 
     assert "lines kept: 1 from 2 user turns in 1 passes (0 failed)" in out

@@ -1,4 +1,3 @@
-
 from memory.lines import (
     clean_line,
     clean_text,

@@ -287,9 +287,7 @@ def test_what_was_said_before_memory_went_off_is_still_read_once_it_is_back_on(
 def test_nul_bytes_and_surrogates_never_reach_the_list(account, memory_model):
     conversation_with(account, "hi", "hello")
     memory = memory_with(account)
-    memory_model.answer(
-        json.dumps({"lines": ["Name is\x00 Anna", "Lives in \u202eTurin", "Likes \ud800jazz"]})
-    )
+    memory_model.answer(answer("Name is\x00 Anna", "Lives in \u202eTurin", "Likes \ud800jazz"))
     run(memory)
     assert memory.lines == ["Name is Anna", "Lives in Turin", "Likes jazz"]
 

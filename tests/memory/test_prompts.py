@@ -386,7 +386,7 @@ def test_the_examples_cover_a_language_a_correction_a_forget_role_play_and_conte
 def test_the_examples_show_a_correction_a_fact_in_a_request_sarcasm_and_a_past_plan() -> None:
     shown = examples(system())
 
-    assert any("I meant Boulder, not Denver" in e and '"Lives in Boulder"' in e for e in shown)
+    assert any("I meant Boulder" in e and 'replace 1 with "Lives in Boulder"' in e for e in shown)
     assert any("what should I cook tonight?" in e and 'add "Is vegan"' in e for e in shown)
     assert any("🙄" in e and e.endswith("→ no edits") for e in shown)
     assert any("trip to Japan in July" in e and "today is after" in e for e in shown)
