@@ -31,7 +31,8 @@ RefusalReason = Literal["length", "secret", "markup", "link", "instruction"]
 # separator in card numbers, lock combinations, defanged and IDN links, the assistant named as
 # the one who acts, rules for every answer; quoted titles and mottos are kept.
 # 4: "pass" short for password, and any words after "passphrase:".
-# 5: e-mail addresses, however disguised (their domain is a link).
+# 5: e-mail addresses (their domain is a link), and a password-like value behind the name of a
+# service, device or network ("Netflix: Soleil2024!", "wifi → gatto99!").
 RULES_VERSION: Final = 5
 MIN_CHARS: Final = 3
 MAX_CHARS: Final = 160
