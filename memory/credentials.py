@@ -2,8 +2,10 @@
 a value anywhere in the line, in English, Italian, French, Spanish, German and Portuguese.
 
 Pure module (no Django), used by `memory.secrets`. SPEC §3: these hold whatever the phrasing —
-"Hunter2 is my password", "p@ssword: hunter2", "PIN is four eight two one" are all a credential.
-Patterns run on folded text (lowercase, no accents). Nothing here logs a line.
+"Hunter2 is my password", "p@ssword: hunter2", "PIN is four eight two one" are all a credential,
+and so is a password-like value behind the name of what it opens, with no credential word at all
+("Netflix: Soleil2024!", "wifi → gatto99!", "Il wifi è gatto99!"). Patterns run on folded text
+(lowercase, no accents). Nothing here logs a line.
 """
 
 from __future__ import annotations
@@ -267,8 +269,206 @@ def _has_value_after(match: re.Match[str], after: str) -> bool:
     return _has_assigned_value(after, words_count=match.group("strong") is not None)
 
 
+# --- a password behind the name of what it opens ---------------------------------------------
+
+# "Netflix: Soleil2024!", "wifi → gatto99!", "Banque = Xk#92pq", "Il wifi è gatto99!": a short
+# label, a separator, and a value that looks like a password. The value decides: a word ("Bank:
+# Intesa"), a number ("Son is 12", "Room: 204"), a measure ("PB is 3h05m12s") or a model code
+# ("Flight: AZ610") is not a password, whatever the label.
+_LABEL_SEPARATOR_RE: Final = re.compile(
+    r"\s*(?:(?<!\d):(?!//)|(?<=\d):(?!\d)|=>?|-+>|[\u2192\u21d2\u279c\u2794\u27f6\u27a1])\s*"
+    r"|\s+-+\s+"
+    # "is" in the six languages ("è"/"é" are turned into "is" first).
+    r"|\s+(?:is|was|e'|est|es|ist|lautet|era)\s+",
+    re.IGNORECASE,
+)
+# Where a label can begin: the start of the line or of a clause ("Accounts: Netflix → x, ...").
+_CLAUSE_RE: Final = re.compile(r"[^,;()\[\]{}]+")
+_SENTENCE_END_RE: Final = re.compile(r"[.!?]\s+")
+_MAX_LABEL_WORDS: Final = 4
+# Words in front of a label that do not name anything ("my wifi", "il wifi", "das WLAN").
+_LABEL_DETERMINERS: Final = _words(
+    "the my his her their our your a an il lo la l' i gli mio mia suo sua nostro nostra le les"
+    " mon ma son sa notre leur el los las mi su tu nuestro der die das dem den mein meine sein"
+    " seine ihr ihre unser unsere o os as meu minha seu sua nosso nossa"
+)
+# What a password opens: services, accounts, sites, apps, devices and networks, EN/IT/FR/ES/DE/PT
+# (folded). A label with one of these, or with a brand-like word ("PayPal", "iCloud", "WLAN",
+# "Disney+"), takes any password-like value; another label of one or two words ("Crunchyroll",
+# "CPU") only one that cannot be a product name ("Soleil2024!", not "Python3").
+_SERVICE_WORDS: Final = _words(
+    "account accounts profile login app apps site website portal email e-mail mail webmail inbox"
+    " wifi wi-fi wlan wireless network hotspot router modem box vpn server nas cloud console"
+    " laptop notebook computer pc mac tablet phone smartphone mobile cell sim tv"
+    " bank banking card alarm door gate safe locker padlock lock garage bike"
+    " netflix spotify gmail outlook hotmail yahoo icloud apple google microsoft paypal amazon"
+    " prime ebay facebook instagram twitter tiktok snapchat whatsapp telegram signal linkedin"
+    " steam xbox playstation psn nintendo discord twitch reddit dropbox github zoom skype hulu"
+    " disney uber airbnb revolut ipad iphone android windows"
+    " conto profilo sito posta rete portatile computer telefono cellulare telefonino banca carta"
+    " allarme porta cancello cassaforte armadietto lucchetto bici"
+    " compte profil courriel messagerie reseau ordinateur ordi portable telephone mobile banque"
+    " carte alarme porte portail coffre casier cadenas velo"
+    " cuenta perfil sitio correo red portatil ordenador movil celular telefono banco tarjeta"
+    " alarma puerta cancela caja taquilla candado"
+    " konto profil seite netz netzwerk rechner handy telefon bank karte alarmanlage tur tor"
+    " tresor spind schloss fahrrad"
+    " conta perfil rede computador portatil telemovel celular banco cartao alarme porta portao"
+    " cofre cacifo cadeado"
+)
+# What a code of digits alone opens ("Alarm: 4821", "Locker = 12-34-56"); elsewhere a number is
+# a number ("Room: 204").
+_LOCK_WORDS: Final = _words(
+    "alarm door gate safe locker padlock lock garage bancomat atm intercom allarme porta"
+    " cancello cassaforte armadietto lucchetto citofono alarme porte portail coffre casier"
+    " cadenas digicode alarma puerta cancela caja taquilla candado alarmanlage tur tor tresor"
+    " spind schloss portao cofre cacifo cadeado"
+)
+# Words that say what the value is when it is not a password: a name, a model, a number, a
+# title, a favourite ("Xbox gamertag: DarkWolf77", "Favourite band: Maroon5", "Flight: AZ610").
+_DESCRIPTIVE_WORDS: Final = _words(
+    "name names nickname username user handle gamertag tag alias model models version release"
+    " edition number size plate flight room score level record pb time type brand make band"
+    " game games team club show film movie series song album book author artist singer group"
+    " player character hero car pet dog cat son daughter kid kids child wife husband partner"
+    " favourite favorite fav goal motto street address city postcode zip network-name ssid"
+    " nome soprannome utente modello versione numero taglia targa volo stanza camera squadra"
+    " gioco canzone libro gruppo auto macchina cane gatto figlio figlia preferito preferita"
+    " nom pseudo surnom utilisateur modele numero taille plaque vol chambre equipe jeu chanson"
+    " livre groupe voiture chien chat fils fille prefere preferee favori favorite"
+    " nombre apodo usuario modelo version numero talla matricula vuelo habitacion equipo juego"
+    " pelicula cancion libro grupo coche perro gato hijo hija favorito favorita"
+    " spitzname benutzername nutzername modell nummer grosse kennzeichen flug zimmer mannschaft"
+    " verein spiel lied buch gruppe hund katze sohn tochter lieblings"
+    " apelido versao tamanho placa voo quarto time jogo filme musica carro cachorro cao filho"
+    " filha"
+)
+# "iCloud", "PayPal", "Disney+", "WLAN"; a short acronym is as often a category ("CPU", "ISP").
+_BRAND_LIKE_RE: Final = re.compile(r"^[a-z]+[A-Z]|^[A-Z]{4,}$|^[A-Z][a-z]+[A-Z]|\+$")
+_VALUE_QUOTES: Final = "\"'«»“”‘’`"
+# Symbols that passwords mix in; "-", "." and "'" also occur in words, numbers and names.
+_PASSWORD_SYMBOLS_RE: Final = re.compile(r"[!#$%&*@^~?+=_|\\<>]")
+# Numbers with units or ordinals: "10K", "3h05m12s", "1.5kg", "2nd", "90s", "v2.0".
+# Each unit is letters between two numbers, so a token splits one way only (no backtracking).
+_NUMBER: Final = r"\d+(?:[.,:]\d+)*"
+_MEASURE_RE: Final = re.compile(rf"v?{_NUMBER}(?:[^\W\d_]{{1,3}}{_NUMBER})*[^\W\d_]{{0,3}}")
+# Model, flight and version codes: "AZ610", "RTX4090", "PS5", "x86", "COVID-19", "Blink-182".
+_MODEL_CODE_RE: Final = re.compile(
+    r"[A-Z]{1,4}-?\d{1,5}[A-Za-z]{0,3}|[a-z]\d{1,4}[a-z]{0,2}|[A-Z][a-z]{1,5}-\d{1,4}"
+)
+# Links and e-mail addresses are `memory.links`' to refuse.
+_LINK_LIKE_RE: Final = re.compile(r"://|^www\.|@.*\.|^[\w-]+(?:\.[\w-]+)*\.[^\W\d_]{2,}$")
+_VALUE_PARTS_RE: Final = re.compile(r"[-.'/]")
+_LOCK_CODE_RE: Final = re.compile(r"(?!(?:19|20)\d\d$)\d{4,8}|\d{1,3}(?:[-/.]\d{1,3}){2,}")
+
+
+# Letters and digits mixed inside a word ("Xk92pq", "p4ypal"), not a word with a number after it.
+_INTERLEAVED_RE: Final = re.compile(r"\d[^\W\d_]+\d|[^\W\d_]\d+[^\W\d_]")
+_WEAK, _STRONG = 1, 2
+
+
+def _password_strength(token: str) -> int:
+    """How much a value looks like a password: 0 not at all, `_WEAK` or `_STRONG`.
+
+    Strong: symbols mixed with letters and digits ("Soleil2024!", "Xk#92pq"), two symbols
+    ("P@ss#word"), or letters and digits interleaved ("p4ypal"). Weak: a word and a number run
+    together ("Soleil2024", also "Python3"), which only a label naming a service makes a secret.
+    """
+    if not 6 <= len(token) <= 64 or token[0] == "@" or _LINK_LIKE_RE.search(token):
+        return 0  # a handle ("@anna_88"), a link or an e-mail address
+    if not any(char.isalpha() for char in token):
+        return 0  # a number, a date, a time, a phone number
+    bare = token.rstrip("!?")
+    inner_symbols = len(_PASSWORD_SYMBOLS_RE.findall(bare))
+    symbols = inner_symbols + (bare != token)
+    if inner_symbols >= 2:
+        return _STRONG  # "P@ss#word"; "Fritz!Box" and "Yahoo!!" have one
+    # A part that mixes letters and digits and is not a measure or a model code: "sub-3h",
+    # "x86-64", "COVID-19" and "v2.0" have none.
+    mixed = [
+        part
+        for part in _VALUE_PARTS_RE.split(bare)
+        if any(char.isalpha() for char in part)
+        and any(char.isdigit() for char in part)
+        and not (_MEASURE_RE.fullmatch(part) or _MODEL_CODE_RE.fullmatch(part))
+    ]
+    if _MODEL_CODE_RE.fullmatch(bare):
+        return 0
+    if not mixed:
+        # "gatto-99!" mixes them across a dash, with a symbol; "Tokyo-2020" is a name.
+        return _STRONG if symbols and any(char.isdigit() for char in bare) else 0
+    if symbols or any(_INTERLEAVED_RE.search(part) for part in mixed):
+        return _STRONG
+    return _WEAK
+
+
+def _label_kind(label: str) -> tuple[int, bool]:
+    """What a value behind `label` must be to be a password, and whether the label is a lock.
+
+    0: never (no label, or one that says what the value is: "Favourite band", "Xbox gamertag");
+    `_WEAK`: a service, device or network, or a brand-like name ("Netflix", "Home wifi",
+    "PayPal", "HBO Max"); `_STRONG`: any other name of one or two words ("Crunchyroll", but
+    also "Skills", "CPU").
+    """
+    words = label.split()
+    while words and fold(words[0]) in _LABEL_DETERMINERS:
+        words = words[1:]
+    if not 1 <= len(words) <= _MAX_LABEL_WORDS or not any(char.isalpha() for char in label):
+        return 0, False
+    folded = [fold(word).strip("'\".:") for word in words]
+    if any(word in _DESCRIPTIVE_WORDS for word in folded):
+        return 0, False
+    lock = any(word in _LOCK_WORDS for word in folded)
+    if (
+        lock
+        or any(word in _SERVICE_WORDS for word in folded)
+        or any(_BRAND_LIKE_RE.search(word) for word in words)
+        # A name of several capitalised words: "HBO Max", "Sky Go".
+        or (len(words) > 1 and all(word[:1].isupper() for word in words))
+    ):
+        return _WEAK, lock
+    return (_STRONG if len(words) <= 2 else 0), False
+
+
+def _value_tokens(value: str) -> list[str]:
+    """The value after a separator: its first word, or both halves of "user / password"."""
+    words = value.lstrip(_VALUE_QUOTES + " ").split(maxsplit=3)
+    if not words:
+        return []
+    first = words[:3] if len(words) > 2 and words[1] in ("/", "|") else words[:1]
+    return [
+        part.strip(_VALUE_QUOTES).rstrip(".,;:)")
+        for word in first
+        for part in word.strip(_VALUE_QUOTES).split("/")
+    ]
+
+
+def has_labelled_password(line: str) -> bool:
+    """Whether a label naming a service, device or network is followed by a password-like value.
+
+    `line` is the cleaned line with look-alikes folded; "è"/"é" read as "is".
+    """
+    text = _ACCENTED_IS_RE.sub("is", line)
+    for clause_match in _CLAUSE_RE.finditer(text):
+        for clause in _SENTENCE_END_RE.split(clause_match.group()):
+            start = 0
+            for separator in _LABEL_SEPARATOR_RE.finditer(clause):
+                label, start = clause[start : separator.start()], separator.end()
+                needed, lock = _label_kind(label)
+                if not needed:
+                    continue
+                tokens = _value_tokens(clause[separator.end() :])
+                if any(_password_strength(token) >= needed for token in tokens):
+                    return True
+                if lock and tokens and _LOCK_CODE_RE.fullmatch(tokens[0]):
+                    return True
+    return False
+
+
 def has_credential(line: str) -> bool:
     """Whether a line names a credential together with its value, in any of the six languages."""
+    if has_labelled_password(line):
+        return True
     # Italian and Portuguese "è"/"é" ("is") would fold into "e", which also means "and".
     spoken = _spell_digits(_deleet(fold(_ACCENTED_IS_RE.sub("is", line))))
     for match in _CREDENTIAL_RE.finditer(spoken):

@@ -31,7 +31,9 @@ RefusalReason = Literal["length", "secret", "markup", "link", "instruction"]
 # separator in card numbers, lock combinations, defanged and IDN links, the assistant named as
 # the one who acts, rules for every answer; quoted titles and mottos are kept.
 # 4: "pass" short for password, and any words after "passphrase:".
-RULES_VERSION: Final = 4
+# 5: e-mail addresses (their domain is a link), and a password-like value behind the name of a
+# service, device or network ("Netflix: Soleil2024!", "wifi → gatto99!").
+RULES_VERSION: Final = 5
 MIN_CHARS: Final = 3
 MAX_CHARS: Final = 160
 
@@ -40,8 +42,8 @@ def refusal_reason(line: str) -> RefusalReason | None:
     """Return why `line` must not be stored, or None when it may be.
 
     Reasons, checked in this order: "length" (outside 3-160 characters once cleaned), "secret",
-    "markup" (role or prompt markup), "link" (a URL or a bare domain), "instruction" (text
-    that reads as an order to the assistant).
+    "markup" (role or prompt markup), "link" (a URL, a bare domain or an e-mail address),
+    "instruction" (text that reads as an order to the assistant).
     """
     cleaned = clean_line(line)
     if not MIN_CHARS <= len(cleaned) <= MAX_CHARS:

@@ -2,9 +2,11 @@
 
 Pure module (no Django), used by `memory.filters`. SPEC §3: a stored line is read in every future
 conversation, so a link in it is a standing advertisement; a bare domain ("evil.example", even
-"Booking.com") is a link too. Attackers write links so that a pattern misses them: "hxxp://",
-"evil[.]example", "evil dot example dot com", "evil .example", "bücher.de"; look-alike dots
-("evil。example") are already "." in `memory.normalize`.
+"Booking.com") is a link too, and so is the domain of an e-mail address ("bob@cheapmeds.biz"):
+it points a reader at a site as surely as a URL does. Attackers write links so that a pattern
+misses them: "hxxp://", "evil[.]example", "evil dot example dot com", "evil .example",
+"bücher.de", "bob(at)evil.com", "bob at evil dot com", "bob @ evil . com"; look-alike dots and
+at signs ("evil。example", "bob＠evil.com") are already "." and "@" in `memory.normalize`.
 """
 
 from __future__ import annotations
@@ -76,12 +78,23 @@ def _all_tlds() -> frozenset[str]:
 
 # Any scheme ("https://", "hxxp://", "h**p://", "hxxp[:]//"), "www." and Markdown link targets.
 _URL_RE: Final = re.compile(r"://|\[:\]//|\bwww(?:\.|\[\.\])|\]\(", re.IGNORECASE)
-# An e-mail address is a fact about the person, not a link; it is removed before looking.
-_EMAIL_RE: Final = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
-# Defanged dots: "evil[.]example", "evil(dot)example".
+# Defanged dots, the dot spelled in any of the six languages: "evil[.]example", "evil(dot)example",
+# "orange [point] fr", "libero(punto)it".
 _DEFANGED_DOT_RE: Final = re.compile(
-    r"\s*(?:\[\.\]|\(\.\)|\{\.\}|<\.>|\[dot\]|\(dot\)|\{dot\}|<dot>)\s*", re.IGNORECASE
+    r"\s*[\[({<]\s*(?:\.|dot|punto|point|punkt|ponto)\s*[\])}>]\s*", re.IGNORECASE
 )
+# "@" spelled, in the six languages: "at", "chiocciola", "arobase", "arroba", "ät", "Klammeraffe".
+_AT_WORDS: Final = r"(?:at|chiocciola|arobase|arroba|\u00e4t|klammeraffe)"
+# Defanged and spaced at signs: "bob[at]x.com", "bob (arroba) x.com", "bob [@] x", "bob @ x.com".
+_DEFANGED_AT_RE: Final = re.compile(
+    rf"\s*(?:[\[({{<]\s*(?:@|{_AT_WORDS})\s*[\])}}>]|@)\s*", re.IGNORECASE
+)
+# What follows an at sign: a name, then dot-separated labels, spaces allowed around each dot
+# ("bob@x . com"). `[\w-]` never takes a dot or a space, so the pattern cannot backtrack.
+_AT_DOMAIN_RE: Final = re.compile(r"@([^\W_][\w-]*)((?:\s*\.\s*[^\W_][\w-]*)+)")
+_AT_LABEL_RE: Final = re.compile(r"(\s*)\.(\s*)([^\W_][\w-]*)")
+# A spelled "@" just before a spelled domain: "mario chiocciola libero punto it".
+_AT_BEFORE_RE: Final = re.compile(rf"(?:@|\b{_AT_WORDS}\s)\s*$", re.IGNORECASE)
 # A space before a dot that a lower-case name follows ("evil .example"): a sentence puts its
 # space after the dot. "Works in .net" and "Knows .net" name the framework.
 _SPACED_DOT_RE: Final = re.compile(r"\b([^\W_][\w-]*)\s+\.(?=([a-z][\w-]*))")
@@ -134,11 +147,34 @@ def _has_spelled_domain(text: str) -> bool:
         if "." in match.group("dot") and not tld.islower():
             continue
         tld = tld.lower()
-        if name in _NOT_NAMES or tld not in _COMMON_TLDS or tld in _WORD_TLDS:
+        # After a spelled "@" the words are an address: "anna at libero punto it" is a domain
+        # even though "it" is also a word.
+        address = _AT_BEFORE_RE.search(text, max(0, match.start() - 12), match.start())
+        if tld not in _COMMON_TLDS or (not address and (name in _NOT_NAMES or tld in _WORD_TLDS)):
             continue
         if after and after.strip().lower() in _DOT_COM_NOUNS:
             continue
         return True
+    return False
+
+
+def _has_email_domain(text: str) -> bool:
+    """Whether an at sign is followed by a domain: an e-mail address, however it is spaced.
+
+    After "@" a name is an address whatever its case ("bob@Example.Com", "hans@gmx.de"), so
+    every TLD counts; only a spaced dot must lead to a lower-case one ("@ work. It rains" is a
+    sentence).
+    """
+    for match in _AT_DOMAIN_RE.finditer(text):
+        for label in _AT_LABEL_RE.finditer(match.group(2)):
+            spaced, tld = label.group(1) or label.group(2), label.group(3)
+            if spaced and not tld.islower():
+                continue
+            folded = tld.lower()
+            if folded in _COMMON_TLDS:
+                return True
+            if (tld.isalpha() or folded.startswith("xn--")) and folded in _all_tlds():
+                return True
     return False
 
 
@@ -153,13 +189,16 @@ def _is_link_tld(tld: str) -> bool:
 
 
 def has_link(line: str) -> bool:
-    """Whether a line holds a URL or a bare domain ("evil.example/x", "example.co.uk").
+    """Whether a line holds a URL, a bare domain ("evil.example/x", "example.co.uk") or an e-mail
+    address, whose domain is a link ("bob@cheapmeds.biz", "bob [at] cheapmeds [dot] biz").
 
     `line` is the cleaned line with look-alikes folded (`memory.normalize.for_checks`).
     """
     if _URL_RE.search(line):
         return True
-    text = _DEFANGED_DOT_RE.sub(".", _EMAIL_RE.sub(" ", line))
+    text = _DEFANGED_AT_RE.sub("@", _DEFANGED_DOT_RE.sub(".", line))
+    if "@" in text and _has_email_domain(text):
+        return True
     text = _SPACED_DOT_RE.sub(_join_spaced_dot, text)
     if _has_spelled_domain(text):
         return True

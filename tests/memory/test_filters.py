@@ -31,7 +31,7 @@ ORDINARY_FACTS = [
     "Tends to disregard deadlines",
     "Is learning German (B1 level)",
     "Collects enamel pins",
-    "Email is mario.rossi1988@gmail.com",
+    "Email is their preferred contact",
     "Tiene password e username separati",
     "Wife is a system engineer at Fiat",
     "Dream job: Donaudampfschifffahrtsgesellschaftskapitän",

@@ -203,7 +203,7 @@ def test_it_refuses_links_and_bare_domains_in_any_position(line):
         "Works with Node.js/React",
         "Has a Ph.D. in physics",
         "Has an M.Sc. in chemistry",
-        "Email is anna.rossi@example.com",
+        "Messages anna.rossi on Slack",
         "Builds APIs with ASP.NET",
         "Il dott. Rossi è il suo medico",
         "Travaille avec Vue.js",
