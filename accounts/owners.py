@@ -16,5 +16,6 @@ class AccountDirectory:
             )
         )
 
-    def drop_guests_merging_into(self, owner_id: int) -> None:
+    def memory_cleared(self, owner_id: int) -> None:
+        # Guests still waiting to merge into this owner would bring their lines in later.
         User.objects.filter(merging_into_id=owner_id, is_guest=True).delete()

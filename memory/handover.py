@@ -80,9 +80,8 @@ def hand_over_turns(*, from_owner_id: int, into_owner_id: int) -> None:
     """
     source = Memory.objects.filter(owner_id=from_owner_id).first()
     if source is not None:  # no row: the guest never cleared nor switched memory off
-        Memory.objects.filter(pk=source.pk).update(
-            version=F("version") + 1, **scheduling.cancelled()
-        )
+        Memory.objects.filter(pk=source.pk).update(version=F("version") + 1)
+        scheduling.cancel(source.pk)
         turns.store().skip_through(from_owner_id, source.context_from_id)
     if has_unread_work(from_owner_id):
         request_pass(owner_id=into_owner_id)

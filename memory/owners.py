@@ -3,8 +3,9 @@
 Memory keys everything on an owner id and never imports accounts. Two things of an owner's
 life reach into memory's own rules, and accounts answers them here (``use``, from
 ``AccountsConfig.ready``): which guests are still waiting to merge into an account (their lines
-would arrive later, so a line the person deletes must leave them too), and dropping those guests
-when the account clears its memory (a clear is final, whatever was on its way in).
+would arrive later, so a line the person deletes must leave them too), and what accounts does
+when an owner's memory is cleared (memory only says so; accounts drops the guests that were on
+their way in, since a clear is final).
 """
 
 from __future__ import annotations
@@ -19,8 +20,9 @@ class OwnerDirectory(Protocol):
         """The guests whose merge into this owner is still to be finished."""
         ...
 
-    def drop_guests_merging_into(self, owner_id: int) -> None:
-        """Delete those guests, memory and all; runs in the caller's transaction."""
+    def memory_cleared(self, owner_id: int) -> None:
+        """The owner's memory was just cleared, in the caller's transaction: nothing owned
+        elsewhere may bring its lines back."""
         ...
 
 

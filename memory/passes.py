@@ -221,7 +221,7 @@ def _store(memory: Memory, work: Work, rewrite: Rewrite, *, kind: str, outcome: 
             # ``version=F("version")`` keeps the UPDATE real, so a match is never mistaken for a
             # lost race.
             written = Memory.objects.filter(pk=memory.pk, version=memory.version).update(
-                version=F("version"), rules_version=RULES_VERSION, **scheduling.succeeded()
+                version=F("version"), rules_version=RULES_VERSION
             )
         else:
             written = write_lines(
@@ -229,7 +229,6 @@ def _store(memory: Memory, work: Work, rewrite: Rewrite, *, kind: str, outcome: 
                 lines=rewrite.lines,
                 tokens=rewrite.tokens,
                 rules_version=RULES_VERSION,
-                **scheduling.succeeded(),
             )
         if not written or _mark_read(work) != len(work.message_ids):
             transaction.set_rollback(True)
@@ -237,6 +236,8 @@ def _store(memory: Memory, work: Work, rewrite: Rewrite, *, kind: str, outcome: 
         if work.voice_session_id is not None and not _mark_voice_read(work):
             transaction.set_rollback(True)  # another pass read these voice turns first
             return False
+        if memory.pass_failures:
+            scheduling.succeeded(memory.pk)
         record_event(
             owner_id=memory.owner_id,
             kind=kind,

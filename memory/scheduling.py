@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 from enum import StrEnum
-from typing import Any
 
 from django.conf import settings
 from django.db.models import F, Q, Value
@@ -72,10 +71,11 @@ def owe(memory_id: int) -> Trigger:
     return Trigger.OFF
 
 
-def cancelled() -> dict[str, Any]:
-    """owed → idle, as fields of the caller's own update (a clear, a switch, a handover): the
-    pass in flight, if any, loses its compare-and-set on the version the caller also moves."""
-    return {"pass_requested": False}
+def cancel(memory_id: int) -> None:
+    """owed, backing off or paused → idle, in the caller's transaction (a clear, a switch, a
+    handover); a running pass keeps its lease and loses its compare-and-set on the version the
+    caller moves in the same transaction, so it stores nothing."""
+    Memory.objects.filter(pk=memory_id, pass_requested=True).update(pass_requested=False)
 
 
 # --- Sending ------------------------------------------------------------------------------------
@@ -154,9 +154,9 @@ def release(memory_id: int, lease: datetime, *, retry_in: int | None, more: bool
     return bool(mine.update(lease_until=None, pass_resend_at=now))
 
 
-def succeeded() -> dict[str, Any]:
-    """A stored pass ends a run of drops, as fields of the pass's own compare-and-set."""
-    return {"pass_failures": 0}
+def succeeded(memory_id: int) -> None:
+    """A stored pass ends a run of drops (in the transaction that stores it)."""
+    Memory.objects.filter(pk=memory_id, pass_failures__gt=0).update(pass_failures=0)
 
 
 def free_leases() -> None:

@@ -147,9 +147,14 @@ def record_event(
 
 
 def write_lines(
-    *, memory: Memory, lines: list[str], tokens: int | None = None, **extra: object
+    *,
+    memory: Memory,
+    lines: list[str],
+    tokens: int | None = None,
+    rules_version: int | None = None,
 ) -> bool:
-    """Compare-and-set the list against the version ``memory`` was read at.
+    """Compare-and-set the list against the version ``memory`` was read at; ``rules_version``:
+    the filters' version the lines were checked under, when it changes with them.
 
     Zero rows updated means someone else wrote first (a pass, a clear, a delete, a switch, or
     the account's deletion): the caller re-reads and decides again; nothing is overwritten.
@@ -159,7 +164,7 @@ def write_lines(
         tokens=budget.list_tokens(lines) if tokens is None else tokens,
         version=F("version") + 1,
         updated_at=timezone.now(),
-        **extra,
+        rules_version=F("rules_version") if rules_version is None else rules_version,
     )
     return updated == 1
 
@@ -273,7 +278,6 @@ def clear_memory(*, owner_id: int) -> None:
             tokens=0,
             version=F("version") + 1,
             updated_at=now,
-            **scheduling.cancelled(),
             context_from_id=Coalesce(
                 Greatest(
                     F("context_from_id"), turns.store().newest_turn_id(owner_id), output_field=_ID
@@ -282,9 +286,10 @@ def clear_memory(*, owner_id: int) -> None:
                 output_field=_ID,
             ),
         )
+        scheduling.cancel(memory.pk)
         turns.store().skip_unread_of(owner_id)
         turns.store().close_voice_sessions_of(owner_id)
-        owners.directory().drop_guests_merging_into(owner_id)
+        owners.directory().memory_cleared(owner_id)
         record_event(
             owner_id=owner_id,
             kind=MemoryEvent.Kind.CLEAR,
@@ -400,10 +405,10 @@ def set_enabled(*, owner_id: int, enabled: bool) -> MemoryView:
         with transaction.atomic():
             Memory.objects.filter(pk=memory.pk).update(
                 enabled=enabled,
-                **scheduling.cancelled(),
                 version=F("version") + 1,
                 updated_at=timezone.now(),
             )
+            scheduling.cancel(memory.pk)
             if enabled and has_unread_work(owner_id):
                 request_pass(owner_id=owner_id)
             record_event(
