@@ -15,8 +15,9 @@ install: $(VENV)/.installed
 # Everything the venv holds comes from requirements.lock: every package, transitive ones, pip and
 # setuptools included, pinned with its hashes (pip refuses anything unpinned or unhashed). The
 # project itself goes in last as an editable install of no dependencies of its own, built by the
-# locked setuptools. Re-runs when the lock or pyproject.toml changes; CI starts from nothing.
+# locked setuptools. Re-runs (a fresh venv) when the lock or pyproject.toml changes.
 $(VENV)/.installed: $(LOCK) pyproject.toml
+	rm -rf $(VENV)  # made anew: pip never removes what the lock no longer holds
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --require-hashes -r $(LOCK)
 	$(VENV)/bin/pip install --quiet --no-deps --no-build-isolation -e .

@@ -15,9 +15,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Literal, Protocol
 
-from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponseBase
 from rest_framework.request import Request
+
+from core.errors import Forbidden
 
 View = Callable[..., HttpResponseBase]
 Need = Literal["optional", "required"]
@@ -70,7 +71,7 @@ def acting_person(request: HttpRequest) -> Person:
     whose visitor the middleware has made a guest before the view runs."""
     found = person_of(request)
     if found is None:  # a view reached without the middleware, or not marked person_required
-        raise PermissionDenied
+        raise Forbidden
     return found
 
 

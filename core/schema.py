@@ -72,7 +72,8 @@ class AutoSchema(openapi.AutoSchema):
         return operation
 
     def _common_errors(self, operation: dict[str, Any]) -> dict[str, list[str]]:
-        common = {"503": ["unavailable"]}
+        # Any request may meet an unexpected failure (JSON, never a page) or an outage.
+        common = {"500": ["error"], "503": ["unavailable"]}
         if self.view.get_authenticators():
             common["401"] = ["not_authenticated"]
         if self.view.get_throttles():
@@ -80,6 +81,7 @@ class AutoSchema(openapi.AutoSchema):
         if "requestBody" in operation:
             common["400"] = ["invalid", "malformed_json", "too_deep"]
             common["413"] = ["too_large"]
+            common["415"] = ["unsupported_media_type"]
         if "{" in self.path:
             common["404"] = ["not_found"]
         return common

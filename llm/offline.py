@@ -2,7 +2,7 @@
 
 The seam knows no model: each app registers the one it stands in for (``register``), memory
 its writer (``offline/whizi-memory``), chat its responder (the default, for every other name).
-Like a hosted model, an offline model learns everything from the messages it is sent. The
+Like a hosted model, an offline model learns the call's data from the messages it is sent. The
 litellm provider that serves them is ``llm.provider``; this module imports no litellm, so an
 app can register its model without paying for litellm's import.
 """

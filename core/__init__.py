@@ -1,0 +1,1 @@
+"""Plumbing every box shares and that imports none of them."""
