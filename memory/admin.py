@@ -17,6 +17,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 
 from memory.models import Memory, MemoryEvent
+from memory.scheduling import COORDINATION_COLUMNS
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -104,13 +105,7 @@ MEMORY_FIELDS = (
     "tokens",
     "rules_version",
     "enabled",
-    "pass_requested",
-    "pass_requested_at",
-    "pass_claimed_at",
-    "lease_until",
-    "pass_not_before",
-    "pass_failures",
-    "pass_resend_at",
+    *COORDINATION_COLUMNS,
     "updated_at",
 )
 

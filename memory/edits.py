@@ -26,7 +26,7 @@ from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
-from memory.lines import MalformedAnswer, clean_line, fold, line_key
+from memory.lines import MalformedAnswer, clean_line, dedupe, fold
 
 Op = Literal["add", "replace", "remove"]
 OPS: Final = ("add", "replace", "remove")
@@ -214,32 +214,27 @@ def apply_edits(
         i for i in removals if any(_merged_into(lines[i - 1], text) for text in refused_merges)
     }
     removals -= restored
-    kept: list[str] = []
-    seen: set[str] = set()
-
-    def keep(line: str, *, checked: bool) -> None:
-        if not checked:
-            reason = refuse(line)
-            if reason is not None:
-                refused[reason] += 1
-                return
-        key = line_key(line)
-        if key in seen:
-            refused["duplicate"] += 1
-            return
-        seen.add(key)
-        kept.append(line)
-
+    # The new list in order, each text with whether it was checked already.
+    proposed: list[tuple[str, bool]] = []
     for index, line in enumerate(lines, start=1):
         if index in removals:
             continue
         new = replacements.get(index)
         if new is not None and new != line:
-            keep(new, checked=True)
+            proposed.append((new, True))
         else:
-            keep(line, checked=line in known_good)
-    for text in additions:
-        keep(text, checked=True)
+            proposed.append((line, line in known_good))
+    proposed.extend((text, True) for text in additions)
+    allowed: list[str] = []
+    for text, checked in proposed:
+        reason = None if checked else refuse(text)
+        if reason is None:
+            allowed.append(text)
+        else:
+            refused[reason] += 1
+    kept = dedupe(allowed)
+    if len(kept) < len(allowed):
+        refused["duplicate"] += len(allowed) - len(kept)
     return Applied(
         lines=kept,
         refused=refused,

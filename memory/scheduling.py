@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 from enum import StrEnum
+from typing import Final
 
 from django.conf import settings
 from django.db.models import F, Q, Value
@@ -30,6 +31,17 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from memory.models import Memory
+
+# The columns of ``Memory`` that coordinate passes: this module is their only writer.
+COORDINATION_COLUMNS: Final = (
+    "pass_requested",
+    "pass_requested_at",
+    "pass_claimed_at",
+    "lease_until",
+    "pass_not_before",
+    "pass_failures",
+    "pass_resend_at",
+)
 
 
 class Trigger(StrEnum):

@@ -13,6 +13,7 @@ from pathlib import Path
 from rest_framework.permissions import IsAuthenticated
 
 from config.api_urls import urlpatterns as api_urlpatterns
+from memory.scheduling import COORDINATION_COLUMNS
 
 ROOT = Path(__file__).resolve().parent.parent
 OURS = {"config", "accounts", "chat", "memory", "llm", "core"}
@@ -73,15 +74,7 @@ def test_the_dependency_contracts_hold():
 
 
 # The columns that coordinate passes (memory/scheduling.py owns every transition of them).
-COORDINATION = {
-    "pass_requested",
-    "pass_requested_at",
-    "pass_claimed_at",
-    "lease_until",
-    "pass_not_before",
-    "pass_failures",
-    "pass_resend_at",
-}
+COORDINATION = set(COORDINATION_COLUMNS)
 
 
 def test_only_pass_scheduling_writes_the_coordination_columns():

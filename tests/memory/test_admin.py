@@ -17,6 +17,7 @@ from accounts.services import token_for
 from chat.models import Message
 from memory import passes
 from memory.models import Memory, MemoryEvent
+from memory.scheduling import COORDINATION_COLUMNS
 from tests.conftest import make_account
 from tests.memory.helpers import answer, conversation_with, memory_with
 from tests.web.test_security import INLINE
@@ -101,19 +102,7 @@ def test_no_admin_page_shows_a_line_of_memory_or_a_message(operator, remembered,
 
 def test_the_memory_changelist_shows_the_pass_scheduling_of_each_owner(operator, remembered):
     html = operator.get("/admin/memory/memory/").content.decode()
-    for column in (
-        "owner_id",
-        "version",
-        "tokens",
-        "enabled",
-        "pass_requested",
-        "pass_requested_at",
-        "pass_claimed_at",
-        "lease_until",
-        "pass_not_before",
-        "pass_failures",
-        "pass_resend_at",
-    ):
+    for column in ("owner_id", "version", "tokens", "enabled", *COORDINATION_COLUMNS):
         assert f"column-{column}" in html, column
 
 
