@@ -19,6 +19,7 @@ import llm
 from chat.models import Message
 from memory import edits, passes
 from memory.budget import count_tokens
+from memory.evaluation import load_recorded
 from memory.models import MemoryEvent
 from memory.rewriting import answer_token_bound
 from tests.hosted_model import HostedModel
@@ -330,3 +331,24 @@ def test_a_refused_key_is_a_permanent_failure_that_stores_nothing(account, hoste
     result = run(memory)
     assert result.outcome == "auth" and not result.retry
     assert memory.lines == LIST
+
+
+def test_a_full_list_pass_that_changes_two_lines_gets_under_100_tokens_back(account, hosted):
+    recording = load_recorded()
+    scenario = next(s for s in recording.scenarios if s.id == "rec-en-full-list-two-changes")
+    lines = list(scenario.memory)
+    conversation_with(account, *(turn["content"] for turn in scenario.transcript))
+    memory = memory_with(account, *lines)
+    assert memory.tokens > 1_900  # a full list
+    hosted.answer(recording.answers[scenario.id])
+
+    assert run(memory).outcome == "ok"
+
+    body = hosted.requests[0]
+    assert body["max_tokens"] == answer_token_bound(lines)
+    assert len(data_of(body)["memory"]) == len(lines)
+    assert memory.lines[1] == "Lives in Lyon" and memory.lines[-1] == "Is learning the oboe"
+    assert [line for line in memory.lines if line in lines] == lines[:1] + lines[2:]
+    event = MemoryEvent.objects.get(kind="pass")
+    assert event.model_tokens_in > memory.tokens
+    assert event.model_tokens_out < 100
