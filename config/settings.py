@@ -301,6 +301,11 @@ CHAT_MODELS = env.list("CHAT_MODELS", default=["offline/whizi-chat"])
 CHAT_MODEL_LABELS = env.dict("CHAT_MODEL_LABELS", default={})
 DEFAULT_CHAT_MODEL = env.str("DEFAULT_CHAT_MODEL", default=CHAT_MODELS[0])
 MEMORY_MODEL = env.str("MEMORY_MODEL", default="offline/whizi-memory")
+# Where MEMORY_MODEL is served, when not at its provider's usual address: an OpenAI-compatible
+# server of one's own (vLLM, Ollama, a gateway) for memory alone, while the chat models keep
+# theirs. The key goes with it, so a self-hosted memory model never receives the chat's key.
+MEMORY_MODEL_API_BASE = env.str("MEMORY_MODEL_API_BASE", default="")
+MEMORY_MODEL_API_KEY = env.str("MEMORY_MODEL_API_KEY", default="")
 CHAT_MODEL_TIMEOUT = env.float("CHAT_MODEL_TIMEOUT", default=60.0)
 MEMORY_MODEL_TIMEOUT = env.float("MEMORY_MODEL_TIMEOUT", default=60.0)
 CHAT_SYSTEM_PROMPT = env.str(

@@ -63,6 +63,19 @@ def answer_token_bound(lines: Sequence[str]) -> int:
     return ANSWER_BASE_TOKENS + ANSWER_TOKENS_PER_EDIT * (len(lines) + NEW_LINES_PER_PASS)
 
 
+def _endpoint(model: str) -> dict[str, str]:
+    """Where ``MEMORY_MODEL`` is served when configured (``MEMORY_MODEL_API_BASE``), with its
+    own key. Only for that model: ``memory_eval --model`` of another goes to its provider."""
+    if model != settings.MEMORY_MODEL:
+        return {}
+    base, key = settings.MEMORY_MODEL_API_BASE, settings.MEMORY_MODEL_API_KEY
+    if not base:
+        return {"api_key": key} if key else {}
+    # A placeholder without a key of its own: the provider's usual key (the chat's) is never
+    # sent to a server of one's own; most local servers take any key.
+    return {"api_base": base, "api_key": key or "unused"}
+
+
 def _ask(
     task: prompts.Task,
     lines: list[str],
@@ -95,6 +108,7 @@ def _ask(
             temperature=0,
             max_tokens=answer_token_bound(lines),
             **llm.structured_output(model, name="memory_edits", schema=edits.SCHEMA),
+            **_endpoint(model),
         )
     except llm.ModelError as error:
         raise PassFailed(error.code, retryable=error.retryable) from None

@@ -4,6 +4,7 @@ Pure package (no Django): scenarios and their loading, scoring, the replay of a 
 conversation, and the tables. The management command plugs the real pass in as a callable.
 """
 
+from memory.evaluation.recorded import RECORDED_DIR, Recording, load_recorded
 from memory.evaluation.replay import ReplayReport, Session, load_replay, replay
 from memory.evaluation.report import as_dict, comparison, replay_dict, replay_table, table
 from memory.evaluation.scenarios import SCENARIO_DIR, Scenario, ScenarioError, load_scenarios
@@ -18,8 +19,10 @@ from memory.evaluation.scoring import (
 )
 
 __all__ = [
+    "RECORDED_DIR",
     "SCENARIO_DIR",
     "PassOutcome",
+    "Recording",
     "ReplayReport",
     "Report",
     "Scenario",
@@ -29,6 +32,7 @@ __all__ = [
     "as_dict",
     "comparison",
     "evaluate",
+    "load_recorded",
     "load_replay",
     "load_scenarios",
     "replay",

@@ -99,8 +99,14 @@ class Scenario:
     source: str = field(default="", compare=False)
 
 
-def load_scenarios(paths: Iterable[Path] | None = None) -> list[Scenario]:
-    """Load every ``*.json`` file of the given files or directories (default: the shipped set)."""
+def load_scenarios(
+    paths: Iterable[Path] | None = None, *, answers: dict[str, str] | None = None
+) -> list[Scenario]:
+    """Load every ``*.json`` file of the given files or directories (default: the shipped set).
+
+    With ``answers``, each scenario must also carry the raw ``"answer"`` a model gave it (a
+    recorded set, ``memory.evaluation.recorded``), collected there by scenario id.
+    """
     files: list[Path] = []
     for path in paths or [SCENARIO_DIR]:
         files.extend(sorted(path.glob("*.json")) if path.is_dir() else [path])
@@ -116,12 +122,25 @@ def load_scenarios(paths: Iterable[Path] | None = None) -> list[Scenario]:
         if not isinstance(items, list):
             raise ScenarioError(f'{file.name}: expected {{"scenarios": [...]}}')
         for index, item in enumerate(items):
-            scenario = _scenario(item, where=f"{file.name}#{index}")
+            where, answer = f"{file.name}#{index}", ""
+            if answers is not None:
+                item, answer = _recorded(item, where=where)
+            scenario = _scenario(item, where=where)
             if scenario.id in seen:
                 raise ScenarioError(f"{file.name}: duplicate scenario id {scenario.id}")
             seen.add(scenario.id)
             scenarios.append(scenario)
+            if answers is not None:
+                answers[scenario.id] = answer
     return scenarios
+
+
+def _recorded(item: Any, *, where: str) -> tuple[Any, str]:
+    """A recorded scenario: the scenario itself, and the raw answer text it carries."""
+    if not isinstance(item, dict) or not isinstance(item.get("answer"), str):
+        raise ScenarioError(f"{where}: a recorded scenario needs its answer (a string)")
+    rest = {key: value for key, value in item.items() if key != "answer"}
+    return rest, item["answer"]
 
 
 def _scenario(item: Any, *, where: str) -> Scenario:

@@ -2,22 +2,29 @@
 
 Runs the shipped scenario set (or ``--replay FILE``) through ``memory.rewriting.propose_rewrite`` —
 the same prompt, model call, validation and cap handling as a real pass, without the database —
-on ``MEMORY_MODEL`` or each ``--model``, and prints a table per model. Thresholds turn it into a
-gate: the command fails when a model misses them.
+on ``MEMORY_MODEL`` or each ``--model``, and prints a table per model. ``--recorded`` runs a
+recorded set instead: each scenario's model call is answered with the text a hosted model gave,
+through a litellm custom provider registered for the run (the one seam, as the tests' scripted
+models), so everything of ours still runs. Thresholds turn it into a gate: the command fails when
+a model misses them.
 """
 
 from __future__ import annotations
 
 import json
 from argparse import ArgumentParser
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+import llm
+from llm.provider import TextProvider
 from memory import evaluation
+from memory.budget import count_tokens
 from memory.filters import MAX_CHARS
 from memory.rewriting import PassFailed, propose_rewrite
 from memory.triggers import is_remember_request
@@ -55,6 +62,43 @@ def run_pass(
     )
 
 
+RECORDED_PROVIDER = "recorded"
+
+
+class RecordedProvider(TextProvider):
+    """Answers ``recorded/<scenario id>`` with that scenario's recorded answer, and bills it as
+    a hosted model would (o200k tokens of the request and of the answer). A recording holds
+    the pass's answer only: a condense call fails like a model error (the positional cut
+    follows), as does a scenario with no recording."""
+
+    def __init__(self, answers: Mapping[str, str]) -> None:
+        super().__init__()
+        self.answers = answers
+
+    def answer(self, model: str, messages: list[dict[str, Any]]) -> str:
+        if json.loads(messages[-1]["content"]).get("task") == "condense":
+            raise LookupError("no recorded condense answer")
+        return self.answers[model]
+
+    def usage(self, messages: list[dict[str, Any]], text: str) -> tuple[int, int]:
+        return sum(count_tokens(str(m.get("content") or "")) for m in messages), count_tokens(text)
+
+
+@contextmanager
+def recorded_model(answers: Mapping[str, str]) -> Iterator[None]:
+    """The recorded answers served as litellm's ``recorded/*`` models for the run."""
+    lib: Any = llm.litellm()  # a module: its attributes are litellm's, untyped here
+    saved = list(lib.custom_provider_map)
+    lib.custom_provider_map = [
+        *(p for p in saved if p["provider"] != RECORDED_PROVIDER),
+        {"provider": RECORDED_PROVIDER, "custom_handler": RecordedProvider(answers)},
+    ]
+    try:
+        yield
+    finally:
+        lib.custom_provider_map = saved
+
+
 class Command(BaseCommand):
     help = (
         "Score the memory model on the shipped scenarios (or replay a long conversation) "
@@ -85,6 +129,16 @@ class Command(BaseCommand):
         parser.add_argument("--jobs", type=int, default=1, help="passes run at once (hosted)")
         parser.add_argument("--json", action="store_true", help="print machine-readable results")
         parser.add_argument(
+            "--recorded",
+            action="append",
+            type=Path,
+            nargs="?",
+            const=evaluation.RECORDED_DIR,
+            default=[],
+            metavar="PATH",
+            help="replay a recorded set of hosted answers (default: the shipped one) instead",
+        )
+        parser.add_argument(
             "--replay", type=Path, help="replay a long conversation instead (JSON, see the docs)"
         )
         parser.add_argument("--turns-per-pass", type=int, default=settings.MEMORY_TURNS_PER_PASS)
@@ -99,11 +153,21 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         models = options["model"] or [settings.MEMORY_MODEL]
+        recorded = options["recorded"]
+        if recorded and (options["model"] or options["scenarios"] or options["replay"]):
+            raise CommandError(
+                "--recorded brings its own scenarios and answers: no --model, "
+                "--scenarios or --replay"
+            )
         if options["replay"] is not None:
             self._replay(models, options)
             return
         try:
-            scenarios = evaluation.load_scenarios(options["scenarios"] or None)
+            if recorded:
+                recording = evaluation.load_recorded(recorded)
+                scenarios, answers = recording.scenarios, recording.answers
+            else:
+                scenarios, answers = evaluation.load_scenarios(options["scenarios"] or None), {}
         except evaluation.ScenarioError as error:
             raise CommandError(str(error)) from None
         scenarios = [
@@ -117,20 +181,21 @@ class Command(BaseCommand):
             raise CommandError("no scenario matches")
         limits = {"token_limit": settings.MEMORY_TOKEN_LIMIT, "line_max_chars": MAX_CHARS}
         reports = []
-        for model in models:
+        for model in [RECORDED_PROVIDER] if recorded else models:
 
             def propose(s: evaluation.Scenario, model: str = model) -> evaluation.PassOutcome:
                 return run_pass(
-                    model,
+                    f"{RECORDED_PROVIDER}/{s.id}" if recorded else model,
                     lines=list(s.memory),
                     transcript=s.transcript,
                     context=s.context,
                     task=s.task,
                 )
 
-            reports.append(
-                evaluation.evaluate(model, scenarios, propose, jobs=options["jobs"], **limits)
-            )
+            with recorded_model(answers) if recorded else nullcontext():
+                reports.append(
+                    evaluation.evaluate(model, scenarios, propose, jobs=options["jobs"], **limits)
+                )
         if options["json"]:
             out = {"models": [evaluation.as_dict(r) for r in reports]}
             self.stdout.write(json.dumps(out, indent=2, ensure_ascii=False))
