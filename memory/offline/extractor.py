@@ -52,7 +52,18 @@ _FORGET_RE: Final = re.compile(
     r"\s*(?P<v>.*)$",
     re.IGNORECASE,
 )
-_FORGET_ALL_RE: Final = re.compile(r"^" + _EITHER(phrases.EVERYTHING) + r"\b", re.IGNORECASE)
+# The whole list: "everything", "everything you know about me", "your memory" (with nothing
+# after it: "clear your memory of my job" is not a wipe).
+_FORGET_ALL_RE: Final = re.compile(
+    r"^(?:"
+    + _EITHER(phrases.WHAT_YOU_KNOW, phrases.EVERYTHING)
+    + r"\b|"
+    + _EITHER(phrases.YOUR_MEMORY)
+    + r"(?:[\s,]+"
+    + _EITHER(phrases.PLEASE)
+    + r")?\s*(?:$|[?.!,;]))",
+    re.IGNORECASE,
+)
 # "Remember that." / "Ricordalo" after a fact said in the turn before: a request about it.
 _BARE_REMEMBER_RE: Final = re.compile(
     r"^[\s\w,'-]{0,40}"
@@ -195,7 +206,8 @@ def _forget_request(sentence: str) -> tuple[str, str] | None:
         return None
     match = _FORGET_RE.match(p.strip_lead(sentence)) or _FORGET_RE.match(sentence)
     erase = None if match else _ERASE_RE.match(p.strip_lead(sentence))
-    if erase and (_IN_MEMORY_RE.search(erase["v"]) or _MY_FACT_RE.match(erase["v"])):
+    wipe = erase and _FORGET_ALL_RE.match(erase["v"])
+    if erase and (wipe or _IN_MEMORY_RE.search(erase["v"]) or _MY_FACT_RE.match(erase["v"])):
         match = erase
     elif erase:
         first = (p.split_clauses(erase["v"]) or [""])[0].strip().rstrip("?.!").strip()
@@ -268,6 +280,7 @@ def apply_turn(lines: list[str], text: str, *, strict: bool, asked: bool = False
             lines = changes.drop_corrected(lines, fix[1], fixed)
             facts += [fact for fact in fixed if fact not in facts]
         lines = changes.passed_away(lines, sentence)
+        lines = changes.replaced(lines, sentence)
         lines = changes.job_changed(changes.no_longer(lines, sentence), sentence, facts)
         for fact in facts:
             if fact.key == "name" and named:

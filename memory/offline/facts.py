@@ -68,7 +68,7 @@ def extract(text: str, *, strict: bool = False, sensitive_ok: bool = False) -> l
         # assistant still counts ("I'm a nurse, any tips?"). Reported speech is someone else's
         # claim: only the words before it are the person's ("My wife Chiara says that …").
         sentence = p.before_reported(p.statement_part(said) or "")
-        if not sentence:
+        if not sentence or p.is_sarcastic(said):
             continue
         sentence = colloquial.standard(sentence) or sentence
         found = len(facts)

@@ -504,6 +504,8 @@ def rewrite(note: str) -> str | None:
     clause = re.sub(r"^(?:that|che|que|dass|qu')\s*", "", clause, flags=re.IGNORECASE).strip()
     if not clause or p.is_question(clause) or p.is_hypothetical(clause) or p.is_one_off(clause):
         return None
+    if p.is_sarcastic(note):
+        return None
     if _TO_YOU_RE.search(clause) or p.unsafe_line(clause):
         return None
     line = next(

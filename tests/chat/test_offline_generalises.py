@@ -103,3 +103,100 @@ def test_english_third_person(verb: str, third: str) -> None:
 def test_the_acknowledgement_says_kept_when_the_writer_keeps_it(said: str, lang: str) -> None:
     messages = [{"role": "user", "content": said}]
     assert reply(messages, offline_memory=True) == NOTED[lang]
+
+
+# --- corrections replace -------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("memory", "said", "expected"),
+    [
+        (["Name is Kim"], "I live in Austin… sorry I meant Dallas, not Austin.",
+         ["Name is Kim", "Lives in Dallas"]),
+        (["Husband is named Rob", "Lives in Leeds"], "actually it's Bob, not Rob.",
+         ["Husband is named Bob", "Lives in Leeds"]),
+        (["Son Leo is 4"], "my son is 5, not 4.", ["Son Leo is 5"]),
+        (["Vive a Napoli", "Si chiama Rita"], "non più a Napoli, ora a Bari.",
+         ["Vive a Bari", "Si chiama Rita"]),
+        (["Habite à Nice"], "j'habite à Lille, pas à Nice.", ["Habite à Lille"]),
+        (["Tiene un gato llamado Coco"], "el gato se llama Kiko, no Coco.",
+         ["Tiene un gato llamado Kiko"]),
+        (["Hat eine Katze namens Mia, 2 Jahre alt"], "Mia ist 3, nicht 2.",
+         ["Hat eine Katze namens Mia, 3 Jahre alt"]),
+        (["Tem uma filha chamada Bia, de 6 anos"], "a Bia tem 7 anos, não 6.",
+         ["Tem uma filha chamada Bia, de 7 anos"]),
+    ],
+)  # fmt: skip
+def test_a_correction_replaces_the_old_value(
+    memory: list[str], said: str, expected: list[str]
+) -> None:
+    assert run_pass(said, memory=memory) == expected
+
+
+def test_a_number_is_corrected_only_on_the_line_about_it() -> None:
+    memory = ["Birthday is 4 May", "Son Leo is 4"]
+    assert run_pass("my son is 5, not 4.", memory=memory) == ["Birthday is 4 May", "Son Leo is 5"]
+
+
+# --- everyday forget requests --------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "said",
+    [
+        "erase everything you know about me",
+        "could you clear your memory?",
+        "wipe the memory please",
+        "dimentica tutto quello che sai di me",
+        "oublie tout ce que tu sais sur moi",
+        "borra todo lo que sabes sobre mí",
+        "vergiss alles, was du über mich weißt",
+        "apaga tudo que você sabe sobre mim",
+    ],
+)
+def test_an_everyday_wipe_request_removes_every_line(said: str) -> None:
+    assert run_pass(said, memory=["Name is Ana", "Lives in Porto", "Likes jazz"]) == []
+
+
+@pytest.mark.parametrize(
+    ("memory", "said", "expected"),
+    [
+        (["Name is Tom", "Plays drums in a band", "Lives in Hull"],
+         "scratch the band stuff from your memory", ["Name is Tom", "Lives in Hull"]),
+        (["Si chiama Ugo", "La sua ex si chiama Sara"],
+         "cancella la parte sulla mia ex dalla memoria", ["Si chiama Ugo"]),
+        (["S'appelle Léa", "Travaille chez Renault"], "efface ce que je t'ai dit sur mon travail",
+         ["S'appelle Léa"]),
+        (["Heißt Uwe", "Raucht seit Jahren"], "streich das mit dem Rauchen aus deinem Speicher",
+         ["Heißt Uwe"]),
+    ],
+)  # fmt: skip
+def test_an_everyday_forget_request_removes_that_line(
+    memory: list[str], said: str, expected: list[str]
+) -> None:
+    assert run_pass(said, memory=memory) == expected
+
+
+def test_clearing_the_memory_of_one_thing_is_no_wipe() -> None:
+    assert run_pass("vergiss nicht, ich spiele Geige", memory=["Heißt Uwe"]) == [
+        "Heißt Uwe",
+        "Spielt Geige",
+    ]
+
+
+# --- sarcasm is no fact --------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Oh sure, I just love cleaning the oven 🙄",
+        "I LOVE waiting for the bus in the rain",
+        "yeah right, I love Mondays",
+        "Certo, adoro le code in autostrada 🙄",
+        "Génial, encore une grève, j'adore les trains",
+        "Otra vez lunes, me encanta madrugar",
+        "Schon wieder Stau, ich liebe Autofahren",
+        "Ah sim, adoro acordar cedo 😒",
+    ],
+)
+def test_sarcasm_is_no_fact(said: str) -> None:
+    assert run_pass(said) == []
+
+
+def test_a_sincere_taste_is_still_kept() -> None:
+    assert run_pass("Great, I love hiking, any trail tips?") == ["Loves hiking"]
