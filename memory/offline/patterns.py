@@ -200,7 +200,7 @@ def statement_part(sentence: str) -> str | None:
     if text.startswith("¿") or _QUESTION_START_RE.match(text):
         return None
     head, mark, _ = text.partition("?")
-    cut = max(head.rfind(","), head.rfind(";"), head.rfind(" - "), head.rfind(" — "))
+    cut = max(head.rfind(mark) for mark in (",", ";", ":", " - ", " — "))
     asked = head[cut + 1 :].strip().lstrip("¿").strip()
     if not mark or cut <= 0 or not (_ASKS_BACK_RE.search(asked) or _OWN_QUESTION_RE.match(asked)):
         return None

@@ -200,3 +200,27 @@ def test_sarcasm_is_no_fact(said: str) -> None:
 
 def test_a_sincere_taste_is_still_kept() -> None:
     assert run_pass("Great, I love hiking, any trail tips?") == ["Loves hiking"]
+
+
+# --- a fact said inside a request ----------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("said", "line"),
+    [
+        ("As an electrician, what wire gauge do I need for an oven?", "Works as an electrician"),
+        ("Da infermiera, come faccio a dormire di giorno?", "È infermiera"),
+        ("En tant que médecin, comment gérer le stress ?", "Est médecin"),
+        ("Como enfermera, ¿qué zapatos me recomiendas?", "Es enfermera"),
+        ("Als Lehrerin: wie motiviere ich meine Klasse?", "Arbeitet als Lehrerin"),
+        ("Como professora em Braga, como posso organizar as aulas?", "É professora"),
+        ("I'm vegetarian, what should I cook tonight?", "Is vegetarian"),
+    ],
+)
+def test_a_fact_said_as_the_frame_of_a_question_is_kept(said: str, line: str) -> None:
+    assert run_pass(said) == [line]
+
+
+@pytest.mark.parametrize(
+    "said", ["As a kid I loved Lego, any ideas?", "As an aside, what time is it?"]
+)
+def test_as_without_a_job_is_no_job(said: str) -> None:
+    assert run_pass(said) == []
