@@ -210,7 +210,7 @@ ERASE: Final[dict[str, tuple[str, ...]]] = {
     "it": ("cancella", "rimuovi", "elimina", "togli"),
     "fr": ("efface[sz]?", "supprime[sz]?", "retire[sz]?", "enlève"),
     "es": ("b[oó]rra(?:lo|la)?", "elimina(?:lo|la)?", "qu[ií]ta(?:lo|la)?"),
-    "de": ("lösch(?:e)?", "entferne"),
+    "de": ("lösch(?:e)?", "entferne", "streich(?:e)?"),
     "pt": ("apague", "apaga", "remova", "remove"),
 }
 
@@ -295,12 +295,16 @@ FACT_NOUNS: Final[dict[str, tuple[str, ...]]] = {
 
 # "That thing about …", naming a short topic to erase: "apaga aquilo do francês".
 THAT_THING: Final[dict[str, tuple[str, ...]]] = {
-    "en": ("that(?: thing| bit| part| stuff)?", "the (?:thing|bit|part)"),
-    "it": ("quella cosa", "quello", "quella parte"),
-    "fr": ("ce truc", "cette histoire", "ça", "la partie"),
-    "es": ("eso", "esa cosa", "lo"),
-    "de": ("das", "die sache", "den teil"),
-    "pt": ("aquilo", "aquela coisa", "aquela parte", "isso"),
+    "en": (
+        "that(?: thing| bit| part| stuff)?",
+        "the (?:thing|bit|part)",
+        "what i (?:told you|said)",
+    ),
+    "it": ("quella cosa", "quello", "quella parte", "la parte", "quello che ti ho detto"),
+    "fr": ("ce truc", "cette histoire", "ça", "la partie", "ce que je (?:t'ai|vous ai) dit"),
+    "es": ("eso", "esa cosa", "lo", "la parte", "lo que te dije"),
+    "de": ("das", "die sache", "den teil", "was ich dir (?:gesagt habe|erzählt habe)"),
+    "pt": ("aquilo", "aquela coisa", "aquela parte", "isso", "o que (?:eu )?te disse"),
 }
 ABOUT: Final[dict[str, tuple[str, ...]]] = {
     "en": ("about", "on", "of"),

@@ -169,3 +169,96 @@ def drop_corrected(lines: list[str], old: str, facts: list[Fact]) -> list[str]:
         if classify_line(line)[1] not in keys
         or word not in {w.strip(".,").casefold() for w in line.split()}
     ]
+
+
+# "I meant Boulder, not Denver", "actually it's Joan, not Jon", "my daughter is 7, not 6",
+# "il gatto si chiama Mimì, non Micio", "o Rafael tem 10 anos, não 9": the line holding the old
+# value now holds the new one.
+_Y_NOT_X_RE: Final = re.compile(
+    r"^(?P<before>.*\S),\s+(?:not|pas|nicht|non|no|não|nao)\s+(?P<x>[^\s,.;:!?…]+"
+    r"(?: [^\s,.;:!?…]+){0,2})\s*(?:$|[,.;:!?…])",
+    re.IGNORECASE,
+)
+# "no longer in Rome, now in Milan", "non più a Roma, ora a Milano", "plus à Lille, maintenant à
+# Lyon", "ya no en Sevilla, ahora en Valencia", "nicht mehr in Köln, jetzt in Bonn", "já não em
+# Coimbra, agora no Porto".
+_NO_MORE_NOW_RE: Final = re.compile(
+    r"\b(?:no longer|not any ?more|non più|plus|ya no|nicht mehr|já não|não mais)\s+"
+    r"(?P<x>[^\s,.;:!?…]+(?: [^\s,.;:!?…]+){0,2}),?\s+(?:but |ma |mais |pero |sondern |mas )?"
+    r"(?:now|ora|adesso|maintenant|ahora|jetzt|agora)\s+(?P<y>[^\s,.;:!?…]+"
+    r"(?: [^\s,.;:!?…]+){0,2})",
+    re.IGNORECASE,
+)
+_LEADING_RE: Final = re.compile(
+    r"^(?:(?:in|at|to|a|an|the|à|au|en|a|ad|in|al|alla|nel|nella|en|el|la|le|il|lo|un|una|une|"
+    r"uno|in|im|nach|der|die|das|ein|eine|em|no|na|o|um|uma|de|di|da|do)\s+)+",
+    re.IGNORECASE,
+)
+
+
+def _value(text: str) -> str:
+    return _LEADING_RE.sub("", text.strip()).strip()
+
+
+def _holds(line: str, value: str) -> bool:
+    return bool(re.search(r"(?<![\w])" + re.escape(value) + r"(?![\w])", line, re.IGNORECASE))
+
+
+def _new_value(before: str, old: str) -> str | None:
+    """What replaces ``old``, said right before the comma: a number for a number, a capitalised
+    name for a name, else the word(s) in the same place."""
+    words = [word.strip(".,;:!?…\"'") for word in before.split()]
+    count = len(old.split())
+    if old.isdigit():
+        found = next((word for word in reversed(words) if word.isdigit()), None)
+        return found
+    if old[:1].isupper():
+        caps = [i for i, word in enumerate(words) if word[:1].isupper()]
+        if caps and caps[-1] >= count - 1:
+            end = caps[-1]
+            return " ".join(words[end - count + 1 : end + 1])
+        return None
+    return " ".join(words[-count:]) if len(words) >= count else None
+
+
+def _substitute(lines: list[str], old: str, new: str) -> list[str]:
+    if not old or not new or old.casefold() == new.casefold():
+        return lines
+    if (len(old) < 2 and not old.isdigit()) or old.casefold() in p.STOPWORDS:
+        return lines
+    pattern = re.compile(r"(?<![\w])" + re.escape(old) + r"(?![\w])", re.IGNORECASE)
+    return [pattern.sub(new, line) if _holds(line, old) else line for line in lines]
+
+
+def replaced(lines: list[str], sentence: str) -> list[str]:
+    """Apply a correction of a value ("Y, not X", "no longer X, now Y") to the lines holding X."""
+    if p.is_question(sentence) or p.is_hypothetical(sentence):
+        return lines
+    text = p.normalise(sentence)
+    now = _NO_MORE_NOW_RE.search(text)
+    if now:
+        old, new = _value(now["x"]), _value(now["y"])
+        if any(_holds(line, old) for line in lines):
+            return _substitute(lines, old, new)
+    match = _Y_NOT_X_RE.match(text)
+    if not match:
+        return lines
+    old = _value(match["x"])
+    if not old or not any(_holds(line, old) for line in lines):
+        return lines
+    found = _new_value(match["before"], old)
+    if not found:
+        return lines
+    new = found
+    if old.isdigit():
+        # A number is corrected only on the line about the same thing ("my daughter is 7, not
+        # 6" → "Daughter Mia is 6"), never on any line holding that number.
+        said = p.significant_words(match["before"])
+        names = {word.strip(".,;:!?") for word in match["before"].split() if word[:1].isupper()}
+        kept = [
+            line
+            for line in lines
+            if not (said & p.significant_words(line)) and not any(_holds(line, n) for n in names)
+        ]
+        return [line if line in kept else _substitute([line], old, new)[0] for line in lines]
+    return _substitute(lines, old, new)

@@ -17,9 +17,9 @@ import re
 from typing import Any, Final
 
 from memory import edits, phrases
-from memory.offline import changes, roleplay
+from memory.offline import changes, roleplay, thirdperson
 from memory.offline import patterns as p
-from memory.offline.facts import Fact, classify_line, extract, note_facts
+from memory.offline.facts import Fact, classify_line, extract, line_ok, note_facts
 from memory.offline.vocab import RELATIONS
 from memory.triggers import is_forget_request, is_remember_request
 
@@ -38,8 +38,9 @@ _NOTE_RE: Final = re.compile(
     POLITE_LEAD
     + _EITHER(phrases.REMEMBER, phrases.NOTE, phrases.NOTE_VERB)
     + r"(?:\s+(?:that|che|que|de que|dass)\s+|\s+qu'|\s*,\s*(?:dass|que)\s+|\s*:\s*|"
-    r"\s+(?!(?:to|di|de|when|quando|quand|cuando|wann|me|this|it|what|cosa|ce|lo|la|das|es|"
-    r"isso|esto|eso)\b))(?P<v>.+)$",
+    r"(?:\s+|\s*,\s*)(?!(?:to|di|de|when|quando|quand|cuando|wann|me|this|it|what|cosa|ce|lo|"
+    r"la|das|es|isso|disso|disto|nisso|esto|eso|ok|okay|right|please|bitte|per favore|"
+    r"por favor|s'il)\b))(?P<v>.+)$",
     re.IGNORECASE,
 )
 _FORGET_RE: Final = re.compile(
@@ -51,7 +52,18 @@ _FORGET_RE: Final = re.compile(
     r"\s*(?P<v>.*)$",
     re.IGNORECASE,
 )
-_FORGET_ALL_RE: Final = re.compile(r"^" + _EITHER(phrases.EVERYTHING) + r"\b", re.IGNORECASE)
+# The whole list: "everything", "everything you know about me", "your memory" (with nothing
+# after it: "clear your memory of my job" is not a wipe).
+_FORGET_ALL_RE: Final = re.compile(
+    r"^(?:"
+    + _EITHER(phrases.WHAT_YOU_KNOW, phrases.EVERYTHING)
+    + r"\b|"
+    + _EITHER(phrases.YOUR_MEMORY)
+    + r"(?:[\s,]+"
+    + _EITHER(phrases.PLEASE)
+    + r")?\s*(?:$|[?.!,;]))",
+    re.IGNORECASE,
+)
 # "Remember that." / "Ricordalo" after a fact said in the turn before: a request about it.
 _BARE_REMEMBER_RE: Final = re.compile(
     r"^[\s\w,'-]{0,40}"
@@ -190,9 +202,12 @@ def forget_by_stems(lines: list[str], sentence: str, *, turn: str) -> list[str]:
 
 def _forget_request(sentence: str) -> tuple[str, str] | None:
     """(what to forget, the rest of the sentence) when the sentence asks to forget."""
+    if _NOTE_RE.match(p.strip_lead(sentence)):  # "vergiss nicht, …", "don't forget: …"
+        return None
     match = _FORGET_RE.match(p.strip_lead(sentence)) or _FORGET_RE.match(sentence)
     erase = None if match else _ERASE_RE.match(p.strip_lead(sentence))
-    if erase and (_IN_MEMORY_RE.search(erase["v"]) or _MY_FACT_RE.match(erase["v"])):
+    wipe = erase and _FORGET_ALL_RE.match(erase["v"])
+    if erase and (wipe or _IN_MEMORY_RE.search(erase["v"]) or _MY_FACT_RE.match(erase["v"])):
         match = erase
     elif erase:
         first = (p.split_clauses(erase["v"]) or [""])[0].strip().rstrip("?.!").strip()
@@ -204,6 +219,13 @@ def _forget_request(sentence: str) -> tuple[str, str] | None:
     target = clauses[0].strip().rstrip("?.!").strip()
     about = _THAT_ABOUT_RE.match(target)
     return (about["t"] if about else target), ", ".join(clauses[1:])
+
+
+def generic_facts(note: str, *, strict: bool) -> list[Fact]:
+    """A note no fact rule reads, kept as a short third-person line in its language ("remember
+    that I grow bonsai" → "Grows bonsai"); nothing when the rewrite is unsure."""
+    line = thirdperson.rewrite(note)
+    return [Fact(line)] if line and line_ok(line, strict) else []
 
 
 def remembered_clauses(text: str) -> list[str]:
@@ -249,7 +271,7 @@ def apply_turn(lines: list[str], text: str, *, strict: bool, asked: bool = False
             continue
         note = _NOTE_RE.match(p.strip_lead(sentence)) or _NOTE_RE.match(sentence)
         if note:
-            facts = note_facts(note["v"], strict=strict)
+            facts = note_facts(note["v"], strict=strict) or generic_facts(note["v"], strict=strict)
         else:
             facts = extract(sentence, strict=strict, sensitive_ok=asked)
         fix = changes.corrected(note["v"] if note else sentence)
@@ -258,6 +280,7 @@ def apply_turn(lines: list[str], text: str, *, strict: bool, asked: bool = False
             lines = changes.drop_corrected(lines, fix[1], fixed)
             facts += [fact for fact in fixed if fact not in facts]
         lines = changes.passed_away(lines, sentence)
+        lines = changes.replaced(lines, sentence)
         lines = changes.job_changed(changes.no_longer(lines, sentence), sentence, facts)
         for fact in facts:
             if fact.key == "name" and named:

@@ -11,7 +11,17 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from memory.offline import colloquial, lang_de, lang_en, lang_es, lang_fr, lang_it, lang_pt, style
+from memory.offline import (
+    colloquial,
+    lang_de,
+    lang_en,
+    lang_es,
+    lang_fr,
+    lang_it,
+    lang_pt,
+    style,
+    thirdperson,
+)
 from memory.offline import patterns as p
 from memory.offline.rules import Fact, Kind, Rule
 
@@ -58,7 +68,7 @@ def extract(text: str, *, strict: bool = False, sensitive_ok: bool = False) -> l
         # assistant still counts ("I'm a nurse, any tips?"). Reported speech is someone else's
         # claim: only the words before it are the person's ("My wife Chiara says that …").
         sentence = p.before_reported(p.statement_part(said) or "")
-        if not sentence:
+        if not sentence or p.is_sarcastic(said):
             continue
         sentence = colloquial.standard(sentence) or sentence
         found = len(facts)
@@ -126,6 +136,8 @@ def _negation_scope(clause: str, match: re.Match[str]) -> str:
 def line_ok(line: str, strict: bool) -> bool:
     """Length within bounds, nothing a voice transcript could have misheard, nothing unsafe."""
     if not MIN_LINE <= len(line) <= MAX_LINE or p.unsafe_line(line):
+        return False
+    if thirdperson.is_fragment(line):  # "Loves to", "Likes every day": no object
         return False
     # A voice transcript can mishear: symbols and stray characters make a line suspect.
     return not strict or bool(p.VOICE_SAFE_RE.fullmatch(line))

@@ -124,6 +124,7 @@ RULES: Final[tuple[Rule, ...]] = (
     rule("de", _I + r"(?:komme|stamme) (?:ursprünglich )?aus (?P<v>.+)", "Kommt aus {v}",
          "origin", rd.place(lower_ok=False)),
     rule("de", _I + _NOW + r"als (?P<v>.+)", "Arbeitet als {v}", "work_as", rd.role),
+    rule("de", r"^als (?P<v>[\w-]+)", "Arbeitet als {v}", "work_as", rd.job),
     rule("de", r"\bich bin (?:jetzt |nun |inzwischen |mittlerweile )?(?P<v>(?:ein |eine )?[\w-].*)",
          "Ist {v}", "work_as", rd.job),
     rule("de", r"\bich bin (?:in rente|im ruhestand|pensioniert|rentner(?:in)?)\b",

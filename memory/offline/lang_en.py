@@ -119,6 +119,8 @@ RULES: Final[tuple[Rule, ...]] = (
          "work_as", rd.role),
     rule("en", I_AM + r" (?:currently |now |actually )?(?P<v>(?:a|an) .+)", _im_a, "work_as"),
     rule("en", I_AM + r" (?:now )?retired\b", "Is retired", "work_as"),
+    # A job said as the frame of a question: "As a nurse on night shifts, how do I …?"
+    rule("en", r"^as (?P<v>(?:a|an) .+)", _im_a, "work_as"),
     rule("en", r"(?:^|, )being (?P<v>(?:a|an) [\w -]+?) is (?:great|fun|hard|tough|exhausting|"
          r"rewarding|amazing|tiring|stressful|the best|not easy|no joke)\b", _im_a, "work_as"),
     rule("en", r"\bi (?:currently |now )?work (?P<p>at|for) (?P<v>.+)", "Works {p} {v}",

@@ -57,6 +57,9 @@ RULES: Final[tuple[Rule, ...]] = (
     rule("es", r"\btrabajo como (?P<v>.+)", "Trabaja como {v}", "work_as", rd.role),
     rule("es", r"\btrabajo de (?P<v>.+)", "Trabaja de {v}", "work_as", rd.job),
     rule("es", r"\bsoy (?P<v>(?:un |una )?[\w-].*)", "Es {v}", "work_as", rd.job),
+    # A job said as the frame of a question ("Como maestra, ¿cómo …?"), not in Portuguese.
+    rule("es", r"^(?!.*(?:[ãõç]|\bem\b|\bnão\b))(?:como|siendo) (?P<v>(?:un |una )?[\w-].*)",
+         "Es {v}", "work_as", rd.job),
     rule("es", r"\b(?:estoy|soy) (?P<s>jubilad[oa])\b", "Está {s}", "work_as"),
     rule("es", r"\btrabajo (?P<p>en|para) (?P<v>.+)", "Trabaja {p} {v}", "work_at", vl.workplace),
     rule("es", r"\b(?:enseño|doy clases de) (?P<v>.+)", "Enseña {v}", "teaches",

@@ -97,6 +97,8 @@ RULES: Final[tuple[Rule, ...]] = (
     rule("fr", r"\bje (?:travaille|bosse) (?P<p>comme|en tant que) (?P<v>.+)", "Travaille {p} {v}",
          "work_as", rd.role),
     rule("fr", r"\bje suis (?P<v>(?:un |une )?[\w-].*)", "Est {v}", "work_as", rd.job),
+    rule("fr", r"^(?:en tant que|comme) (?P<v>(?:un |une )?[\w-].*)", "Est {v}", "work_as",
+         rd.job),
     rule("fr", r"\bje suis (?P<s>cœliaque|coeliaque|diabétique|intolérante? au lactose|"
          r"asthmatique|épileptique)\b",
          "Est {s}", lambda g: "health:" + g["s"].lower(), sensitive=True),

@@ -73,6 +73,8 @@ RULES: Final[tuple[Rule, ...]] = (
     rule("it", r"\bfaccio (?P<a>il|la|lo|l') ?(?P<v>\S.*)",
          lambda g: f"Fa {_space(g['a'])}{g['v']}", "work_as", rd.job),
     rule("it", r"\bsono (?P<v>(?:un |una |uno |un')?[\w'].*)", "È {v}", "work_as", rd.job),
+    rule("it", r"^(?:da|come|in quanto) (?P<v>(?:un |una |uno |un')?[\w'].*)", "È {v}",
+         "work_as", rd.job),
     rule("it", r"\bsono (?P<s>celiac[oa]|diabetic[oa]|intollerante al lattosio|asmatic[oa]|"
          r"epilettic[oa])\b", "È {s}",
          lambda g: "health:" + g["s"].lower(), sensitive=True),

@@ -68,6 +68,7 @@ RULES: Final[tuple[Rule, ...]] = (
          rd.place(lower_ok=False)),
     rule("pt", r"\btrabalho como (?P<v>.+)", "Trabalha como {v}", "work_as", rd.role),
     rule("pt", r"\bsou (?P<v>(?:um |uma )?[\w-].*)", "É {v}", "work_as", rd.job),
+    rule("pt", r"^(?:como|sendo) (?P<v>(?:um |uma )?[\w-].*)", "É {v}", "work_as", rd.job),
     rule("pt", r"\b(?:sou|estou) (?P<s>aposentad[oa]|reformad[oa])\b", "É {s}", "work_as"),
     rule("pt", r"\btrabalho (?P<p>na|no|em|para|num|numa) (?P<v>.+)", "Trabalha {p} {v}", "work_at",
          vl.workplace),

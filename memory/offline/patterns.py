@@ -200,7 +200,7 @@ def statement_part(sentence: str) -> str | None:
     if text.startswith("¿") or _QUESTION_START_RE.match(text):
         return None
     head, mark, _ = text.partition("?")
-    cut = max(head.rfind(","), head.rfind(";"), head.rfind(" - "), head.rfind(" — "))
+    cut = max(head.rfind(mark) for mark in (",", ";", ":", " - ", " — "))
     asked = head[cut + 1 :].strip().lstrip("¿").strip()
     if not mark or cut <= 0 or not (_ASKS_BACK_RE.search(asked) or _OWN_QUESTION_RE.match(asked)):
         return None
@@ -217,6 +217,31 @@ def is_hypothetical(sentence: str, lang: str = "") -> bool:
         return True
     extra = _IF_BY_LANG.get(lang)
     return bool(extra and extra.search(sentence))
+
+
+# Sarcasm says the opposite of a fact: an eye-roll, "/s", "yeah right", a love verb in capitals
+# ("I just LOVE working Sundays"), "just love" after "oh yeah"/"sure", or a love verb beside a
+# complaint about something happening again ("encore une panne, j'adore ma vie").
+_LOVE: Final = r"(?:love|adore|enjoy|adoro|amo|adore|aime|encanta|liebe|gosto|amo)"
+_SARCASM_RE: Final = re.compile(
+    r"[\U0001F644\U0001F612\U0001F643\U0001F611]|(?:^|\s)/s\b|\byeah,? right\b|\(not\)"
+    r"|\b(?:oh )?(?:yeah|sure|great|wonderful|of course),? (?:i )?just (?:love|adore)\b"
+    r"|\b(?:s[iì],? certo|ah s[iì]|bien s[uû]r|s[ií],? claro|ja klar|ah sim|claro,? claro)\b.*\b"
+    + _LOVE
+    + r"|\b(?:again|encore|di nuovo|ancora una volta|otra vez|de nuevo|schon wieder|"
+    r"wieder mal|de novo|outra vez)\b.*\b"
+    + _LOVE
+    + r"|\b"
+    + _LOVE
+    + r"\b.*\b(?:again|encore|di nuovo|otra vez|schon wieder|de novo|outra vez)\b",
+    re.IGNORECASE,
+)
+_CAPS_LOVE_RE: Final = re.compile(r"\b(?:LOVE|ADORE|ADORO|AMO|J'ADORE|ENCANTA|LIEBE|GOSTO)\b")
+
+
+def is_sarcastic(sentence: str) -> bool:
+    """The sentence is sarcastic: whatever it seems to state is no fact."""
+    return bool(_SARCASM_RE.search(sentence) or _CAPS_LOVE_RE.search(sentence))
 
 
 def is_one_off(sentence: str) -> bool:
@@ -326,6 +351,10 @@ WORD_MAP: Final = {
 }  # fmt: skip
 
 
+# Two-letter words that name a topic ("forget my ex").
+_SHORT_TOPICS: Final = word_set("ex tv dj pc")
+
+
 def significant_words(text: str, relations: dict[str, str] | None = None) -> set[str]:
     """Content words of a text, translated and crudely stemmed, for matching lines to forget."""
     relations = relations or {}
@@ -334,7 +363,7 @@ def significant_words(text: str, relations: dict[str, str] | None = None) -> set
         word = WORD_MAP.get(raw) or relations.get(raw) or raw
         if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
             word = word[:-1]
-        if len(word) >= 3 and word not in STOPWORDS:
+        if (len(word) >= 3 or word in _SHORT_TOPICS) and word not in STOPWORDS:
             words.add(word)
     return words
 

@@ -81,7 +81,7 @@ _GERUND_NOISE: Final = word_set(
 
 
 def bare(token: str) -> str:
-    return token.strip('.,;:!?"()«»')
+    return token.strip('.,;:!?"()«»…')
 
 
 def take_name(text: str, *, require_cap: bool) -> str | None:

@@ -177,7 +177,7 @@ def test_health_is_kept_when_asked_to_note_it(said: str, line: str) -> None:
         (["Heißt Paul", "Ist Lehrer"], "Ich bin nicht Lehrer, sondern Erzieher.",
          ["Heißt Paul", "Ist Erzieher"]),
         (["Chama-se Rui", "Birthday: 3 de maio"], "O meu aniversário é a 3 de junho, não de maio.",
-         ["Chama-se Rui", "Birthday: 3 de maio", "O aniversário é a 3 de junho"]),
+         ["Chama-se Rui", "Birthday: 3 de junho", "O aniversário é a 3 de junho"]),
         (["Chama-se Rui", "Aniversário: 3 de maio"], "O meu aniversário é a 3 de junho.",
          ["Chama-se Rui", "O aniversário é a 3 de junho"]),
     ],

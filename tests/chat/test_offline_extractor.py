@@ -84,7 +84,7 @@ def test_a_remember_request_is_stored_as_a_short_third_person_fact(said: str, li
 @pytest.mark.parametrize(
     "said",
     [
-        "Please remember I have a dentist appointment on Friday",
+        "Please remember I have a dentist appointment tomorrow",
         "Ricorda che il compleanno di Marco è il 5 giugno",
         "Remember that the blue house on the corner is nice",
         "Remember to buy milk",
