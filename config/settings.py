@@ -324,6 +324,9 @@ CHAT_INPUT_TOKENS_MAX = env.int("CHAT_INPUT_TOKENS_MAX", default=128_000)
 # --- Memory (SPEC §2) ---------------------------------------------------------------------------
 MEMORY_TOKEN_LIMIT = env.int("MEMORY_TOKEN_LIMIT", default=2_000)
 MEMORY_TARGET_TOKENS = env.int("MEMORY_TARGET_TOKENS", default=1_500)
+# The shape a rewrite aims for (SPEC §2), stated in the prompt beside the token target.
+MEMORY_TARGET_LINES = env.int("MEMORY_TARGET_LINES", default=50)
+MEMORY_TARGET_LINE_CHARS = env.int("MEMORY_TARGET_LINE_CHARS", default=55)
 MEMORY_TURNS_PER_PASS = env.int("MEMORY_TURNS_PER_PASS", default=6)
 MEMORY_TRANSCRIPT_TOKEN_LIMIT = env.int("MEMORY_TRANSCRIPT_TOKEN_LIMIT", default=20_000)
 MEMORY_CALL_TOKEN_LIMIT = env.int("MEMORY_CALL_TOKEN_LIMIT", default=50_000)

@@ -166,13 +166,17 @@ def memory_messages(
     memory_tokens: int = 0,
     today: datetime.date | None = None,
     line_max_chars: int = 160,
+    target_shape: tuple[int, int] | None = None,
 ) -> list[dict[str, str]]:
     """The two messages of one memory model call: the rules, then the data as JSON.
 
-    The data object follows the memory model contract: every key is always present.
+    ``target_shape``: the lines and characters a rewrite aims for, as configured
+    (``MEMORY_TARGET_LINES``, ``MEMORY_TARGET_LINE_CHARS``); derived from the token target when
+    not given. The data object follows the memory model contract: every key is always present.
     """
     today = today or datetime.date.today()
-    shape_lines, shape_chars = shape(target_tokens, line_max_chars)
+    shape_lines, shape_chars = target_shape or shape(target_tokens, line_max_chars)
+    shape_chars = min(shape_chars, line_max_chars)
     if task == "condense":
         addon = _CONDENSE.format(target=target_tokens)
     elif task == "voice":

@@ -96,6 +96,7 @@ def _ask(
         forget_requested=work.forget_requested,
         assistant=settings.ASSISTANT_NAME,
         target_tokens=settings.MEMORY_TARGET_TOKENS,
+        target_shape=(settings.MEMORY_TARGET_LINES, settings.MEMORY_TARGET_LINE_CHARS),
         token_limit=settings.MEMORY_TOKEN_LIMIT,
         memory_tokens=budget.list_tokens(lines) if lines_tokens is None else lines_tokens,
         today=timezone.localdate(),

@@ -138,3 +138,14 @@ def test_an_answer_that_cannot_be_read_fails_the_pass_and_keeps_the_turns(accoun
     assert result.outcome == "malformed_wrong_shape" and result.retry
     assert memory.lines == ["Name is Anna"]
     assert conversation.messages.filter(memory_state=0).count() == 2  # still unread
+
+
+def test_the_pass_tells_the_model_the_configured_shape(account, memory_model, settings):
+    settings.MEMORY_TARGET_LINES, settings.MEMORY_TARGET_LINE_CHARS = 42, 50
+    conversation_with(account, "Hi", "Hello")
+    memory = memory_with(account, "Name is Anna")
+    memory_model.answer('{"edits": []}')
+
+    run(memory)
+    rules = memory_model.calls[0]["messages"][0]["content"]
+    assert "about 42 lines of about 50 characters" in " ".join(rules.split())

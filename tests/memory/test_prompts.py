@@ -181,6 +181,16 @@ def test_the_shape_it_prints_adds_up_to_the_target(target: int, line_max_chars: 
     assert abs(lines * (chars / 4 + 2) - target) <= 0.1 * target
 
 
+def test_it_states_the_configured_shape_beside_the_token_target() -> None:
+    prompt = flat(system(target_tokens=1500, target_shape=(50, 55)))
+
+    assert "Aim for at most 1500 tokens: about 50 lines of about 55 characters." in prompt
+
+
+def test_the_configured_shape_never_exceeds_the_line_limit() -> None:
+    assert shape_figures(system(target_shape=(50, 200), line_max_chars=160)) == (50, 160)
+
+
 def test_it_prints_the_target_the_hard_cap_and_the_line_limit() -> None:
     prompt = flat(system(target_tokens=1200, token_limit=1800, line_max_chars=150))
 
