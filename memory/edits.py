@@ -145,8 +145,10 @@ class Applied:
     refused: Counter[str] = field(default_factory=Counter)
     # Edits that named no line, or a line already edited, or could not be read.
     ignored: int = 0
-    # Removals that took effect, and those undone with the merge they made room for.
+    # Removals that took effect, lines rewritten into a duplicate of another, and removals undone
+    # with the merge they made room for.
     removed: int = 0
+    folded: int = 0
     restored: int = 0
     added: int = 0
     replaced: int = 0
@@ -226,13 +228,17 @@ def apply_edits(
             proposed.append((line, line in known_good))
     proposed.extend((text, True) for text in additions)
     allowed: list[str] = []
-    for text, checked in proposed:
+    kept_slots = 0  # how many of ``allowed`` hold a line of the list shown
+    for position, (text, checked) in enumerate(proposed):
         reason = None if checked else refuse(text)
         if reason is None:
             allowed.append(text)
+            kept_slots += position < len(proposed) - len(additions)
         else:
             refused[reason] += 1
     kept = dedupe(allowed)
+    # Lines rewritten into what another line says are folded away: removals in disguise.
+    folded = kept_slots - len(dedupe(allowed[:kept_slots]))
     if len(kept) < len(allowed):
         refused["duplicate"] += len(allowed) - len(kept)
     return Applied(
@@ -240,6 +246,7 @@ def apply_edits(
         refused=refused,
         ignored=ignored,
         removed=len(removals),
+        folded=folded,
         restored=len(restored),
         added=len(additions),
         replaced=sum(1 for i, text in replacements.items() if text != lines[i - 1]),

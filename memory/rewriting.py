@@ -171,8 +171,10 @@ def _propose(
     applied, answer = _ask(
         task, lines, work, model=model, known_good=known_good, lines_tokens=tokens_before
     )
-    # Judged on what the model removed: lines that newer code rules refuse are not its doing.
-    if _looks_like_a_wipe(lines, applied.removed, forget_requested=work.forget_requested):
+    # Judged on what the model removed, openly or by rewriting lines into duplicates: lines that
+    # newer code rules refuse are not its doing.
+    dropped = applied.removed + applied.folded
+    if _looks_like_a_wipe(lines, dropped, forget_requested=work.forget_requested):
         raise PassFailed("wipe_refused", retryable=False)
     proposed, refused = applied.lines, sum(applied.refused.values())
     tokens_in, tokens_out, latency = answer.tokens_in, answer.tokens_out, answer.latency_ms

@@ -203,6 +203,20 @@ def test_a_replace_that_says_what_another_line_says_folds_into_it():
     assert applied.refused["duplicate"] == 1
 
 
+def test_lines_rewritten_into_a_duplicate_are_counted_as_folded():
+    applied = apply(
+        LIST,
+        edits(
+            {"op": "replace", "line": 1, "text": "Likes jazz"},
+            {"op": "replace", "line": 2, "text": "Likes jazz"},
+            {"op": "add", "text": "likes JAZZ"},
+        ),
+    )
+    assert applied.lines == ["Likes jazz", "Works at Acme", "Has a cat, Miso"]
+    assert applied.folded == 2
+    assert applied.removed == 0
+
+
 def test_stored_lines_are_checked_again_unless_known_good():
     lines = ["Name is Anna", "Password is Hunter2"]
     assert apply(lines, '{"edits": []}').lines == ["Name is Anna"]

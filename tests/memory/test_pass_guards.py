@@ -64,6 +64,17 @@ def test_a_wipe_nobody_asked_for_is_refused_and_keeps_every_line(account, memory
     assert memory.lines == LIST
 
 
+def test_a_wipe_disguised_as_rewrites_into_one_line_is_refused(account, memory_model):
+    conversation_with(account, "What's a good jazz album?", "Kind of Blue.")
+    memory = memory_with(account, *LIST)
+    memory_model.answer(
+        edits_answer(*({"op": "replace", "line": n, "text": "Likes jazz"} for n in (1, 2, 3, 4)))
+    )
+
+    assert run(memory).outcome == "wipe_refused"
+    assert memory.lines == LIST
+
+
 def test_an_over_long_merge_keeps_the_lines_it_would_have_replaced(account, memory_model):
     conversation_with(account, "I've had Miso for six years now", "Lovely!")
     memory = memory_with(account, *LIST)
