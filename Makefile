@@ -8,7 +8,7 @@ LOCK := requirements.lock
 
 export PORT DATA_DIR
 
-.PHONY: run test lint format bench install lock lock-upgrade screenshots
+.PHONY: run test lint format bench install lock lock-upgrade spelling screenshots
 
 install: $(VENV)/.installed
 
@@ -33,6 +33,9 @@ UV_COMPILE = printf 'pip\nsetuptools>=68\n' | $(VENV)/bin/uv pip compile pyproje
 
 lock: install
 	$(UV_COMPILE)
+
+spelling: install
+	$(PY) -m memory.spelling > memory/spelling_words.txt
 
 lock-upgrade: install
 	$(UV_COMPILE) --upgrade

@@ -306,6 +306,17 @@ THAT_THING: Final[dict[str, tuple[str, ...]]] = {
     "de": ("das", "die sache", "den teil", "was ich dir (?:gesagt habe|erzählt habe)"),
     "pt": ("aquilo", "aquela coisa", "aquela parte", "isso", "o que (?:eu )?te disse"),
 }
+# What was said, named by its subject after an erase verb: "scratch the band thing", "cancella la
+# cosa di Pietro", "efface le truc sur mon ex".
+THING_OF: Final[dict[str, tuple[str, ...]]] = {
+    "en": ("the (?:[\\w'-]+ ){1,3}(?:thing|stuff)",),
+    "it": ("(?:la|quella) (?:cosa|storia) (?:di|del|della|dello|su|sul|sulla)",),
+    "fr": ("(?:le|ce) truc (?:de|du|des|sur|avec)", "(?:l'|cette )histoire (?:de|du|avec)"),
+    "es": ("(?:lo|eso|la cosa|el tema) de",),
+    "de": ("(?:die sache|das thema|das) mit",),
+    "pt": ("(?:a coisa|aquilo|isso|o assunto) d[oae]s?",),
+}
+
 ABOUT: Final[dict[str, tuple[str, ...]]] = {
     "en": ("about", "on", "of"),
     "it": ("sul", "sulla", "sui", "su", "di", "del", "della"),

@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterable
 from typing import Final
 
-from memory import phrases
+from memory import phrases, spelling
 from memory.lines import fold
 
 _WINDOW: Final = 80  # characters before a match that can change its meaning
@@ -57,6 +57,9 @@ _REMEMBER_RE: Final = re.compile(
 # "I remember", "do you remember", "mi ricorda" (it reminds me), "você se lembra".
 _NOT_A_REQUEST_BEFORE_RE: Final = re.compile(
     r"\b(?:i|i'll|i'd|i've|we|we'll|they|he|she|it|you|who|one|people|to|if|as|can'?t|cannot"
+    # "I won't let anyone forget it", "nobody will forget": somebody else's forgetting.
+    r"|let|lets|letting|anyone|anybody|someone|somebody|everyone|everybody|nobody|no one"
+    r"|nessuno|personne|nadie|niemand|ninguem"
     r"|couldn'?t|don'?t|doesn'?t|didn'?t|won'?t|wouldn'?t|does|did|not"
     r"|mi|ti|ci|vi|si|gli|lo|io|tu|lui|lei|che|non|je|j'|il|elle|on|nous|vous|me|te|se|le|les"
     r"|nos|yo|el|ella|usted|ich|du|er|sie|wir|ihr|eu|ele|ela|voce|nao|lhe)"
@@ -118,6 +121,9 @@ _FORGET_RE: Final = re.compile(
     + _per_language(phrases.ERASE, phrases.YOUR_MEMORY, r",?\s+(?:\S+\s+){0,2}?")
     + "|"
     + _per_language(phrases.ERASE, phrases.WHAT_YOU_KNOW, r",?\s+(?:\S+\s+){0,2}?")
+    # "scratch the band thing", "cancella la cosa di Pietro": a thing said, by its subject.
+    + "|"
+    + _per_language(phrases.ERASE, phrases.THING_OF, r",?\s+")
     # "tu peux oublier ça".
     + "|"
     + "|".join(
@@ -147,7 +153,7 @@ _POLITE_FORGET_RE: Final = re.compile(
 def _sentences(text: str) -> list[tuple[str, bool]]:
     """Split folded text into (sentence, is_question) pairs."""
     result = []
-    for sentence in _SENTENCE_SPLIT_RE.split(fold(text)):
+    for sentence in _SENTENCE_SPLIT_RE.split(fold(spelling.repaired(text))):
         sentence = sentence.strip()
         if not sentence:
             continue

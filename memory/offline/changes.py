@@ -9,6 +9,7 @@ no longer current; ``corrected`` gives the sentence to read instead of a "not X 
 from __future__ import annotations
 
 import re
+from difflib import SequenceMatcher
 from typing import Final
 
 from memory.offline import patterns as p
@@ -121,6 +122,34 @@ def no_longer(lines: list[str], sentence: str) -> list[str]:
     ]
 
 
+# "…, I'm in Boulder now", "ora sono a Milano": where the person is now, after saying where they
+# no longer live, is the new home (said alone, "I'm in Boulder" may be a trip).
+_NOW_IN: Final = (
+    (r"\b(?:i'm|i am|we're|we are)(?: now)? (?:in|based in) ", "Lives in {}"),
+    (r"\b(?:sono|stiamo|siamo) (?:a|ad|in) ", "Vive a {}"),
+    (r"\b(?:je suis|nous sommes|on est) (?:à|a|en) ", "Vit à {}"),
+    (r"\b(?:estoy|estamos) en ", "Vive en {}"),
+    (r"\b(?:bin ich|sind wir|ich bin|wir sind)(?: jetzt| nun)? in ", "Wohnt in {}"),
+    (r"\b(?:estou|estamos) (?:em|no|na) ", "Mora em {}"),
+)
+_PLACE: Final = r"(?P<y>(?-i:[A-ZÀ-ÖØ-Þ])[\w'-]+(?: (?-i:[A-ZÀ-ÖØ-Þ])[\w'-]+){0,2})"
+
+
+def new_home(sentence: str) -> Fact | None:
+    """The home said right after a home the person no longer lives in, or None."""
+    match = _NO_LONGER_RE.search(sentence)
+    if not match or p.is_question(sentence) or p.is_hypothetical(sentence):
+        return None
+    if not re.search(r"\b(?:live|vivo|abito|vis|habite|wohne|lebe|moro)\b", match.group(0), re.I):
+        return None
+    rest = sentence[match.start() :]
+    for lead, line in _NOW_IN:
+        found = re.search(lead + _PLACE, rest, re.IGNORECASE)
+        if found:
+            return Fact(line.format(found["y"]), "home")
+    return None
+
+
 # "I'm not a teacher but a nurse", "Ich bin nicht Lehrer, sondern Erzieher", "no soy profesor
 # sino enfermero", "je ne suis pas infirmière mais médecin", "non sono X, ma Y".
 _NOT_BUT_RE: Final = re.compile(
@@ -176,7 +205,7 @@ def drop_corrected(lines: list[str], old: str, facts: list[Fact]) -> list[str]:
 # value now holds the new one.
 _Y_NOT_X_RE: Final = re.compile(
     r"^(?P<before>.*\S),\s+(?:not|pas|nicht|non|no|não|nao)\s+(?P<x>[^\s,.;:!?…]+"
-    r"(?: [^\s,.;:!?…]+){0,2})\s*(?:$|[,.;:!?…])",
+    r"(?: [^\s,.;:!?…]+){0,2}?)\s*(?:$|[,.;:!?…—–(]|\s-\s)",
     re.IGNORECASE,
 )
 # "no longer in Rome, now in Milan", "non più a Roma, ora a Milano", "plus à Lille, maintenant à
@@ -230,11 +259,123 @@ def _substitute(lines: list[str], old: str, new: str) -> list[str]:
     return [pattern.sub(new, line) if _holds(line, old) else line for line in lines]
 
 
+# A correction that names only the right value: "it's Joan actually", "actually it's Joan",
+# "sorry, I meant Joan", "anzi, Gianna", "pardon, c'est Joanne", "perdón, quise decir Joan".
+_FIX_MARK: Final = (
+    r"actually|i meant|i mean|sorry|oops|correction|no wait|wait|my bad|typo|in realt[aà]|anzi|"
+    r"volevo dire|scusa|scusami|cio[eè]|en fait|je voulais dire|pardon|plut[oô]t|en realidad|"
+    r"quise decir|perd[oó]n|mejor dicho|eigentlich|ich meinte|korrektur|na verdade|quis dizer|"
+    r"desculpa|ali[aá]s"
+)
+_IS: Final = r"(?:it'?s|it is|its|[eè]|c'est|es|ist|[eé]|he'?s|she'?s|his name is|her name is)"
+_VALUE: Final = r"(?P<y>\d+|[^\W\d_][\w'-]{2,})"
+_ONLY_NEW_VALUE_RE: Final = re.compile(
+    r"^(?:(?:(?:"
+    + _FIX_MARK
+    + r")[\s,:!-]+)+(?:"
+    + _IS
+    + r"\s+)?"
+    + _VALUE
+    + r"|(?:"
+    + _IS
+    + r"\s+)?"
+    + _VALUE.replace("?P<y>", "?P<z>")
+    + r",?\s+(?:"
+    + _FIX_MARK
+    + r"))[\s.!…]*$",
+    re.IGNORECASE,
+)
+_SIMILAR: Final = 0.6
+
+
+def _similar_value(lines: list[str], new: str, *, similar: float = _SIMILAR) -> str | None:
+    """The one word of the lines that ``new`` looks like a correction of ("Jon" for "Joan"), or
+    None when none or several do: a number for a number, a name for a name."""
+    found = set()
+    for line in lines:
+        for word in (w.strip(".,;:!?…\"'()") for w in line.split()[1:]):
+            if word.casefold() == new.casefold() or len(word) < 2:
+                continue
+            if new.isdigit() or word.isdigit():
+                continue  # a bare number corrects nothing without saying what it counts
+            if (
+                word[:1].isupper()
+                and SequenceMatcher(None, word.casefold(), new.casefold()).ratio() >= similar
+            ):
+                found.add(word)
+    return found.pop() if len(found) == 1 else None
+
+
+# A sentence that says a spelling or a value was wrong: "Kleine Korrektur: Mathias mit einem t",
+# "c'est Cloé sans h en fait", "prima ho scritto male il mio nome, è Francesca".
+_RESPELL_RE: Final = re.compile(
+    r"\b(?:" + _FIX_MARK + r"|correct(?:ion)?|korrektur|korrigier\w*|corrig\w*|corregi\w*|"
+    r"spelled|spelt|spelling|typo|with (?:one|two|an?|no) \w\b|without (?:an? |the )?\w\b|"
+    r"mit (?:einem|zwei|ohne) \w\b|sans \w\b|avec (?:un|deux) \w\b|con (?:la|una|due|il) \w\b|"
+    r"senza \w\b|sin \w\b|com (?:um|uma|dois) \w\b|sem \w\b|scritto male|mal escrit\w*|"
+    r"mal écrit|mal geschrieben|falsch geschrieben|se escribe|si scrive|s'écrit|schreibt sich|"
+    r"escreve-se|se escreve)",
+    re.IGNORECASE,
+)
+_CAPITALISED_RE: Final = re.compile(r"(?<![\w'])(?-i:[A-ZÀ-ÖØ-Þ])[\w'-]{2,}")
+_RESPELL_SIMILAR: Final = 0.75
+
+
+def respelled(lines: list[str], sentence: str) -> list[str]:
+    """A name said again, spelt differently, in a sentence that says it was wrong: the line's
+    spelling becomes the new one ("Heißt Matthias" → "Heißt Mathias")."""
+    if not _RESPELL_RE.search(sentence) or p.is_question(sentence):
+        return lines
+    for said in dict.fromkeys(_CAPITALISED_RE.findall(sentence)):
+        old = _similar_value(lines, said, similar=_RESPELL_SIMILAR)
+        if old:
+            lines = _substitute(lines, old, said)
+    return lines
+
+
+# An age that moved on: "o Miguel fez 6 anos", "Leo turned 5", "Giulia ha compiuto 8 anni".
+_AGE_UNITS: Final = r"(?:years?|yrs?|anni|ans|años|anos|jahre|jahren)"
+_TURNED_RE: Final = re.compile(
+    r"\b(?P<n>(?-i:[A-ZÀ-ÖØ-Þ])[\w'-]+) (?:just |has just |already )?(?:turned|is now|is|fez|"
+    r"fará|completou|ha compiuto|compie|ha fatto|a eu|vient d'avoir|a|cumplió|cumple|ha cumplido|"
+    r"ist|wurde|wird|hat) (?:jetzt |gerade |agora |ora |ahora |maintenant )?(?P<age>\d{1,2})\b"
+    r"(?: " + _AGE_UNITS + r")?(?: (?:geworden|alt))?",
+    re.IGNORECASE,
+)
+
+
+def aged(lines: list[str], sentence: str) -> list[str]:
+    """The age on the line about that person moves to the new one."""
+    if p.is_question(sentence) or p.is_hypothetical(sentence):
+        return lines
+    out = lines
+    for match in _TURNED_RE.finditer(sentence):
+        name, age = match["n"], match["age"]
+        number = re.compile(r"(?<![\w])\d{1,2}(?= " + _AGE_UNITS + r"\b|\b(?!\s*[/.:-]\d))", re.I)
+        out = [
+            number.sub(age, line, count=1)
+            if _holds(line, name) and number.search(line) and not re.search(r"\d{3,}", line)
+            else line
+            for line in out
+        ]
+    return out
+
+
 def replaced(lines: list[str], sentence: str) -> list[str]:
-    """Apply a correction of a value ("Y, not X", "no longer X, now Y") to the lines holding X."""
+    """Apply a correction of a value ("Y, not X", "no longer X, now Y", "it's Y actually") to the
+    lines holding X."""
     if p.is_question(sentence) or p.is_hypothetical(sentence):
         return lines
     text = p.normalise(sentence)
+    lines = aged(respelled(lines, text), text)
+    only = _ONLY_NEW_VALUE_RE.match(text)
+    if only:
+        new = only["y"] or only["z"]
+        old = _similar_value(lines, new)
+        if old:
+            new = new[:1].upper() + new[1:] if old[:1].isupper() else new
+            return _substitute(lines, old, new)
+        return lines
     now = _NO_MORE_NOW_RE.search(text)
     if now:
         old, new = _value(now["x"]), _value(now["y"])

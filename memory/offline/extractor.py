@@ -16,7 +16,7 @@ import json
 import re
 from typing import Any, Final
 
-from memory import edits, phrases
+from memory import edits, phrases, spelling
 from memory.offline import changes, roleplay, thirdperson
 from memory.offline import patterns as p
 from memory.offline.facts import Fact, classify_line, extract, line_ok, note_facts
@@ -228,17 +228,22 @@ def generic_facts(note: str, *, strict: bool) -> list[Fact]:
     return [Fact(line)] if line and line_ok(line, strict) else []
 
 
+def _read(text: str) -> str:
+    """The person's words as the rules read them: no hesitations, cue words spelt right."""
+    return spelling.repaired(p.strip_fillers(text))
+
+
 def remembered_clauses(text: str) -> list[str]:
     """What a remember request asks to keep: the note after "remember that …" in each sentence
     that has one, else every sentence ("Hunter2 is my password, remember it")."""
-    sentences = p.split_sentences(p.strip_fillers(text))
+    sentences = p.split_sentences(_read(text))
     notes = [note["v"] for s in sentences if (note := _NOTE_RE.match(p.strip_lead(s)))]
     return notes or sentences
 
 
 def asks_to_remember(text: str) -> bool:
     """The turn explicitly asks to remember something (or to note it down)."""
-    text = p.strip_fillers(text)
+    text = _read(text)
     if is_remember_request(text) or _ASKED_RE.search(text):
         return True
     return any(_NOTE_RE.match(p.strip_lead(s)) for s in p.split_sentences(text))
@@ -249,7 +254,7 @@ def apply_turn(lines: list[str], text: str, *, strict: bool, asked: bool = False
 
     ``asked``: the turn (or the one right after) asks to remember, so health facts may be kept.
     """
-    text = p.strip_fillers(text)
+    text = _read(text)
     asked = asked or asks_to_remember(text)
     named = False  # the first name said in a turn wins: "I'm Priya, call me Pri" keeps Priya
     for sentence in p.split_sentences(text):
@@ -281,6 +286,9 @@ def apply_turn(lines: list[str], text: str, *, strict: bool, asked: bool = False
             facts += [fact for fact in fixed if fact not in facts]
         lines = changes.passed_away(lines, sentence)
         lines = changes.replaced(lines, sentence)
+        moved = changes.new_home(sentence)
+        if moved and not any(fact.key == "home" for fact in facts):
+            facts.append(moved)
         lines = changes.job_changed(changes.no_longer(lines, sentence), sentence, facts)
         for fact in facts:
             if fact.key == "name" and named:

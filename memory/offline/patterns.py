@@ -39,7 +39,10 @@ _CLAUSE_RE: Final = re.compile(
     r"(?=(?:i|i'm|i've|my|io|mi|ho|sono|vivo|abito|lavoro|faccio|mia|mio|parlo|suono|gioco|"
     r"insegno|je|j'|ma|mon|mes|yo|me|soy|estoy|tengo|trabajo|hablo|toco|juego|ich|mein|meine|"
     r"wohne|lebe|arbeite|spiele|spreche|habe|bin|eu|meu|minha|sou|moro|tenho|trabalho|falo|"
-    r"gosto|adoro|amo)\b)",
+    r"gosto|adoro|amo|"
+    # ...and a wish or a request after a fact: "mi chiamo Luca e vorrei un consiglio".
+    r"vorrei|volevo|voglio|cerco|devo|potrei|posso|quiero|quisiera|necesito|busco|"
+    r"quero|queria|preciso|gostaria|vou|möchte|will|brauche|suche|voudrais|veux|cherche)\b)",
     re.IGNORECASE,
 )
 _QUESTION_START_RE: Final = re.compile(
@@ -149,8 +152,19 @@ _TAIL_RE: Final = re.compile(
 )
 
 
+# "I live in Boulder and work as a nurse": English leaves the second "I" out.
+_EN_SUBJECT_RE: Final = re.compile(r"^(?:.*\s)?i(?:'m|'ve)?\s", re.IGNORECASE)
+_EN_ELLIPSIS_RE: Final = re.compile(
+    r"\s+(?:and|but)\s+(?=(?:work|live|have|speak|teach|study|play|love|like|own|drive|grow|"
+    r"run|train|volunteer|moved|worked|lived|studied)\b)",
+    re.IGNORECASE,
+)
+
+
 def split_clauses(sentence: str) -> list[str]:
     """Split a sentence into clauses that each state at most one fact."""
+    if _EN_SUBJECT_RE.match(sentence):
+        sentence = _EN_ELLIPSIS_RE.sub(", I ", sentence)
     parts = (strip_lead(part) for part in _CLAUSE_RE.split(sentence) if part and part.strip())
     return [_TAIL_RE.sub("", part) for part in parts if part]
 
@@ -176,7 +190,10 @@ _OWN_QUESTION_RE: Final = re.compile(
     r"^(?:what|how|which|where|when|why|can|could|would|any|cosa|come|quale|dove|perché|puoi|"
     r"qu|que|quel|quelle|comment|où|pourquoi|peux|qué|cómo|cuál|dónde|por qué|puedes|was|wie|"
     r"welche|wo|warum|kannst|o que|como|qual|onde|pode|t'as|ideas?|idee|idées|ideias|ideen|"
-    r"tips|tipps|dicas|consejos|consigli|conseils|suggestions|suggerimenti|sugerencias)\b",
+    r"tips|tipps|dicas|consejos|consigli|conseils|suggestions|suggerimenti|sugerencias|"
+    r"quanto|quanta|quanti|quante|quantos|quantas|cu[aá]nto|cu[aá]nta|cu[aá]ntos|cu[aá]ntas|"
+    r"combien|wie ?viele?|how much|how many|should|shall|is there|are there|est-ce|"
+    r"devo|debo|posso|puedo|soll|sollte|dois|what's|whats)\b",
     re.IGNORECASE,
 )
 # A question put to the assistant after a statement ("I'm a nurse, any tips?", "Meu nome é

@@ -158,7 +158,7 @@ def test_health_is_kept_when_asked_to_note_it(said: str, line: str) -> None:
     ("memory", "said", "expected"),
     [
         (["Name is Ben", "Lives in York"], "I don't live in York any more, I'm in Hull now.",
-         ["Name is Ben"]),
+         ["Name is Ben", "Lives in Hull"]),
         (["Si chiama Ugo", "Vive a Pisa"], "Non vivo più a Pisa.", ["Si chiama Ugo"]),
         (["S'appelle Léo", "Habite à Lille"],
          "Je n'habite plus à Lille, je suis à Metz maintenant.",

@@ -12,6 +12,7 @@ import pytest
 
 from chat.offline.responder import reply
 from memory.offline.thirdperson import en_third, is_fragment
+from memory.triggers import is_forget_request, is_remember_request
 from tests.chat.offline_model import run_pass
 
 NOTED = {
@@ -224,3 +225,179 @@ def test_a_fact_said_as_the_frame_of_a_question_is_kept(said: str, line: str) ->
 )
 def test_as_without_a_job_is_no_job(said: str) -> None:
     assert run_pass(said) == []
+
+
+# --- typos in the words a fact or a request turns on --------------------------------------------
+@pytest.mark.parametrize(
+    ("said", "line"),
+    [
+        ("my nmae is sara", "Name is Sara"),
+        ("hi, i wokr as a nurse", "Works as a nurse"),
+        ("remeber that my favourite colour is teal", "Favourite colour is teal"),
+        ("I am alergic to peanuts, please remember", "Is allergic to peanuts"),
+        ("mi kiamo luca", "Si chiama Luca"),
+        ("je travaile comme infirmière", "Travaille comme infirmière"),
+        ("ich wohen in Berlin", "Wohnt in Berlin"),
+        ("meu nmoe é Ana", "Chama-se Ana"),
+    ],
+)
+def test_a_slip_in_the_key_word_does_not_defeat_it(said: str, line: str) -> None:
+    assert run_pass(said) == [line]
+
+
+def test_a_typo_of_a_request_still_fires_the_pass_and_is_acknowledged() -> None:
+    assert is_remember_request("remeber that I'm vegan")
+    assert is_forget_request("pls forgt where I work")
+    messages = [{"role": "user", "content": "remeber that I'm vegan"}]
+    assert reply(messages, offline_memory=True) == NOTED["en"]
+
+
+# --- a second verb without its "I" ----------------------------------------------------------------
+def test_an_english_second_verb_without_its_subject_is_read() -> None:
+    assert run_pass("i live in boulder and work as a nurse") == [
+        "Lives in Boulder",
+        "Works as a nurse",
+    ]
+
+
+# --- corrections that name only the right value ---------------------------------------------------
+@pytest.mark.parametrize(
+    "said",
+    ["it's Joan actually", "actually it's Joan", "sorry, I meant joan", "no wait, it's Joan"],
+)
+def test_a_correction_naming_only_the_new_value_replaces_the_similar_one(said: str) -> None:
+    assert run_pass(said, memory=["Name is Jon", "Lives in Denver"]) == [
+        "Name is Joan",
+        "Lives in Denver",
+    ]
+
+
+@pytest.mark.parametrize("said", ["oops, Boulder", "actually it's fine", "sorry, I meant Tuesday"])
+def test_a_bare_value_like_no_line_changes_nothing(said: str) -> None:
+    assert run_pass(said, memory=["Name is Jon", "Lives in Denver"]) == [
+        "Name is Jon",
+        "Lives in Denver",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("said", "memory", "expected"),
+    [
+        (
+            "I don't live in Denver anymore, I'm in Boulder now",
+            ["Lives in Denver"],
+            ["Lives in Boulder"],
+        ),
+        ("Non vivo più a Roma, ora sono a Milano", ["Vive a Roma"], ["Vive a Milano"]),
+        (
+            "Ich wohne nicht mehr in Köln, jetzt bin ich in Bonn",
+            ["Wohnt in Köln"],
+            ["Wohnt in Bonn"],
+        ),
+        (
+            "Ya no vivo en Sevilla, ahora estoy en Valencia",
+            ["Vive en Sevilla"],
+            ["Vive en Valencia"],
+        ),
+    ],
+)
+def test_where_the_person_is_now_after_a_home_left_is_the_new_home(
+    said: str, memory: list[str], expected: list[str]
+) -> None:
+    assert run_pass(said, memory=memory) == expected
+
+
+# --- somebody else's forgetting is no request -----------------------------------------------------
+@pytest.mark.parametrize(
+    "said",
+    ["I won't let anyone forget it", "Nobody will forget that day", "let's not forget the cake"],
+)
+def test_somebody_elses_forgetting_is_no_forget_request(said: str) -> None:
+    assert not is_forget_request(said)
+    assert run_pass(said, memory=["Name is Ana"]) == ["Name is Ana"]
+
+
+@pytest.mark.parametrize(
+    ("memory", "said", "expected"),
+    [
+        (["Heißt Matthias"], "Kleine Korrektur: Mathias mit einem t, bitte.", ["Heißt Mathias"]),
+        (["A une fille, Chloé"], "c'est Cloé sans h en fait, ma fille", ["A une fille, Cloé"]),
+        (
+            ["Si chiama Frencesca"],
+            "scusa, ho scritto male il mio nome, è Francesca",
+            ["Si chiama Francesca"],
+        ),
+        (
+            ["Name is Joanne"],
+            "actually it's Joan, not Joanne — you keep adding it",
+            ["Name is Joan"],
+        ),
+    ],
+)
+def test_a_name_respelled_in_a_correction_replaces_the_old_spelling(
+    memory: list[str], said: str, expected: list[str]
+) -> None:
+    assert run_pass(said, memory=memory) == expected
+
+
+@pytest.mark.parametrize(
+    ("memory", "said", "expected"),
+    [
+        (
+            ["Tem um filho, Miguel, de 5 anos"],
+            "o Miguel fez 6 anos ontem!!",
+            ["Tem um filho, Miguel, de 6 anos"],
+        ),
+        (["Son Leo is 4"], "Leo just turned 5, can you believe it", ["Son Leo is 5"]),
+        (
+            ["Ha una figlia, Giulia, di 7 anni"],
+            "Giulia ha compiuto 8 anni",
+            ["Ha una figlia, Giulia, di 8 anni"],
+        ),
+    ],
+)
+def test_an_age_that_moved_on_is_updated_on_that_persons_line(
+    memory: list[str], said: str, expected: list[str]
+) -> None:
+    assert run_pass(said, memory=memory) == expected
+
+
+@pytest.mark.parametrize(
+    ("memory", "said", "expected"),
+    [
+        (
+            ["Plays bass in a band called The Loose Ends", "Works as a pharmacist"],
+            "scratch the band thing, we broke up lol",
+            ["Works as a pharmacist"],
+        ),
+        (
+            ["Ha un fidanzato, Pietro", "Vive a Padova"],
+            "cancella la cosa di Pietro, non stiamo più insieme",
+            ["Vive a Padova"],
+        ),
+    ],
+)
+def test_erasing_a_thing_named_by_its_subject_forgets_it(
+    memory: list[str], said: str, expected: list[str]
+) -> None:
+    assert is_forget_request(said)
+    assert run_pass(said, memory=memory) == expected
+
+
+@pytest.mark.parametrize("said", ["remove the intro part", "delete the last paragraph"])
+def test_editing_a_text_is_no_forget_request(said: str) -> None:
+    assert not is_forget_request(said)
+
+
+@pytest.mark.parametrize(
+    ("said", "line"),
+    [
+        ("mi chiamo luca e vorrei un consiglio su che bici comprare", "Si chiama Luca"),
+        (
+            "faço aniversário dia 17 de julho, quanto de carne eu compro?",
+            "O aniversário é a 17 de julho",
+        ),
+    ],
+)
+def test_a_fact_before_a_wish_or_a_question_is_kept(said: str, line: str) -> None:
+    assert run_pass(said) == [line]

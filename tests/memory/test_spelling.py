@@ -1,0 +1,52 @@
+"""Typos in the words a fact or a request turns on (``memory.spelling``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory import spelling
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [
+        ("my nmae is sara", "my name is sara"),
+        ("I wokr as a nurse", "I work as a nurse"),
+        ("remeber that I'm vegan", "remember that I'm vegan"),
+        ("Remeber that I'm vegan", "Remember that I'm vegan"),
+        ("my birtday is 3 May", "my birthday is 3 May"),
+        ("mi kiamo luca", "mi chiamo luca"),
+        ("je travaile à Lyon", "je travaille à Lyon"),
+        ("ich wohen in Berlin", "ich wohne in Berlin"),
+        ("meu nmoe é Ana", "meu nome é Ana"),
+        ("pls forgt my address", "pls forget my address"),
+    ],
+)
+def test_a_slip_in_a_cue_word_is_read_as_the_cue(typed: str, meant: str) -> None:
+    assert spelling.repaired(typed) == meant
+
+
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "I love word games",  # "word" is a word, not "work"
+        "The lines were long",  # "lines", not "lives"
+        "Lembra que tenho uma moto",  # Portuguese "tenho" is not Spanish "tenlo"
+        "N'oublie pas que je conduis",  # "oublie" after an elision stays negated
+        "I met Mario and Lina",  # capitalised inside a sentence: names
+        "the cat sat on the mat",  # short words are never touched
+        "I pay in kash",  # "k" for "c" only makes a cue, never any word
+    ],
+)
+def test_real_words_names_and_short_words_stay_as_typed(typed: str) -> None:
+    assert spelling.repaired(typed) == typed
+
+
+def test_a_word_one_slip_from_two_cues_is_left_alone() -> None:
+    # "trabalo" is one edit from Portuguese "trabalho" and Spanish "trabajo": no guess.
+    assert spelling.repaired("trabalo como enfermeira") == "trabalo como enfermeira"
+
+
+def test_the_shipped_list_of_real_words_near_a_cue_is_current() -> None:
+    """``make spelling`` after a cue changes: a stale list could read a real word as a typo."""
+    assert spelling.WORDS_FILE.read_text(encoding="utf-8") == spelling.words_file_text()
