@@ -86,7 +86,8 @@ _MIN_LETTERS: Final = 4
 # Letters only: "n'oublie" is two words, and "oublie" is no slip of anything.
 _WORD_RE: Final = re.compile(r"[^\W\d_]+")
 WORDS_FILE: Final = Path(__file__).with_name("spelling_words.txt")
-_SENTENCE_START_RE: Final = re.compile(r"(?:^|[.!?…\n]\s*)$")
+_ENDS: Final = frozenset(".!?…\n")
+MAX_CHARS: Final = 4_000
 # Italian texting: "k" for "ch" before e/i, for "c" before a/o/u ("kiamo", "kasa", "kome").
 _TEXTING_K_RE: Final = re.compile(r"k(?=[ei])")
 
@@ -159,17 +160,30 @@ def _cased(cue: str, like: str) -> str:
     return cue[:1].upper() + cue[1:] if like[:1].isupper() else cue
 
 
+def _starts_sentence(text: str, at: int) -> bool:
+    """The word at ``at`` opens the text or a sentence (a few characters are looked at)."""
+    before = text[max(0, at - 4) : at].rstrip(" \t\"'«(")
+    return before[-1] in _ENDS if before else at <= 4
+
+
 def repaired(text: str) -> str:
-    """``text`` with misspelt cue words spelt right ("my nmae is sara" → "my name is sara")."""
+    """``text`` with misspelt cue words spelt right ("my nmae is sara" → "my name is sara").
+
+    Linear in the text and bounded: only the first ``MAX_CHARS`` characters are read (a request
+    or a fact said in passing is there; a pasted document is not where typos of cues matter)."""
+    head, tail = text[:MAX_CHARS], text[MAX_CHARS:]
+    if tail and not head[-1:].isspace():  # never cut a word in two
+        cut = max(head.rfind(" "), head.rfind("\n"))
+        head, tail = (head[:cut], head[cut:] + tail) if cut > 0 else (head, tail)
 
     def fix(match: re.Match[str]) -> str:
         word = match.group(0)
-        if word[:1].isupper() and not _SENTENCE_START_RE.search(text[: match.start()]):
+        if word[:1].isupper() and not _starts_sentence(head, match.start()):
             return word
         meant = _meant(word.lower())
         return _cased(meant, word) if meant else word
 
-    return _WORD_RE.sub(fix, text)
+    return _WORD_RE.sub(fix, head) + tail
 
 
 if __name__ == "__main__":  # `make spelling`

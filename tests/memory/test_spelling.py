@@ -50,3 +50,19 @@ def test_a_word_one_slip_from_two_cues_is_left_alone() -> None:
 def test_the_shipped_list_of_real_words_near_a_cue_is_current() -> None:
     """``make spelling`` after a cue changes: a stale list could read a real word as a typo."""
     assert spelling.WORDS_FILE.read_text(encoding="utf-8") == spelling.words_file_text()
+
+
+def test_a_slip_opening_a_later_sentence_is_read_too() -> None:
+    assert (
+        spelling.repaired("Hi there. Remeber that I'm vegan") == "Hi there. Remember that I'm vegan"
+    )
+
+
+def test_only_the_head_of_a_long_text_is_read_and_nothing_is_lost() -> None:
+    """Bounded work per message: a pasted document costs at most MAX_CHARS of reading."""
+    filler = "lorem ipsum " * (spelling.MAX_CHARS // 6)
+    text = "my nmae is sara. " + filler + "my nmae is sara"
+    repaired = spelling.repaired(text)
+    assert repaired.startswith("my name is sara. ")
+    assert repaired.endswith("my nmae is sara")
+    assert len(repaired) == len(text)
