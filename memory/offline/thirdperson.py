@@ -82,10 +82,21 @@ _EN_POSSESSIVE: Final = {"my": "their", "mine": "theirs", "myself": "themself", 
 _EN_FIRST: Final = word_set("i i'm i've i'd i'll me my mine myself we we're we've our us")
 
 
+# A verb in the past is the same in every person: "I had" → "Had", never "Hads".
+_EN_PAST: Final = word_set(
+    "had got was were did went made took saw came gave found told felt became left knew thought "
+    "bought brought ran won met began wrote grew drove sold built spent kept lost paid sent "
+    "taught caught sat stood understood heard held said ate drank swam sang flew fell broke "
+    "chose forgot hid rode wore woke slept could would should might must"
+)
+
+
 def en_third(verb: str) -> str:
-    """ "drive" → "drives", "go" → "goes", "study" → "studies", "have" → "has"."""
+    """ "drive" → "drives", "go" → "goes", "study" → "studies", "have" → "has"; "had" stays."""
     low = verb.lower()
-    if low in _EN_IRREGULAR:
+    if low in _EN_PAST or (low.endswith("ed") and not low.endswith("eed") and len(low) > 3):
+        out = low
+    elif low in _EN_IRREGULAR:
         out = _EN_IRREGULAR[low]
     elif re.search(r"(?:s|sh|ch|x|z|o)$", low):
         out = low + "es"
@@ -467,11 +478,29 @@ _TIME_ONLY: Final = word_set(
 )
 
 
+# An object that names nothing durable: "Loves everywhere", "Likes it", "Loves this".
+_EMPTY_OBJECT: Final = word_set(
+    "it this that these those them him her you everything anything something nothing "
+    "everywhere anywhere somewhere there here all so much lo la li le ça cela ceci tout eso esto "
+    "todo es das alles isso isto tudo tutto tutti"
+)
+# "Loves the thought of…", "Likes the idea": a figure of speech; "Likes to say": a habit of
+# talk; "…this song", "…that view": the thing in front of the person, not a lasting taste.
+_NO_FACT_RE: Final = re.compile(
+    r"^\S+ (?:the (?:thought|idea|feeling|way|fact|sound|look|sight)\b|to (?:say|tell|think|"
+    r"know|see|hear|mention|admit|ask|add|share|imagine)\b|(?:this|that|these|those|your)\b)",
+    re.IGNORECASE,
+)
+
+
 def is_fragment(line: str) -> bool:
-    """A line without its object or complement: "Loves to", "Likes every day", "Grows"."""
+    """A line without its object or complement, or whose object names nothing lasting:
+    "Loves to", "Likes every day", "Grows", "Loves everywhere", "Daughter is Sara's"."""
     words = [_bare(word) for word in line.split()]
     words = [word for word in words if word]
-    if len(words) < 2 or words[-1] in _DANGLING:
+    if len(words) < 2 or words[-1] in _DANGLING or re.search(r"'s$", line.rstrip(".!")):
+        return True
+    if _NO_FACT_RE.match(line) or all(word in _EMPTY_OBJECT for word in words[1:]):
         return True
     return all(word in _TIME_ONLY or word.isdigit() for word in words[1:])
 

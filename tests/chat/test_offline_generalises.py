@@ -83,9 +83,27 @@ def test_a_fragment_is_never_a_line() -> None:
 
 
 @pytest.mark.parametrize(
+    "line",
+    ["Loves everywhere", "Likes it", "Loves the thought Nate", "Daughter is Sara's",
+     "Likes to say", "Loves this song", "Ama tutto"],
+)  # fmt: skip
+def test_a_line_whose_object_names_nothing_lasting_is_a_fragment(line: str) -> None:
+    """Seen replaying long real dialogues (LoCoMo): "Loves everywhere", "Daughter is Sara's"."""
+    assert is_fragment(line)
+
+
+@pytest.mark.parametrize(
+    "line", ["Loves the beach", "Loves cooking", "Has a cat named Pickle", "Is Joan's sister"]
+)
+def test_a_lasting_object_is_no_fragment(line: str) -> None:
+    assert not is_fragment(line)
+
+
+@pytest.mark.parametrize(
     ("verb", "third"),
     [("drive", "drives"), ("go", "goes"), ("study", "studies"), ("have", "has"),
-     ("watch", "watches"), ("play", "plays"), ("do", "does")],
+     ("watch", "watches"), ("play", "plays"), ("do", "does"), ("need", "needs"),
+     ("had", "had"), ("used", "used"), ("got", "got")],
 )  # fmt: skip
 def test_english_third_person(verb: str, third: str) -> None:
     assert en_third(verb) == third
