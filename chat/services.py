@@ -195,9 +195,11 @@ def build_request(
     if memory.block:
         system.append(memory.block)
         room -= memory.tokens + context.PER_MESSAGE_TOKENS
-    elif not memory.enabled:
-        system.append(prompts.MEMORY_OFF_NOTE)
-        room -= context.text_tokens(prompts.MEMORY_OFF_NOTE)
+    else:
+        # No lines (none yet, or the read failed): still say how memory works, or that it is off.
+        note = prompts.MEMORY_WRITING_NOTE if memory.enabled else prompts.MEMORY_OFF_NOTE
+        system.append(note)
+        room -= context.text_tokens(note)
     return [
         *({"role": "system", "content": text} for text in system),
         *context.history(conversation.pk, room),
@@ -465,8 +467,8 @@ def start_voice_session(*, owner_id: int, model: str | None = None) -> tuple[Voi
     parts = [settings.CHAT_SYSTEM_PROMPT.format(assistant=settings.ASSISTANT_NAME)]
     if memory.block:
         parts.append(memory.block)
-    elif not memory.enabled:
-        parts.append(prompts.MEMORY_OFF_NOTE)
+    else:
+        parts.append(prompts.MEMORY_WRITING_NOTE if memory.enabled else prompts.MEMORY_OFF_NOTE)
     return session, "\n\n".join(parts)
 
 

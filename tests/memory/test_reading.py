@@ -5,7 +5,7 @@ from django.db import DatabaseError, connection
 
 from chat.models import VoiceSession
 from memory.models import Memory
-from memory.prompts import MEMORY_FOOTER, MEMORY_HEADER
+from memory.prompts import MEMORY_FOOTER, MEMORY_HEADER, MEMORY_OFF_NOTE, MEMORY_WRITING_NOTE
 from tests.memory.helpers import answer, memory_with, payload
 
 pytestmark = pytest.mark.django_db
@@ -262,3 +262,30 @@ def test_a_temporary_conversation_does_not_even_read_the_memory(api, account, sc
     with CaptureQueriesContext(connection) as queries:
         api.post(f"/api/v1/conversations/{c['id']}/messages", {"content": "hi"}, format="json")
     assert not [q for q in queries.captured_queries if "memory_memory" in q["sql"]]
+
+
+# --- Said honestly (issue 15, point 5) ----------------------------------------------------------
+
+
+def test_with_memory_on_the_chat_model_is_told_memory_is_written_in_the_background(
+    api, account, scripted
+):
+    """It may not claim a fact "was saved": the pass that decides runs after its reply."""
+    memory_with(account, "Name is Anna", owed=False)
+    _, call = chat(api, scripted, text="Remember that I'm vegan")
+    assert system_messages(call)[1].endswith(MEMORY_WRITING_NOTE)
+    assert "never say that something has been saved" in MEMORY_WRITING_NOTE
+
+
+def test_with_an_empty_memory_the_note_still_goes(api, account, scripted):
+    _, call = chat(api, scripted, text="Remember that I'm vegan")
+    assert MEMORY_WRITING_NOTE in system_messages(call)
+    assert not any(MEMORY_HEADER in s for s in system_messages(call))
+
+
+def test_with_memory_off_the_model_is_told_nothing_is_remembered_instead(api, account, scripted):
+    api.patch("/api/v1/memory", {"enabled": False}, format="json")
+    _, call = chat(api, scripted, text="Remember that I'm vegan")
+    systems = system_messages(call)
+    assert MEMORY_OFF_NOTE in systems
+    assert not any(MEMORY_WRITING_NOTE in s for s in systems)
