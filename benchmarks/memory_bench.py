@@ -254,7 +254,7 @@ def person(name: str, *, memory: bool = True) -> tuple[Any, str]:
     from memory.services import get_memory, set_enabled, write_lines
 
     user = User.objects.create_user(username=name, email=f"{name}@example.com")
-    write_lines(memory=get_memory(owner_id=user.pk), lines=full_list())
+    write_lines(memory=get_memory(owner_id=user.pk), lines=full_list(), kind="pass")
     if not memory:
         set_enabled(owner_id=user.pk, enabled=False)
     return user, token_for(user)

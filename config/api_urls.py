@@ -5,6 +5,7 @@ from drf_spectacular.views import SpectacularAPIView
 
 from accounts.api import views as accounts
 from chat.api import views as chat
+from memory.api import history
 from memory.api import views as memory
 
 urlpatterns = [
@@ -25,5 +26,9 @@ urlpatterns = [
     path("memory", memory.MemoryView.as_view()),
     path("memory/lines", memory.MemoryLinesView.as_view()),
     path("memory/lines/<int:index>", memory.MemoryLineView.as_view()),
+    path("memory/history", history.HistoryView.as_view()),
+    path("memory/history/<int:version>", history.HistoryVersionView.as_view()),
+    path("memory/restore", history.RestoreView.as_view()),
+    path("memory/undo", history.UndoView.as_view()),
     path("schema", SpectacularAPIView.as_view(), name="schema"),
 ]

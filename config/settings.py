@@ -334,6 +334,10 @@ MEMORY_READ_TIMEOUT_MS = env.int("MEMORY_READ_TIMEOUT_MS", default=200)
 # Longer than the pass task's hard time limit (300 s), so a live pass never loses its lease.
 MEMORY_PASS_LEASE_SECONDS = env.int("MEMORY_PASS_LEASE_SECONDS", default=600)
 MEMORY_CAS_ATTEMPTS = env.int("MEMORY_CAS_ATTEMPTS", default=3)
+# The versions of a list kept for undo and restore: every one among the newest this many, or
+# younger than this many days (older ones are pruned on the next write).
+MEMORY_HISTORY_KEEP_VERSIONS = env.int("MEMORY_HISTORY_KEEP_VERSIONS", default=50)
+MEMORY_HISTORY_KEEP_DAYS = env.int("MEMORY_HISTORY_KEEP_DAYS", default=90)
 # A pass task sent to the broker and still not run after this long is presumed lost and sent
 # again by the sweeper: the broker's visibility timeout (below), after which Redis hands an
 # unacknowledged message out again by itself (``visibility_timeout`` above). Sooner would only

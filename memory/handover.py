@@ -51,9 +51,14 @@ def merge_memories(
             # The model call runs outside any transaction.
             merged, _, _, _ = fit_under_cap(owner_id=into_owner_id, lines=merged)
         with transaction.atomic():
-            if not write_lines(memory=target, lines=merged, rules_version=RULES_VERSION):
+            if not write_lines(
+                memory=target,
+                lines=merged,
+                rules_version=RULES_VERSION,
+                kind=MemoryEvent.Kind.MERGE,
+            ):
                 continue
-            if not write_lines(memory=source, lines=[]):
+            if not write_lines(memory=source, lines=[], kind=MemoryEvent.Kind.MERGE):
                 transaction.set_rollback(True)
                 continue
         record_event(

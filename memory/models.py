@@ -127,6 +127,8 @@ class MemoryEvent(models.Model):
         SWITCH = "switch"
         MERGE = "merge"
         ACCOUNT_DELETED = "account_deleted"
+        RESTORE = "restore"
+        UNDO = "undo"
 
     # A plain integer, not a foreign key: the trace outlives a deleted account, content-free.
     owner_id = models.BigIntegerField(db_index=True)
@@ -148,3 +150,54 @@ class MemoryEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.outcome} for owner #{self.owner_id}"
+
+
+class MemoryVersionQuerySet(models.QuerySet):
+    def newest_first(self) -> MemoryVersionQuerySet:
+        return self.order_by("-version")
+
+
+class MemoryVersion(models.Model):
+    """One version of a memory's list: its lines and the change that made it (what it added,
+    changed from → to, and removed). The person's own data, shown only to them: the trace
+    (``MemoryEvent``) stays content-free. ``version`` is the ``Memory.version`` the write
+    produced (the list's ETag), so numbers skip the bumps that changed no line (a switch).
+    Forgetting reaches in here: a deleted line leaves every version, and a clear leaves one."""
+
+    class Kind(models.TextChoices):
+        # The operations that write a list, named as in the trace.
+        PASS = MemoryEvent.Kind.PASS.value
+        VOICE_PASS = MemoryEvent.Kind.VOICE_PASS.value
+        CONDENSE = MemoryEvent.Kind.CONDENSE.value
+        CUT = MemoryEvent.Kind.CUT.value
+        CLEAR = MemoryEvent.Kind.CLEAR.value
+        DELETE_LINE = MemoryEvent.Kind.DELETE_LINE.value
+        ADD_LINE = MemoryEvent.Kind.ADD_LINE.value
+        EDIT_LINE = MemoryEvent.Kind.EDIT_LINE.value
+        MERGE = MemoryEvent.Kind.MERGE.value
+        RESTORE = MemoryEvent.Kind.RESTORE.value
+        UNDO = MemoryEvent.Kind.UNDO.value
+        # The list as it stood when history began (saved by earlier passes; no change known).
+        LEARNED = "learned"
+
+    memory = models.ForeignKey(Memory, on_delete=models.CASCADE, related_name="versions")
+    version = models.PositiveBigIntegerField()
+    kind = models.CharField(max_length=24, choices=Kind.choices)
+    lines = models.JSONField(default=list)
+    added = models.JSONField(default=list)
+    # [[from, to], ...]
+    changed = models.JSONField(default=list)
+    removed = models.JSONField(default=list)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    objects = MemoryVersionQuerySet.as_manager()
+
+    class Meta:
+        constraints = [
+            # Also the index of every read: a memory's versions, newest first.
+            models.UniqueConstraint(fields=["memory", "version"], name="memory_version_unique")
+        ]
+        ordering = ["-version"]
+
+    def __str__(self) -> str:
+        return f"version {self.version} of memory #{self.memory_id}"

@@ -229,6 +229,7 @@ def _store(memory: Memory, work: Work, rewrite: Rewrite, *, kind: str, outcome: 
                 lines=rewrite.lines,
                 tokens=rewrite.tokens,
                 rules_version=RULES_VERSION,
+                kind=kind,
             )
         if not written or _mark_read(work) != len(work.message_ids):
             transaction.set_rollback(True)

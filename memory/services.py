@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import json
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -23,7 +23,7 @@ from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 
 from core.errors import Conflict, Invalid, NotFound, Stale
-from memory import budget, owners, prompts, scheduling, texts, turns
+from memory import budget, history, owners, prompts, scheduling, texts, turns
 from memory.filters import refusal_reason
 from memory.lines import clean_line, line_key
 from memory.models import Memory, MemoryEvent, Outcome
@@ -150,22 +150,37 @@ def write_lines(
     *,
     memory: Memory,
     lines: list[str],
+    kind: str,
     tokens: int | None = None,
     rules_version: int | None = None,
+    pairs: Iterable[tuple[str, str]] = (),
 ) -> bool:
-    """Compare-and-set the list against the version ``memory`` was read at; ``rules_version``:
-    the filters' version the lines were checked under, when it changes with them.
+    """Compare-and-set the list against the version ``memory`` was read at, and store the
+    version it makes (``kind``: the operation, as in the trace; ``pairs``: lines the writer
+    knows it changed from → to) in the same transaction. ``rules_version``: the filters'
+    version the lines were checked under, when it changes with them.
 
     Zero rows updated means someone else wrote first (a pass, a clear, a delete, a switch, or
     the account's deletion): the caller re-reads and decides again; nothing is overwritten.
     """
-    updated = Memory.objects.filter(pk=memory.pk, version=memory.version).update(
-        lines=lines,
-        tokens=budget.list_tokens(lines) if tokens is None else tokens,
-        version=F("version") + 1,
-        updated_at=timezone.now(),
-        rules_version=F("rules_version") if rules_version is None else rules_version,
-    )
+    # No savepoint inside the caller's transaction: one is already all or nothing.
+    with transaction.atomic(savepoint=False):
+        updated = Memory.objects.filter(pk=memory.pk, version=memory.version).update(
+            lines=lines,
+            tokens=budget.list_tokens(lines) if tokens is None else tokens,
+            version=F("version") + 1,
+            updated_at=timezone.now(),
+            rules_version=F("rules_version") if rules_version is None else rules_version,
+        )
+        if updated == 1:
+            history.record(
+                memory_id=memory.pk,
+                version=memory.version + 1,
+                before=memory.lines,
+                after=lines,
+                kind=kind,
+                pairs=pairs,
+            )
     return updated == 1
 
 
@@ -264,7 +279,8 @@ _ID: BigIntegerField[int, int] = BigIntegerField()
 
 
 def clear_memory(*, owner_id: int) -> None:
-    """Delete every line, finally: no turn said before now is ever read, not even as context."""
+    """Delete every line, finally: no turn said before now is ever read, not even as context,
+    and the history keeps only the empty list."""
     now = timezone.now()
     memory = get_memory(owner_id=owner_id)
     before = list(memory.lines)
@@ -286,6 +302,9 @@ def clear_memory(*, owner_id: int) -> None:
                 output_field=_ID,
             ),
         )
+        # Read back in the clear's own transaction: the row is ours until it commits.
+        version = Memory.objects.filter(pk=memory.pk).values_list("version", flat=True).get()
+        history.start_over(memory_id=memory.pk, version=version)
         scheduling.cancel(memory.pk)
         turns.store().skip_unread_of(owner_id)
         turns.store().close_voice_sessions_of(owner_id)
@@ -370,8 +389,10 @@ def _change_by_hand(
             raise StaleVersion
         after, removed, tokens = change(memory.lines)
         with transaction.atomic():
-            if write_lines(memory=memory, lines=after, tokens=tokens):
-                _forget_in_pending_merges(owner_id, removed=removed)
+            if write_lines(memory=memory, lines=after, tokens=tokens, kind=kind):
+                # Forgetting is final: what the person took out leaves every version too.
+                history.forget(memory_id=memory.pk, removed=removed, kept=after)
+                _forget_in_pending_merges(owner_id, removed=removed, kind=kind)
                 break
         if expected is not None:
             raise StaleVersion
@@ -381,7 +402,7 @@ def _change_by_hand(
     return view_memory(owner_id=owner_id)
 
 
-def _forget_in_pending_merges(owner_id: int, *, removed: list[str]) -> None:
+def _forget_in_pending_merges(owner_id: int, *, removed: list[str], kind: str) -> None:
     """A guest still waiting to merge into this owner (over the cap: a task finishes it) must
     not bring back a line the person just deleted or rewrote. Runs in the caller's transaction
     with the owner's write, so a merge in flight loses its compare-and-set and merges again."""
@@ -393,7 +414,8 @@ def _forget_in_pending_merges(owner_id: int, *, removed: list[str]) -> None:
     for guest_memory in pending:
         kept = [line for line in guest_memory.lines if line_key(line) not in keys]
         if kept != guest_memory.lines:
-            write_lines(memory=guest_memory, lines=kept)
+            write_lines(memory=guest_memory, lines=kept, kind=kind)
+        history.forget(memory_id=guest_memory.pk, removed=removed, kept=kept)
 
 
 def set_enabled(*, owner_id: int, enabled: bool) -> MemoryView:

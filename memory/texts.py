@@ -20,3 +20,19 @@ LINE_REFUSED = {
     "duplicate": _("Memory already has this fact."),
 }
 MEMORY_FULL = _("Memory is full. Delete a fact first.")
+
+# What made each version of the list, as the History page names it (by ``MemoryVersion.kind``).
+VERSION_KINDS = {
+    "pass": _("Learned from your chats"),
+    "voice_pass": _("Learned from a voice session"),
+    "condense": _("Shortened to fit"),
+    "cut": _("Shortened to fit"),
+    "clear": _("Memory cleared"),
+    "delete_line": _("You deleted a fact"),
+    "add_line": _("You added a fact"),
+    "edit_line": _("You edited a fact"),
+    "merge": _("Brought over from your guest session"),
+    "restore": _("You restored a version"),
+    "undo": _("You undid a change"),
+    "learned": _("Saved before history began"),
+}

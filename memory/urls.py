@@ -13,4 +13,6 @@ urlpatterns = [
     path("settings/memory/lines/add", views.add_line, name="add_line"),
     path("settings/memory/lines/<int:index>/edit", views.edit_line, name="edit_line"),
     path("settings/memory/switch", views.switch, name="switch"),
+    path("settings/memory/history", views.history, name="history"),
+    path("settings/memory/history/restore", views.restore, name="restore"),
 ]

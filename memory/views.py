@@ -1,5 +1,5 @@
 """The Memory section of Settings (SPEC §7): see the list, add, edit or delete a line, clear it,
-switch it.
+switch it; and its History page, where a version can be restored.
 
 Every action is a plain form post that redirects back to ``settings#memory``, so the essentials
 work without JavaScript. The page's script posts the same forms with ``X-Whizi-Fragment`` and
@@ -20,12 +20,13 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from core.error_pages import shown_on_page
 from core.errors import Text
 from core.people import acting_person, person_of, person_optional, person_required
-from memory import services, texts
+from memory import rollback, services, texts
 from memory.versions import version_of
 
 MEMORY_UNAVAILABLE = texts.MEMORY_UNAVAILABLE
@@ -36,6 +37,9 @@ LIST_CHANGED = _(
 NOT_CHANGED = _(
     "Your memory changed in the meantime. Here is the latest list; nothing was changed."
 )
+RESTORED = _("Restored version %(version)s.")
+# The versions the History page lists at most (as many as the API's).
+HISTORY_LIMIT = 200
 # Messages meant for the memory section carry this tag, so they show inside it.
 TAG = "memory"
 
@@ -153,4 +157,50 @@ def switch(request: HttpRequest) -> HttpResponse:
     enabled = request.POST.get("enabled") in ("1", "on", "true")
     with _shown_in_section(request):
         services.set_enabled(owner_id=acting_person(request).pk, enabled=enabled)
+    return _back(request)
+
+
+@require_GET
+@person_optional
+def history(request: HttpRequest) -> HttpResponse:
+    """Every version of the list, newest first, each but the current one with Restore."""
+    person = person_of(request)
+    if person is None:
+        current, versions = 0, []
+    else:
+        current = services.view_memory(owner_id=person.pk).version
+        versions = rollback.history_of(owner_id=person.pk, limit=HISTORY_LIMIT)
+    rows = [
+        {
+            "version": version.version,
+            "at": version.created_at,
+            "label": texts.VERSION_KINDS.get(version.kind, version.kind),
+            "added": len(version.added),
+            "changed": len(version.changed),
+            "removed": len(version.removed),
+        }
+        for version in versions
+    ]
+    return render(request, "memory/history.html", {"versions": rows, "current": current})
+
+
+@require_POST
+@person_optional
+def restore(request: HttpRequest) -> HttpResponse:
+    with _shown_in_section(request, changed=NOT_CHANGED):
+        person = person_of(request)
+        target = version_of(request.POST.get("restore", ""))
+        if person is None or target is None:  # a visitor has no versions
+            raise rollback.VersionNotFound
+        result = rollback.restore_version(
+            owner_id=person.pk, version=target, expected_version=_form_version(request)
+        )
+        text = RESTORED % {"version": target}
+        if result.skipped:
+            text += " " + ngettext(
+                "%(count)d fact was left out: it is no longer allowed or doesn't fit.",
+                "%(count)d facts were left out: they are no longer allowed or don't fit.",
+                result.skipped,
+            ) % {"count": result.skipped}
+        messages.success(request, text, extra_tags=TAG)
     return _back(request)

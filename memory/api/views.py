@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypeVar
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
@@ -70,6 +71,9 @@ class LineSerializer(serializers.Serializer):
     text = serializers.CharField(max_length=2_000, trim_whitespace=True)
 
 
+# What a change guarded by If-Match answers: the memory, or more around it.
+Changed = TypeVar("Changed")
+
 IF_MATCH = OpenApiParameter("If-Match", str, OpenApiParameter.HEADER, required=True)
 
 
@@ -85,13 +89,13 @@ def _changing(
         header = "*"  # adding at the end cannot undo anyone's change
     if header is None:
         raise VersionRequired
-    view = _change_at_one_of(change, if_match_versions(header))
+    view = change_at_one_of(change, if_match_versions(header))
     return memory_response(view, status.HTTP_201_CREATED if request.method == "POST" else 200)
 
 
-def _change_at_one_of(
-    change: Callable[[int | None], services.MemoryView], versions: list[int] | None
-) -> services.MemoryView:
+def change_at_one_of(
+    change: Callable[[int | None], Changed], versions: list[int] | None
+) -> Changed:
     """``change`` at the first of ``versions`` the list is at (None: at any version); a stale
     try writes nothing, so trying the next one is safe."""
     if versions is None:

@@ -46,7 +46,7 @@ def events_of(response: Any) -> list[tuple[str, dict[str, Any]]]:
 def remember(owner: User, *lines: str) -> Memory:
     """Give ``owner`` a saved memory list, the way a pass stores one."""
     memory = memory_services.get_memory(owner_id=owner.pk)
-    assert memory_services.write_lines(memory=memory, lines=list(lines))
+    assert memory_services.write_lines(memory=memory, lines=list(lines), kind="pass")
     memory.refresh_from_db()
     return memory
 

@@ -1,0 +1,123 @@
+"""The stored versions of a memory's list: written with every change of the list, pruned as
+they age, and purged of what the person forgets.
+
+Called by ``memory.services`` inside the transaction of the write itself, so a version exists
+exactly when its list was stored. Retention keeps every version that is among the newest
+``MEMORY_HISTORY_KEEP_VERSIONS`` or younger than ``MEMORY_HISTORY_KEEP_DAYS``; the rest go
+on the next write, one indexed DELETE.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import timedelta
+
+from django.conf import settings
+from django.db.models import Subquery
+from django.utils import timezone
+
+from memory import changes
+from memory.lines import line_key
+from memory.models import MemoryVersion
+from memory.versions import MAX_VERSION
+
+
+def change_of(version: MemoryVersion) -> changes.ChangeRecord:
+    return changes.ChangeRecord(
+        added=list(version.added),
+        changed=[(old, new) for old, new in version.changed],
+        removed=list(version.removed),
+    )
+
+
+def _store_change(version: MemoryVersion, record: changes.ChangeRecord) -> None:
+    version.added = list(record.added)
+    version.changed = [[old, new] for old, new in record.changed]
+    version.removed = list(record.removed)
+
+
+def record(
+    *,
+    memory_id: int,
+    version: int,
+    before: Sequence[str],
+    after: Sequence[str],
+    kind: str,
+    pairs: Iterable[tuple[str, str]] = (),
+) -> None:
+    """Store the version a write just made (in the write's transaction), then prune."""
+    row = MemoryVersion(memory_id=memory_id, version=version, kind=kind, lines=list(after))
+    _store_change(row, changes.diff(before, after, pairs=pairs))
+    row.save(force_insert=True)
+    prune(memory_id=memory_id)
+
+
+def prune(*, memory_id: int) -> None:
+    """Drop the versions that are both older than the retention days and not among the
+    newest kept versions (a subquery finds the oldest of those; fewer versions: none goes)."""
+    keep = settings.MEMORY_HISTORY_KEEP_VERSIONS
+    oldest_kept = (
+        MemoryVersion.objects.filter(memory_id=memory_id)
+        .newest_first()
+        .values("version")[keep - 1 : keep]
+    )
+    cutoff = timezone.now() - timedelta(days=settings.MEMORY_HISTORY_KEEP_DAYS)
+    MemoryVersion.objects.filter(
+        memory_id=memory_id, created_at__lt=cutoff, version__lt=Subquery(oldest_kept)
+    ).delete()
+
+
+def start_over(*, memory_id: int, version: int) -> None:
+    """A clear: every version goes, and the empty list is the only one left (no change
+    recorded: what was cleared is named nowhere)."""
+    MemoryVersion.objects.filter(memory_id=memory_id).delete()
+    MemoryVersion.objects.create(
+        memory_id=memory_id, version=version, kind=MemoryVersion.Kind.CLEAR, lines=[]
+    )
+
+
+def forget(*, memory_id: int, removed: Sequence[str], kept: Sequence[str]) -> None:
+    """Take lines the person deleted or rewrote out of every stored version of the list and of
+    every change record (by normalised text, so a variant in an older version goes too), in
+    the caller's transaction. A line still in the list (``kept``: a rewrite that only changed
+    its case, say) is not forgotten."""
+    keys = {line_key(line) for line in removed} - {line_key(line) for line in kept}
+    if not keys:
+        return
+
+    def forgotten(line: str) -> bool:
+        return line_key(line) in keys
+
+    touched = []
+    for row in MemoryVersion.objects.filter(memory_id=memory_id):
+        lines = [line for line in row.lines if not forgotten(line)]
+        old = change_of(row)
+        new = changes.without(old, forgotten)
+        if lines != row.lines or new != old:
+            row.lines = lines
+            _store_change(row, new)
+            touched.append(row)
+    MemoryVersion.objects.bulk_update(touched, ["lines", "added", "changed", "removed"])
+
+
+def versions_of(*, memory_id: int, limit: int) -> list[MemoryVersion]:
+    """The newest ``limit`` versions, without their lines (the list shows counts)."""
+    return list(
+        MemoryVersion.objects.filter(memory_id=memory_id).newest_first().defer("lines")[:limit]
+    )
+
+
+def version_of(*, memory_id: int, version: int) -> MemoryVersion | None:
+    """That version, or None (also for a number no version can have: no query, no 500)."""
+    if not 0 < version <= MAX_VERSION:
+        return None
+    return MemoryVersion.objects.filter(memory_id=memory_id, version=version).first()
+
+
+def newest_version(*, memory_id: int) -> int | None:
+    return (
+        MemoryVersion.objects.filter(memory_id=memory_id)
+        .newest_first()
+        .values_list("version", flat=True)
+        .first()
+    )

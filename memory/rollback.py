@@ -1,0 +1,154 @@
+"""Going back in a memory's history: restore a version's list, or undo the change that made one.
+
+Both write a new version through ``services.write_lines`` (compare-and-set at the version the
+person saw), and what they bring back faces the rules of a line the person writes by hand: a
+line the filters now refuse, a duplicate, or one past the token cap is skipped and counted, never
+stored. A line the person deleted cannot come back: it left every version when it was deleted.
+The trace gets counts only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db import transaction
+
+from core.errors import Conflict, NotFound
+from memory import budget, changes, history
+from memory.filters import refusal_reason
+from memory.lines import clean_line, line_key
+from memory.models import Memory, MemoryEvent, MemoryVersion, Outcome
+from memory.services import (
+    MemoryView,
+    StaleVersion,
+    get_memory,
+    record_event,
+    view_memory,
+    write_lines,
+)
+
+
+class VersionNotFound(NotFound):
+    """No such version of the person's list: never one, pruned, or cleared (HTTP 404)."""
+
+    detail = "No such version of your memory."
+
+
+class NothingToUndo(Conflict):
+    """The version changed no line the person can get back (HTTP 409): the list as history
+    began, a clear, or a change whose lines were all forgotten since."""
+
+    code = "nothing_to_undo"
+    detail = "That version changed nothing that can be undone."
+
+
+@dataclass(frozen=True)
+class RolledBack:
+    memory: MemoryView
+    # Lines of the version that no longer pass the rules or the cap.
+    skipped: int
+
+
+def screened(lines: Sequence[str]) -> tuple[list[str], int]:
+    """``lines`` as a hand-written line is checked (cleaned, refused, deduplicated), in order
+    while they fit under the cap; and how many were skipped."""
+    kept: list[str] = []
+    keys: set[str] = set()
+    for text in lines:
+        line = clean_line(text)
+        if refusal_reason(line) is not None or line_key(line) in keys:
+            continue
+        if budget.list_tokens([*kept, line]) > settings.MEMORY_TOKEN_LIMIT:
+            continue
+        kept.append(line)
+        keys.add(line_key(line))
+    return kept, len(lines) - len(kept)
+
+
+# What a rollback writes, given the list now and the version asked for: lines and known pairs.
+Target = tuple[list[str], list[tuple[str, str]]]
+
+
+def _roll_back(
+    *,
+    owner_id: int,
+    version: int,
+    expected: int | None,
+    kind: str,
+    target: Callable[[Memory, MemoryVersion], Target],
+) -> RolledBack:
+    for _ in range(settings.MEMORY_CAS_ATTEMPTS):
+        memory = get_memory(owner_id=owner_id)
+        if expected is not None and memory.version != expected:
+            raise StaleVersion
+        row = history.version_of(memory_id=memory.pk, version=version)
+        if row is None:
+            raise VersionNotFound
+        lines, pairs = target(memory, row)
+        after, skipped = screened(lines)
+        if after == memory.lines:
+            return RolledBack(view_memory(owner_id=owner_id), skipped)  # nothing to write
+        with transaction.atomic():
+            if write_lines(memory=memory, lines=after, kind=kind, pairs=pairs):
+                record_event(
+                    owner_id=owner_id,
+                    kind=kind,
+                    outcome=Outcome.OK,
+                    before=memory.lines,
+                    after=after,
+                    refused_lines=skipped,
+                )
+                return RolledBack(view_memory(owner_id=owner_id), skipped)
+        if expected is not None:
+            raise StaleVersion
+    raise StaleVersion
+
+
+def restore_version(*, owner_id: int, version: int, expected_version: int | None) -> RolledBack:
+    """A new version whose lines are those of ``version``, at the version the person saw
+    (``None``: any)."""
+    return _roll_back(
+        owner_id=owner_id,
+        version=version,
+        expected=expected_version,
+        kind=MemoryEvent.Kind.RESTORE,
+        target=lambda memory, row: (list(row.lines), []),
+    )
+
+
+def undo_version(*, owner_id: int, version: int, expected_version: int | None) -> RolledBack:
+    """Revert the change that made ``version`` — only while it is still the newest version of
+    the list (StaleVersion otherwise: a later change would be undone blindly)."""
+
+    def reverted(memory: Memory, row: MemoryVersion) -> Target:
+        if history.newest_version(memory_id=memory.pk) != row.version:
+            raise StaleVersion
+        record = history.change_of(row)
+        if record.empty:
+            raise NothingToUndo
+        return changes.revert(memory.lines, record), changes.inverse_pairs(record)
+
+    return _roll_back(
+        owner_id=owner_id,
+        version=version,
+        expected=expected_version,
+        kind=MemoryEvent.Kind.UNDO,
+        target=reverted,
+    )
+
+
+def history_of(*, owner_id: int, limit: int) -> list[MemoryVersion]:
+    """The person's versions, newest first (no row is created for someone without one)."""
+    memory_id = Memory.objects.filter(owner_id=owner_id).values_list("pk", flat=True).first()
+    return [] if memory_id is None else history.versions_of(memory_id=memory_id, limit=limit)
+
+
+def version_for(*, owner_id: int, version: int) -> MemoryVersion:
+    """One version of the person's list, or VersionNotFound (also anyone else's)."""
+    memory_id = Memory.objects.filter(owner_id=owner_id).values_list("pk", flat=True).first()
+    row = None if memory_id is None else history.version_of(memory_id=memory_id, version=version)
+    if row is None:
+        raise VersionNotFound
+    return row
