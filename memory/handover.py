@@ -11,7 +11,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 
-from memory import budget, scheduling, turns
+from memory import budget, scheduling, tombstones, turns
 from memory.filters import RULES_VERSION, validate_lines
 from memory.models import Memory, MemoryEvent, Outcome
 from memory.queueing import request_pass
@@ -40,11 +40,18 @@ def merge_memories(
     for _ in range(settings.MEMORY_CAS_ATTEMPTS):
         source = Memory.objects.filter(owner_id=from_owner_id).first()
         if source is None or not source.lines:
+            if source is not None:  # nothing to bring, but what the guest forgot still counts
+                tombstones.move(
+                    from_memory_id=source.pk, into_memory_id=get_memory(owner_id=into_owner_id).pk
+                )
             return MergeOutcome.MERGED
         target = get_memory(owner_id=into_owner_id)
         # The same code-side rules as a pass: cleaned, deduplicated by normalized text (the
         # account's lines first), refusals dropped.
-        merged = validate_lines([*target.lines, *source.lines]).lines
+        # What either side made memory forget stays forgotten (``memory.tombstones``).
+        forgotten = tombstones.buried(target.pk) | tombstones.buried(source.pk)
+        incoming = [line for line in source.lines if not tombstones.is_buried(line, forgotten)]
+        merged = validate_lines([*target.lines, *incoming]).lines
         if budget.list_tokens(merged) > settings.MEMORY_TOKEN_LIMIT:
             if not allow_model:
                 return MergeOutcome.NEEDS_CONDENSE
@@ -61,6 +68,7 @@ def merge_memories(
             if not write_lines(memory=source, lines=[], kind=MemoryEvent.Kind.MERGE):
                 transaction.set_rollback(True)
                 continue
+            tombstones.move(from_memory_id=source.pk, into_memory_id=target.pk)
         record_event(
             owner_id=into_owner_id,
             kind=MemoryEvent.Kind.MERGE,

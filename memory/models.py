@@ -201,3 +201,22 @@ class MemoryVersion(models.Model):
 
     def __str__(self) -> str:
         return f"version {self.version} of memory #{self.memory_id}"
+
+
+class ForgottenLine(models.Model):
+    """A line the person made memory forget (deleted, edited away, cleared, asked to forget),
+    kept only as a keyed hash of its normalised text (``memory.tombstones``): never the text, so
+    it cannot leak what it hides, and it still stops a pass, a restore or a merge from bringing
+    that line back."""
+
+    memory = models.ForeignKey(Memory, on_delete=models.CASCADE, related_name="forgotten")
+    digest = models.CharField(max_length=64)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["memory", "digest"], name="memory_forgotten_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"forgotten line of memory #{self.memory_id}"

@@ -24,11 +24,11 @@ from django.db import DatabaseError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from memory import scheduling, turns
+from memory import history, scheduling, tombstones, turns
 from memory.filters import RULES_VERSION
 from memory.models import Memory, MemoryEvent, Outcome
 from memory.queueing import enqueue_pass
-from memory.reading import Work, next_work
+from memory.reading import Work, asks_to_remember, next_work
 from memory.rewriting import PassFailed, Rewrite, rewrite_for
 from memory.services import record_event, write_lines
 
@@ -237,6 +237,7 @@ def _store(memory: Memory, work: Work, rewrite: Rewrite, *, kind: str, outcome: 
         if work.voice_session_id is not None and not _mark_voice_read(work):
             transaction.set_rollback(True)  # another pass read these voice turns first
             return False
+        _keep_forgetting_final(memory, work, rewrite.lines)
         if memory.pass_failures:
             scheduling.succeeded(memory.pk)
         record_event(
@@ -254,6 +255,20 @@ def _store(memory: Memory, work: Work, rewrite: Rewrite, *, kind: str, outcome: 
             model_tokens_out=rewrite.model_tokens_out,
         )
     return True
+
+
+def _keep_forgetting_final(memory: Memory, work: Work, after: list[str]) -> None:
+    """What a pass asked to forget removed is tombstoned; what the person asked to remember
+    again is no longer (``memory.tombstones``)."""
+    before = set(memory.lines)
+    if work.forget_requested:
+        kept = set(after)
+        forgotten = [line for line in memory.lines if line not in kept]
+        # Asked to forget: gone from every stored version too, and never written again.
+        history.forget(memory_id=memory.pk, removed=forgotten, kept=after)
+        tombstones.bury(memory_id=memory.pk, lines=forgotten, unless_in=after)
+    if asks_to_remember(work.transcript):
+        tombstones.unbury(memory_id=memory.pk, lines=[line for line in after if line not in before])
 
 
 def _mark_read(work: Work) -> int:

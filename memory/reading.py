@@ -14,7 +14,7 @@ from django.conf import settings
 
 from memory import budget, prompts, turns
 from memory.models import Memory
-from memory.triggers import is_forget_request
+from memory.triggers import is_forget_request, is_remember_request
 
 # At most this many unread turns are looked at per round (the transcript cap usually binds first).
 UNREAD_TURNS_SCANNED = 500
@@ -120,6 +120,10 @@ def _context(memory: Memory, taken: list[Turn], numbers: dict[int, int]) -> list
 
 def asks_to_forget(turns: list[Turn]) -> bool:
     return any(t["role"] == "user" and is_forget_request(t["content"]) for t in turns)
+
+
+def asks_to_remember(turns: list[Turn]) -> bool:
+    return any(t["role"] == "user" and is_remember_request(t["content"]) for t in turns)
 
 
 def fit_transcript(turns: list[Turn]) -> list[Turn]:

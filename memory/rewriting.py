@@ -14,11 +14,11 @@ from django.conf import settings
 from django.utils import timezone
 
 import llm
-from memory import budget, edits, prompts
+from memory import budget, edits, prompts, tombstones
 from memory.filters import RULES_VERSION, refusal_reason
 from memory.lines import MalformedAnswer
 from memory.models import Memory, MemoryEvent, Outcome
-from memory.reading import Turn, Work, asks_to_forget
+from memory.reading import Turn, Work, asks_to_forget, asks_to_remember
 from memory.services import record_event
 
 # A rewrite that keeps fewer than this share of a list of at least WIPE_MIN_LINES lines, when
@@ -84,6 +84,7 @@ def _ask(
     model: str,
     known_good: Collection[str] = (),
     lines_tokens: int | None = None,
+    forgotten: Collection[str] = (),
 ) -> tuple[edits.Applied, llm.Completion]:
     """One memory model call: the rules and the numbered list in, edits out, applied and
     validated in code. ``lines_tokens``: the size of ``lines`` when it is known (the stored
@@ -118,8 +119,18 @@ def _ask(
     except MalformedAnswer as error:
         # A truncated or garbled answer is an error, never an empty list.
         raise PassFailed(f"malformed_{error.reason}", retryable=True) from None
-    applied = edits.apply_edits(lines, proposed, refuse=refusal_reason, known_good=known_good)
+    refuse = _refusing_forgotten(forgotten) if forgotten else refusal_reason
+    applied = edits.apply_edits(lines, proposed, refuse=refuse, known_good=known_good)
     return applied, answer
+
+
+def _refusing_forgotten(forgotten: Collection[str]) -> edits.Refuse:
+    """The filters, and "forgotten" for a line the person made memory forget (a tombstone)."""
+
+    def refuse(text: str) -> str | None:
+        return "forgotten" if tombstones.is_buried(text, forgotten) else refusal_reason(text)
+
+    return refuse
 
 
 def rewrite_for(memory: Memory, work: Work) -> Rewrite:
@@ -132,6 +143,10 @@ def rewrite_for(memory: Memory, work: Work) -> Rewrite:
         known_good=frozenset(trusted),
         owner_id=memory.owner_id,
         tokens_before=memory.tokens,
+        # What the person made memory forget is refused, unless they ask to remember it again.
+        forgotten=frozenset()
+        if asks_to_remember(work.transcript)
+        else tombstones.buried(memory.pk),
     )
 
 
@@ -166,10 +181,17 @@ def _propose(
     known_good: Collection[str] = (),
     owner_id: int | None = None,
     tokens_before: int | None = None,
+    forgotten: Collection[str] = (),
 ) -> Rewrite:
     task: prompts.Task = "voice" if work.task == "voice" else "rewrite"
     applied, answer = _ask(
-        task, lines, work, model=model, known_good=known_good, lines_tokens=tokens_before
+        task,
+        lines,
+        work,
+        model=model,
+        known_good=known_good,
+        lines_tokens=tokens_before,
+        forgotten=forgotten,
     )
     # Judged on what the model removed, openly or by rewriting lines into duplicates: lines that
     # newer code rules refuse are not its doing.

@@ -16,7 +16,7 @@ from django.conf import settings
 from django.db import transaction
 
 from core.errors import Conflict, NotFound
-from memory import budget, changes, history
+from memory import budget, changes, history, tombstones
 from memory.filters import refusal_reason
 from memory.lines import clean_line, line_key
 from memory.models import Memory, MemoryEvent, MemoryVersion, Outcome
@@ -87,7 +87,16 @@ def _roll_back(
         if row is None:
             raise VersionNotFound
         lines, pairs = target(memory, row)
-        after, skipped = screened(lines)
+        # What the person made memory forget never comes back this way either (a line still on
+        # the list is not a comeback).
+        forgotten = tombstones.buried(memory.pk)
+        allowed = [
+            line
+            for line in lines
+            if line in memory.lines or not tombstones.is_buried(line, forgotten)
+        ]
+        after, skipped = screened(allowed)
+        skipped += len(lines) - len(allowed)
         if after == memory.lines:
             return RolledBack(view_memory(owner_id=owner_id), skipped)  # nothing to write
         with transaction.atomic():

@@ -23,7 +23,7 @@ from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 
 from core.errors import Conflict, Invalid, NotFound, Stale
-from memory import budget, history, owners, prompts, scheduling, texts, turns
+from memory import budget, history, owners, prompts, scheduling, texts, tombstones, turns
 from memory.filters import refusal_reason
 from memory.lines import clean_line, line_key
 from memory.models import Memory, MemoryEvent, Outcome
@@ -306,6 +306,7 @@ def clear_memory(*, owner_id: int) -> None:
         version = Memory.objects.filter(pk=memory.pk).values_list("version", flat=True).get()
         history.start_over(memory_id=memory.pk, version=version)
         scheduling.cancel(memory.pk)
+        tombstones.bury(memory_id=memory.pk, lines=before)
         turns.store().skip_unread_of(owner_id)
         turns.store().close_voice_sessions_of(owner_id)
         owners.directory().memory_cleared(owner_id)
@@ -390,8 +391,10 @@ def _change_by_hand(
         after, removed, tokens = change(memory.lines)
         with transaction.atomic():
             if write_lines(memory=memory, lines=after, tokens=tokens, kind=kind):
-                # Forgetting is final: what the person took out leaves every version too.
+                # Forgetting is final: what the person took out leaves every version too, and
+                # a tombstone keeps any later pass, restore or merge from writing it again.
                 history.forget(memory_id=memory.pk, removed=removed, kept=after)
+                tombstones.bury(memory_id=memory.pk, lines=removed, unless_in=after)
                 _forget_in_pending_merges(owner_id, removed=removed, kind=kind)
                 break
         if expected is not None:

@@ -1,0 +1,185 @@
+"""Forgetting is final (issue 15, point 4): a line the person deletes, a fact they asked to forget
+and everything they clear never come back through a later pass, a restore or a guest merge —
+unless they say it again and ask to remember it. A tombstone is a keyed hash, never the text."""
+
+import pytest
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from accounts.models import User
+from memory import passes, tombstones
+from memory.models import ForgottenLine, Memory
+from memory.services import get_memory
+from tests.conftest import make_account
+from tests.memory.helpers import answer, conversation_with, memory_with
+
+pytestmark = pytest.mark.django_db
+
+
+def run_pass(owner, said, *model_answers):
+    """A pass over a new turn of the person, with these memory model answers."""
+    conversation_with(owner, said, "Noted")
+    memory = get_memory(owner_id=owner.pk)
+    Memory.objects.filter(pk=memory.pk).update(
+        pass_requested=True, pass_requested_at=timezone.now()
+    )
+    return passes.run_pass(memory_id=memory.pk)
+
+
+def lines_of(owner):
+    return Memory.objects.get(owner=owner).lines
+
+
+def delete_first_line(api):
+    etag = api.get("/api/v1/memory")["ETag"]
+    assert api.delete("/api/v1/memory/lines/0", HTTP_IF_MATCH=etag).status_code in (200, 204)
+
+
+def test_a_deleted_line_is_not_written_again_by_a_pass_reading_a_turn_that_repeats_it(
+    api, account, memory_model
+):
+    memory_with(account, "Lives in Denver", "Likes jazz", owed=False)
+    delete_first_line(api)
+    memory_model.answer(answer("Likes jazz", "Lives in Denver"))
+
+    result = run_pass(account, "I live in Denver, by the way")
+
+    assert lines_of(account) == ["Likes jazz"]
+    assert result.outcome == "unchanged"
+
+
+def test_a_deleted_line_comes_back_when_the_person_asks_to_remember_it_again(
+    api, account, memory_model
+):
+    memory_with(account, "Lives in Denver", "Likes jazz", owed=False)
+    delete_first_line(api)
+    memory_model.answer(answer("Likes jazz", "Lives in Denver"))
+
+    run_pass(account, "Remember that I live in Denver")
+
+    assert lines_of(account) == ["Likes jazz", "Lives in Denver"]
+    assert not ForgottenLine.objects.filter(memory__owner=account).exists()
+
+
+def test_variants_of_the_forgotten_line_are_refused_too(api, account, memory_model):
+    memory_with(account, "Lives in Denver", "Likes jazz", owed=False)
+    delete_first_line(api)
+    memory_model.answer(answer("Likes jazz", "lives in denver."))
+
+    run_pass(account, "Denver is cold")
+
+    assert lines_of(account) == ["Likes jazz"]
+
+
+def test_nothing_cleared_comes_back_through_a_pass(api, account, memory_model):
+    memory_with(account, "Name is Anna", "Lives in Denver", owed=False)
+    assert api.delete("/api/v1/memory").status_code == 204
+    memory_model.answer(answer("Name is Anna", "Lives in Denver", "Likes jazz"))
+
+    run_pass(account, "I'm Anna from Denver and I like jazz")
+
+    assert lines_of(account) == ["Likes jazz"]
+
+
+def test_a_fact_asked_to_be_forgotten_is_not_written_again_later(account, memory_model):
+    memory_with(account, "Has a dog, Rex", "Likes jazz", owed=False)
+    memory_model.answer(answer("Likes jazz"))
+    run_pass(account, "Please forget that I have a dog")
+    assert lines_of(account) == ["Likes jazz"]
+
+    memory_model.answer(answer("Likes jazz", "Has a dog, Rex"))
+    run_pass(account, "Rex was barking all night")
+
+    assert lines_of(account) == ["Likes jazz"]
+    history = APIClient()
+    history.force_authenticate(account)
+    for version in history.get("/api/v1/memory/history").json():
+        shown = history.get(f"/api/v1/memory/history/{version['version']}").json()
+        assert "Has a dog, Rex" not in shown["lines"]
+
+
+def test_an_edit_that_only_recases_a_line_does_not_bury_it(api, account, memory_model):
+    memory_with(account, "lives in denver", owed=False)
+    etag = api.get("/api/v1/memory")["ETag"]
+    response = api.patch(
+        "/api/v1/memory/lines/0", {"text": "Lives in Denver"}, format="json", HTTP_IF_MATCH=etag
+    )
+    assert response.status_code == 200
+    assert not ForgottenLine.objects.filter(memory__owner=account).exists()
+
+
+def test_a_line_the_account_deleted_does_not_come_back_through_a_guest_merge(account):
+    memory_with(account, "Lives in Denver", "Name is Anna", owed=False)
+    owner = APIClient()
+    owner.force_authenticate(account)
+    delete_first_line(owner)
+    guest = APIClient()
+    token = guest.post("/api/v1/auth/guest").json()["token"]
+    guest.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    memory_with(User.objects.get(auth_token__key=token), "Lives in Denver", "Likes jazz")
+
+    response = guest.post(
+        "/api/v1/auth/login",
+        {"email": account.email, "password": "a-long-passphrase-42"},
+        format="json",
+    )
+
+    assert response.status_code == 200
+    assert lines_of(account) == ["Name is Anna", "Likes jazz"]
+
+
+def test_what_a_guest_deleted_stays_forgotten_in_the_account_it_becomes(memory_model):
+    guest = APIClient()
+    token = guest.post("/api/v1/auth/guest").json()["token"]
+    guest.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    guest_user = User.objects.get(auth_token__key=token)
+    memory_with(guest_user, "Lives in Denver", "Likes jazz", owed=False)
+    delete_first_line(guest)
+    account = make_account("ada@example.com")
+    guest.post(
+        "/api/v1/auth/login",
+        {"email": account.email, "password": "a-long-passphrase-42"},
+        format="json",
+    )
+    assert lines_of(account) == ["Likes jazz"]
+
+    memory_model.answer(answer("Likes jazz", "Lives in Denver"))
+    run_pass(account, "Denver traffic again")
+
+    assert lines_of(account) == ["Likes jazz"]
+
+
+def test_a_restore_skips_a_line_forgotten_since(api, account):
+    memory_with(account, "Name is Anna", owed=False)
+    api.post("/api/v1/memory/lines", {"text": "Lives in Denver"}, format="json")
+    with_denver = api.get("/api/v1/memory/history").json()[0]["version"]
+    assert api.delete("/api/v1/memory").status_code == 204
+    api.post("/api/v1/memory/lines", {"text": "Likes jazz"}, format="json")
+
+    response = api.post(
+        "/api/v1/memory/restore",
+        {"version": with_denver},
+        format="json",
+        HTTP_IF_MATCH=api.get("/api/v1/memory")["ETag"],
+    )
+
+    # A clear empties the history: the version is gone, so nothing cleared can be restored.
+    assert response.status_code == 404
+    assert lines_of(account) == ["Likes jazz"]
+
+
+def test_a_tombstone_is_a_keyed_hash_never_the_text(api, account):
+    memory_with(account, "Lives in Denver", owed=False)
+    delete_first_line(api)
+
+    (row,) = ForgottenLine.objects.filter(memory__owner=account)
+    assert "denver" not in row.digest.lower()
+    assert row.digest == tombstones.digest("Lives in Denver")
+    assert row.digest == tombstones.digest("  lives IN denver!! ")
+    assert row.digest != tombstones.digest("Lives in Boulder")
+
+
+def test_a_tombstone_depends_on_the_site_key(settings):
+    before = tombstones.digest("Lives in Denver")
+    settings.SECRET_KEY = "another-key-" + "x" * 50
+    assert tombstones.digest("Lives in Denver") != before
