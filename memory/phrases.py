@@ -306,15 +306,37 @@ THAT_THING: Final[dict[str, tuple[str, ...]]] = {
     "de": ("das", "die sache", "den teil", "was ich dir (?:gesagt habe|erzählt habe)"),
     "pt": ("aquilo", "aquela coisa", "aquela parte", "isso", "o que (?:eu )?te disse"),
 }
-# What was said, named by its subject after an erase verb: "scratch the band thing", "cancella la
-# cosa di Pietro", "efface le truc sur mon ex".
+# The stems of the verbs of remembering and forgetting themselves, in the six languages: what a
+# typo repair may spell right (``memory.spelling``), never the function words of a phrase.
+REQUEST_VERB_STEMS: Final = (
+    "remember", "forget", "memori[sz]e", "erase",
+    "ricord", "dimentic", "scord", "memorizz", "cancella",
+    "oubli", "souvien", "rappelle", "retien", "m[ée]moris", "effac",
+    "recuerd", "acu[eé]rdate", "olvid", "borr",
+    "vergiss", "vergessen", "merk", "l[öo]sch",
+    "lembr", "esque[cç]", "apag",
+)  # fmt: skip
+
+# What was said, named by its subject, after a verb of striking out: "scratch the band thing",
+# "cancella la cosa di Pietro", "efface le truc sur mon ex". A request only when the subject
+# ends the clause (the trigger's glue): "remove the logging thing from my script" edits a text.
+ERASE_THING: Final[dict[str, tuple[str, ...]]] = {
+    "en": ("scratch",),
+    "it": ("cancella", "togli", "elimina"),
+    "fr": ("efface", "supprime", "oublie"),
+    "es": ("borra", "quita", "elimina"),
+    "de": ("lösch", "lösche", "streich", "streiche"),
+    "pt": ("apaga", "apague", "tira"),
+}
 THING_OF: Final[dict[str, tuple[str, ...]]] = {
-    "en": ("the (?:[\\w'-]+ ){1,3}(?:thing|stuff)",),
+    "en": (
+        "the (?!(?:whole|entire|same|other|last|first|next)\\b)(?:[\\w'-]+ ){1,3}?(?:thing|stuff)",
+    ),
     "it": ("(?:la|quella) (?:cosa|storia) (?:di|del|della|dello|su|sul|sulla)",),
     "fr": ("(?:le|ce) truc (?:de|du|des|sur|avec)", "(?:l'|cette )histoire (?:de|du|avec)"),
     "es": ("(?:lo|eso|la cosa|el tema) de",),
     "de": ("(?:die sache|das thema|das) mit",),
-    "pt": ("(?:a coisa|aquilo|isso|o assunto) d[oae]s?",),
+    "pt": ("(?:a coisa|o assunto) d[oae]s?",),
 }
 
 ABOUT: Final[dict[str, tuple[str, ...]]] = {

@@ -58,7 +58,7 @@ _REMEMBER_RE: Final = re.compile(
 _NOT_A_REQUEST_BEFORE_RE: Final = re.compile(
     r"\b(?:i|i'll|i'd|i've|we|we'll|they|he|she|it|you|who|one|people|to|if|as|can'?t|cannot"
     # "I won't let anyone forget it", "nobody will forget": somebody else's forgetting.
-    r"|let|lets|letting|anyone|anybody|someone|somebody|everyone|everybody|nobody|no one"
+    r"|anyone|anybody|someone|somebody|everyone|everybody|nobody|no one"
     r"|nessuno|personne|nadie|niemand|ninguem"
     r"|couldn'?t|don'?t|doesn'?t|didn'?t|won'?t|wouldn'?t|does|did|not"
     r"|mi|ti|ci|vi|si|gli|lo|io|tu|lui|lei|che|non|je|j'|il|elle|on|nous|vous|me|te|se|le|les"
@@ -121,9 +121,14 @@ _FORGET_RE: Final = re.compile(
     + _per_language(phrases.ERASE, phrases.YOUR_MEMORY, r",?\s+(?:\S+\s+){0,2}?")
     + "|"
     + _per_language(phrases.ERASE, phrases.WHAT_YOU_KNOW, r",?\s+(?:\S+\s+){0,2}?")
-    # "scratch the band thing", "cancella la cosa di Pietro": a thing said, by its subject.
-    + "|"
-    + _per_language(phrases.ERASE, phrases.THING_OF, r",?\s+")
+    # "scratch the band thing", "cancella la cosa di Pietro": a thing said, by its subject,
+    # which ends the clause ("…the logging thing from my script" is an edit of a text).
+    + "|(?:"
+    + _per_language(phrases.ERASE_THING, phrases.THING_OF, r",?\s+")
+    + r")(?:\s+(?:"
+    + _either(phrases.MY)
+    + r"\s+)?[\w'-]+)??(?=\s*(?:$|[,.;:!?]|\s(?:please|pls|lol|we|i|because|since|bitte|"
+    r"por favor|per favore|stp|svp)\b))"
     # "tu peux oublier ça".
     + "|"
     + "|".join(

@@ -9,8 +9,9 @@ no longer current; ``corrected`` gives the sentence to read instead of a "not X 
 from __future__ import annotations
 
 import re
-from difflib import SequenceMatcher
 from typing import Final
+
+from rapidfuzz import fuzz
 
 from memory.offline import patterns as p
 from memory.offline.facts import Fact, classify_line
@@ -133,6 +134,20 @@ _NOW_IN: Final = (
     (r"\b(?:estou|estamos) (?:em|no|na) ", "Mora em {}"),
 )
 _PLACE: Final = r"(?P<y>(?-i:[A-ZÀ-ÖØ-Þ])[\w'-]+(?: (?-i:[A-ZÀ-ÖØ-Þ])[\w'-]+){0,2})"
+# The place ends the clause ("I'm in Love with Paris" names no place; "in Urlaub in Spanien" is a
+# holiday).
+_PLACE_END: Final = (
+    r"(?:\s+(?:now|ora|adesso|maintenant|ahora|jetzt|agora|instead|invece|since|da|depuis|desde|"
+    r"seit)\b[^,.;!?]*)?\s*(?:$|[,.;!?…])"
+)
+_TRIP_RE: Final = re.compile(
+    r"\b(?:this week(?:end)?|for work|on (?:a )?(?:holiday|vacation|business|a trip)|for a few "
+    r"days|visiting|right now|per lavoro|in vacanza|in trasferta|per qualche giorno|questa "
+    r"settimana|pour le travail|en vacances|en d[ée]placement|cette semaine|por trabajo|de "
+    r"vacaciones|de viaje|esta semana|im urlaub|in urlaub|auf reisen|gesch[äa]ftlich|diese woche|"
+    r"a trabalho|de f[ée]rias|esta semana)\b",
+    re.IGNORECASE,
+)
 
 
 def new_home(sentence: str) -> Fact | None:
@@ -143,8 +158,10 @@ def new_home(sentence: str) -> Fact | None:
     if not re.search(r"\b(?:live|vivo|abito|vis|habite|wohne|lebe|moro)\b", match.group(0), re.I):
         return None
     rest = sentence[match.start() :]
+    if _TRIP_RE.search(rest):
+        return None  # "…, I'm in Milan this week for work": a stay, not a home
     for lead, line in _NOW_IN:
-        found = re.search(lead + _PLACE, rest, re.IGNORECASE)
+        found = re.search(lead + _PLACE + _PLACE_END, rest, re.IGNORECASE)
         if found:
             return Fact(line.format(found["y"]), "home")
     return None
@@ -260,86 +277,97 @@ def _substitute(lines: list[str], old: str, new: str) -> list[str]:
 
 
 # A correction that names only the right value: "it's Joan actually", "actually it's Joan",
-# "sorry, I meant Joan", "anzi, Gianna", "pardon, c'est Joanne", "perdón, quise decir Joan".
-_FIX_MARK: Final = (
-    r"actually|i meant|i mean|sorry|oops|correction|no wait|wait|my bad|typo|in realt[aà]|anzi|"
-    r"volevo dire|scusa|scusami|cio[eè]|en fait|je voulais dire|pardon|plut[oô]t|en realidad|"
-    r"quise decir|perd[oó]n|mejor dicho|eigentlich|ich meinte|korrektur|na verdade|quis dizer|"
-    r"desculpa|ali[aá]s"
+# "sorry, I meant joan", "volevo dire Gianna", "je voulais dire Joanne", "quise decir Joan". The
+# value must be a name (capitalised) unless "I meant" says outright that it replaces one; polite
+# filler ("sorry", "wait", "oops") never corrects anything on its own.
+_MEANT: Final = (
+    r"i meant|i mean|volevo dire|intendevo|je voulais dire|quise decir|quería decir|ich meinte|"
+    r"quis dizer|queria dizer"
 )
+_FIX_LEAD: Final = r"actually|no wait|correction|in realt[aà]|anzi|en fait|en realidad|na verdade"
+_POLITE: Final = r"sorry|oops|wait|my bad|scusa|scusami|pardon|perd[oó]n|desculpa|no|nope"
 _IS: Final = r"(?:it'?s|it is|its|[eè]|c'est|es|ist|[eé]|he'?s|she'?s|his name is|her name is)"
-_VALUE: Final = r"(?P<y>\d+|[^\W\d_][\w'-]{2,})"
+_NAME: Final = r"(?-i:[A-ZÀ-ÖØ-Þ])[\w'-]{2,}"
 _ONLY_NEW_VALUE_RE: Final = re.compile(
-    r"^(?:(?:(?:"
-    + _FIX_MARK
-    + r")[\s,:!-]+)+(?:"
-    + _IS
-    + r"\s+)?"
-    + _VALUE
-    + r"|(?:"
-    + _IS
-    + r"\s+)?"
-    + _VALUE.replace("?P<y>", "?P<z>")
-    + r",?\s+(?:"
-    + _FIX_MARK
-    + r"))[\s.!…]*$",
+    r"^(?:(?:" + _POLITE + r"|" + _FIX_LEAD + r")[\s,:!-]+)*"
+    r"(?:(?:" + _MEANT + r")\s+(?P<meant>[^\W\d_][\w'-]{2,})"
+    r"|(?:" + _FIX_LEAD + r")[\s,:!-]+(?:" + _IS + r"\s+)?(?P<y>" + _NAME + r")"
+    r"|(?:" + _IS + r"\s+)?(?P<z>" + _NAME + r"),?\s+(?:actually|en fait|in realt[aà]|"
+    r"en realidad|na verdade|eigentlich))[\s.!…]*$",
     re.IGNORECASE,
 )
 _SIMILAR: Final = 0.6
 
 
 def _similar_value(lines: list[str], new: str, *, similar: float = _SIMILAR) -> str | None:
-    """The one word of the lines that ``new`` looks like a correction of ("Jon" for "Joan"), or
-    None when none or several do: a number for a number, a name for a name."""
+    """The one name in the lines that ``new`` looks like a correction of ("Jon" for "Joan"), or
+    None when none or several do. A name is a capitalised word past a line's first."""
     found = set()
     for line in lines:
         for word in (w.strip(".,;:!?…\"'()") for w in line.split()[1:]):
-            if word.casefold() == new.casefold() or len(word) < 2:
+            if len(word) < 2 or not word[:1].isupper() or word.casefold() == new.casefold():
                 continue
-            if new.isdigit() or word.isdigit():
-                continue  # a bare number corrects nothing without saying what it counts
-            if (
-                word[:1].isupper()
-                and SequenceMatcher(None, word.casefold(), new.casefold()).ratio() >= similar
-            ):
+            if fuzz.ratio(word.casefold(), new.casefold()) >= similar * 100:
                 found.add(word)
     return found.pop() if len(found) == 1 else None
 
 
-# A sentence that says a spelling or a value was wrong: "Kleine Korrektur: Mathias mit einem t",
-# "c'est Cloé sans h en fait", "prima ho scritto male il mio nome, è Francesca".
+# A sentence that says a spelling was wrong: "Kleine Korrektur: Mathias mit einem t", "c'est
+# Cloé sans h en fait", "prima ho scritto male il mio nome, è Francesca", "it's spelled Jon".
+_LETTER_TAIL: Final = (
+    r"\w(?=\s*(?:$|[,.;:!?)]|\s(?:please|bitte|stp|svp|per favore|por favor|en fait|actually|"
+    r"eigentlich|in realt[aà]|ok)\b))"
+)
 _RESPELL_RE: Final = re.compile(
-    r"\b(?:" + _FIX_MARK + r"|correct(?:ion)?|korrektur|korrigier\w*|corrig\w*|corregi\w*|"
-    r"spelled|spelt|spelling|typo|with (?:one|two|an?|no) \w\b|without (?:an? |the )?\w\b|"
-    r"mit (?:einem|zwei|ohne) \w\b|sans \w\b|avec (?:un|deux) \w\b|con (?:la|una|due|il) \w\b|"
-    r"senza \w\b|sin \w\b|com (?:um|uma|dois) \w\b|sem \w\b|scritto male|mal escrit\w*|"
-    r"mal écrit|mal geschrieben|falsch geschrieben|se escribe|si scrive|s'écrit|schreibt sich|"
-    r"escreve-se|se escreve)",
+    r"\b(?:correction|korrektur|spelled|spelt|spelling|typo|scritto male|mal escrit[oa]|"
+    r"mal [ée]crit|mal geschrieben|falsch geschrieben|se escribe|si scrive|s'[ée]crit|"
+    r"schreibt sich|escreve-se|se escreve|" + _MEANT + r")\b"
+    r"|\b(?:with(?:out)?|mit|ohne|sans|avec|con|senza|sin|com|sem) (?:(?:one|two|an?|the|double|"
+    r"einem|zwei|un|une|deux|la|una|due|il|um|uma|dois|dos) )?" + _LETTER_TAIL,
     re.IGNORECASE,
 )
 _CAPITALISED_RE: Final = re.compile(r"(?<![\w'])(?-i:[A-ZÀ-ÖØ-Þ])[\w'-]{2,}")
 _RESPELL_SIMILAR: Final = 0.75
+# Names are looked for near what says the spelling was wrong, not in a whole pasted text.
+_RESPELL_WINDOW: Final = 120
 
 
 def respelled(lines: list[str], sentence: str) -> list[str]:
-    """A name said again, spelt differently, in a sentence that says it was wrong: the line's
-    spelling becomes the new one ("Heißt Matthias" → "Heißt Mathias")."""
-    if not _RESPELL_RE.search(sentence) or p.is_question(sentence):
+    """A name said again, spelt differently, in a sentence that says its spelling was wrong: the
+    line's spelling becomes the new one ("Heißt Matthias" → "Heißt Mathias")."""
+    marker = _RESPELL_RE.search(sentence)
+    if not marker or p.is_question(sentence):
         return lines
-    for said in dict.fromkeys(_CAPITALISED_RE.findall(sentence)):
+    near = sentence[max(0, marker.start() - _RESPELL_WINDOW) : marker.end() + _RESPELL_WINDOW]
+    first = re.match(r"\W*[\w'-]+", sentence)
+    opening = first.group(0).strip() if first else ""
+    for said in dict.fromkeys(_CAPITALISED_RE.findall(near)):
+        if said == opening:
+            continue  # a sentence's first word is capitalised anyway: no sign of a name
         old = _similar_value(lines, said, similar=_RESPELL_SIMILAR)
         if old:
             lines = _substitute(lines, old, said)
     return lines
 
 
-# An age that moved on: "o Miguel fez 6 anos", "Leo turned 5", "Giulia ha compiuto 8 anni".
-_AGE_UNITS: Final = r"(?:years?|yrs?|anni|ans|años|anos|jahre|jahren)"
+# An age that moved on: "o Miguel fez 6 anos", "Leo turned 5", "Giulia ha compiuto 8 anni",
+# "Tom is 7 now", "Mia ist 10 Jahre alt". The line must already give that person an age.
+_AGE_UNITS: Final = r"(?:years?(?: old)?|yrs?|anni|ans|años|anos|jahre(?: alt)?|jahren)"
+_BIRTHDAY_VERBS: Final = (
+    r"turned|just turned|has just turned|fez|completou|ha compiuto|ha appena compiuto|compie|"
+    r"a eu|vient d'avoir|cumplió|ha cumplido|cumple|ist \d{1,2} geworden|wurde|wird"
+)
 _TURNED_RE: Final = re.compile(
-    r"\b(?P<n>(?-i:[A-ZÀ-ÖØ-Þ])[\w'-]+) (?:just |has just |already )?(?:turned|is now|is|fez|"
-    r"fará|completou|ha compiuto|compie|ha fatto|a eu|vient d'avoir|a|cumplió|cumple|ha cumplido|"
-    r"ist|wurde|wird|hat) (?:jetzt |gerade |agora |ora |ahora |maintenant )?(?P<age>\d{1,2})\b"
-    r"(?: " + _AGE_UNITS + r")?(?: (?:geworden|alt))?",
+    r"\b(?P<n>" + _NAME + r") (?:"
+    r"(?:" + _BIRTHDAY_VERBS + r") (?P<age>\d{1,2})\b"
+    r"|(?:is|is now|ha|a|tiene|tem|ist|hat) (?:jetzt |agora |ora |ahora |maintenant )?"
+    r"(?P<age2>\d{1,2}) " + _AGE_UNITS + r"(?! (?:in|next|this|à|a|en|em|im|nel|no) )\b)",
+    re.IGNORECASE,
+)
+_AGE_ON_LINE_RE: Final = re.compile(
+    r"(?<![\w])(?P<a>\d{1,2})(?= "
+    + _AGE_UNITS
+    + r"\b)|\b(?:is|ist|a|ha|tiene|tem) (?P<b>\d{1,2})$",
     re.IGNORECASE,
 )
 
@@ -350,14 +378,18 @@ def aged(lines: list[str], sentence: str) -> list[str]:
         return lines
     out = lines
     for match in _TURNED_RE.finditer(sentence):
-        name, age = match["n"], match["age"]
-        number = re.compile(r"(?<![\w])\d{1,2}(?= " + _AGE_UNITS + r"\b|\b(?!\s*[/.:-]\d))", re.I)
-        out = [
-            number.sub(age, line, count=1)
-            if _holds(line, name) and number.search(line) and not re.search(r"\d{3,}", line)
-            else line
-            for line in out
-        ]
+        name, age = match["n"], match["age"] or match["age2"]
+        if age is None:
+            continue
+        renewed = []
+        for line in out:
+            found = _AGE_ON_LINE_RE.search(line) if _holds(line, name) else None
+            if found:
+                at = found.start("a") if found["a"] else found.start("b")
+                old = found["a"] or found["b"]
+                line = line[:at] + age + line[at + len(old) :]
+            renewed.append(line)
+        out = renewed
     return out
 
 
@@ -370,7 +402,7 @@ def replaced(lines: list[str], sentence: str) -> list[str]:
     lines = aged(respelled(lines, text), text)
     only = _ONLY_NEW_VALUE_RE.match(text)
     if only:
-        new = only["y"] or only["z"]
+        new = only["meant"] or only["y"] or only["z"]
         old = _similar_value(lines, new)
         if old:
             new = new[:1].upper() + new[1:] if old[:1].isupper() else new

@@ -152,11 +152,18 @@ _TAIL_RE: Final = re.compile(
 )
 
 
-# "I live in Boulder and work as a nurse": English leaves the second "I" out.
-_EN_SUBJECT_RE: Final = re.compile(r"^(?:.*\s)?i(?:'m|'ve)?\s", re.IGNORECASE)
+# "I live in Boulder and work as a nurse": English leaves the second "I" out — only when the
+# sentence opens with "I" and a verb of the same kind ("I hope my kids will … and play", "I used
+# to live … and work" are not the person's present facts).
+_EN_SUBJECT_RE: Final = re.compile(
+    r"^\W*i (?:also |still |now )?(?:live|work|have|speak|teach|study|play|love|like|own|drive|"
+    r"grow|run|train|volunteer)\b(?!.*\b(?:used to|will|would|hope|wish|want|my (?:kids|son|"
+    r"daughter|wife|husband|partner|friend|brother|sister)\b))",
+    re.IGNORECASE,
+)
 _EN_ELLIPSIS_RE: Final = re.compile(
     r"\s+(?:and|but)\s+(?=(?:work|live|have|speak|teach|study|play|love|like|own|drive|grow|"
-    r"run|train|volunteer|moved|worked|lived|studied)\b)",
+    r"run|train|volunteer)\b)",
     re.IGNORECASE,
 )
 

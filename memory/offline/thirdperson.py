@@ -91,10 +91,16 @@ _EN_PAST: Final = word_set(
 )
 
 
+# Present verbs that end in "-ed" all the same.
+_EN_ED_VERBS: Final = word_set("shred embed wed sled shed bed")
+
+
 def en_third(verb: str) -> str:
     """ "drive" → "drives", "go" → "goes", "study" → "studies", "have" → "has"; "had" stays."""
     low = verb.lower()
-    if low in _EN_PAST or (low.endswith("ed") and not low.endswith("eed") and len(low) > 3):
+    if low in _EN_PAST or (
+        low.endswith("ed") and not low.endswith("eed") and len(low) > 3 and low not in _EN_ED_VERBS
+    ):
         out = low
     elif low in _EN_IRREGULAR:
         out = _EN_IRREGULAR[low]
@@ -487,8 +493,10 @@ _EMPTY_OBJECT: Final = word_set(
 # "Loves the thought of…", "Likes the idea": a figure of speech; "Likes to say": a habit of
 # talk; "…this song", "…that view": the thing in front of the person, not a lasting taste.
 _NO_FACT_RE: Final = re.compile(
-    r"^\S+ (?:the (?:thought|idea|feeling|way|fact|sound|look|sight)\b|to (?:say|tell|think|"
-    r"know|see|hear|mention|admit|ask|add|share|imagine)\b|(?:this|that|these|those|your)\b)",
+    r"^(?:loves|likes|enjoys|hates|adores) (?:the (?:thought|idea|feeling|way|fact)\b|to (?:say|"
+    r"tell|think|know|mention|admit|ask|add|share|imagine)\b)"
+    # "Daughter is Sara's": a possessive with nothing owned.
+    r"|\bis [\w-]+'s$",
     re.IGNORECASE,
 )
 
@@ -498,9 +506,9 @@ def is_fragment(line: str) -> bool:
     "Loves to", "Likes every day", "Grows", "Loves everywhere", "Daughter is Sara's"."""
     words = [_bare(word) for word in line.split()]
     words = [word for word in words if word]
-    if len(words) < 2 or words[-1] in _DANGLING or re.search(r"'s$", line.rstrip(".!")):
+    if len(words) < 2 or words[-1] in _DANGLING:
         return True
-    if _NO_FACT_RE.match(line) or all(word in _EMPTY_OBJECT for word in words[1:]):
+    if _NO_FACT_RE.search(line.rstrip(".!")) or all(word in _EMPTY_OBJECT for word in words[1:]):
         return True
     return all(word in _TIME_ONLY or word.isdigit() for word in words[1:])
 

@@ -85,7 +85,7 @@ def test_a_fragment_is_never_a_line() -> None:
 @pytest.mark.parametrize(
     "line",
     ["Loves everywhere", "Likes it", "Loves the thought Nate", "Daughter is Sara's",
-     "Likes to say", "Loves this song", "Ama tutto"],
+     "Likes to say", "Ama tutto"],
 )  # fmt: skip
 def test_a_line_whose_object_names_nothing_lasting_is_a_fragment(line: str) -> None:
     """Seen replaying long real dialogues (LoCoMo): "Loves everywhere", "Daughter is Sara's"."""
@@ -419,3 +419,78 @@ def test_editing_a_text_is_no_forget_request(said: str) -> None:
 )
 def test_a_fact_before_a_wish_or_a_question_is_kept(said: str, line: str) -> None:
     assert run_pass(said) == [line]
+
+
+# --- What must not change (seen in review: ordinary messages that rewrote or erased lines) ------
+@pytest.mark.parametrize(
+    ("memory", "said"),
+    [
+        (["Se llama Ana", "Vive en Madrid", "Tiene un gato"], "olvidé todo"),
+        (["Se llama Ana", "Tiene un gato"], "Olvidé que tengo un gato"),
+        (["Has a script that logs errors"], "remove the logging thing from my script"),
+        (["Plays in a band"], "Please delete the band stuff from my essay draft"),
+        (["Se llama Carlos"], "Hoy me llamó Pedro"),
+        (["Trabaja en un banco"], "Mi hermana trabaja en un hospital"),
+        (["Sister is Fiona"], "It's fine actually"),
+        (["Lives in Sorrento"], "Oops, sorry!"),
+        (["Son is Theo"], "The meeting got moved, sorry"),
+        (["Sister is Anna"], "I was waiting for Anne at the station"),
+        (["Brother is Daniel"], "Actually Danielle from work is coming"),
+        (["Lebt in Hamburg"], "Eigentlich mag ich keine Hamburger"),
+        (["Amiga Mariane"], "Fui ao cinema sem a Mariana"),
+        (["Son Leo is 4"], "Leo is 5 minutes late"),
+        (["Fils Léo a 1 an"], "Léo a 2 chiens"),
+        (["Friend Leo lives at 22 Baker St"], "Leo is 30"),
+    ],
+)
+def test_an_ordinary_message_changes_no_line(memory: list[str], said: str) -> None:
+    assert run_pass(said, memory=memory) == memory
+
+
+def test_an_age_moves_only_on_the_line_that_gives_one() -> None:
+    memory = ["Son Leo is 4", "Leo's school is 10 minutes away"]
+    assert run_pass("Leo turned 5", memory=memory) == [
+        "Son Leo is 5",
+        "Leo's school is 10 minutes away",
+    ]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I don't live in Rome anymore but I'm in Milan this week for work",
+        "Non vivo più a Roma, sono a Milano per lavoro questa settimana",
+        "I don't live in Rome anymore, and I'm in Love with Paris",
+        "Ich wohne nicht mehr in Berlin, ich bin in Urlaub in Spanien",
+    ],
+)
+def test_a_stay_after_a_home_left_is_no_new_home(said: str) -> None:
+    lines = run_pass(said, memory=["Lives in Rome"])
+    assert not any(w in " ".join(lines) for w in ("Milan", "Milano", "Love", "Urlaub"))
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I hope my kids will study hard and play football",
+        "I used to live in Paris and work at Renault",
+    ],
+)
+def test_a_second_verb_that_is_not_the_persons_present_is_not_read(said: str) -> None:
+    assert not any(line.startswith(("Plays", "Works")) for line in run_pass(said))
+
+
+@pytest.mark.parametrize(
+    ("said", "line"),
+    [
+        ("Remember that I work at McDonald's", "Works at McDonald's"),
+        ("Remember that I love the sound of rain", "Loves the sound of rain"),
+        ("Remember that I need to see a doctor", "Needs to see a doctor"),
+    ],
+)
+def test_a_lasting_fact_with_a_possessive_or_an_infinitive_is_kept(said: str, line: str) -> None:
+    assert run_pass(said) == [line]
+
+
+def test_lets_without_its_apostrophe_still_asks_to_forget() -> None:
+    assert is_forget_request("lets forget my address")

@@ -36,6 +36,24 @@ def test_a_slip_in_a_cue_word_is_read_as_the_cue(typed: str, meant: str) -> None
         "I met Mario and Lina",  # capitalised inside a sentence: names
         "the cat sat on the mat",  # short words are never touched
         "I pay in kash",  # "k" for "c" only makes a cue, never any word
+        # Inflections and accents are forms, not slips (seen in review: each one made a
+        # request or changed a fact).
+        "olvidé todo",
+        "Borré todo.",
+        "deletei tudo",
+        "Hoy me llamó Pedro",
+        "Mi hermana trabaja en un hospital",
+        "hizo frío",
+        "recuerdas a mi hermano?",
+        "Olvidaste todo otra vez",
+        "non riesco a ricordarlo",
+        "my wifi is called Skynet",
+        "Je suis végétalienne",
+        "vengan todos",
+        "mon cœur",
+        "calles y plazas",
+        "hermanos y novios",
+        "thats it, keep in mind",
     ],
 )
 def test_real_words_names_and_short_words_stay_as_typed(typed: str) -> None:
@@ -48,21 +66,7 @@ def test_a_word_one_slip_from_two_cues_is_left_alone() -> None:
 
 
 def test_the_shipped_list_of_real_words_near_a_cue_is_current() -> None:
-    """``make spelling`` after a cue changes: a stale list could read a real word as a typo."""
-    assert spelling.WORDS_FILE.read_text(encoding="utf-8") == spelling.words_file_text()
-
-
-def test_a_slip_opening_a_later_sentence_is_read_too() -> None:
-    assert (
-        spelling.repaired("Hi there. Remeber that I'm vegan") == "Hi there. Remember that I'm vegan"
-    )
-
-
-def test_only_the_head_of_a_long_text_is_read_and_nothing_is_lost() -> None:
-    """Bounded work per message: a pasted document costs at most MAX_CHARS of reading."""
-    filler = "lorem ipsum " * (spelling.MAX_CHARS // 6)
-    text = "my nmae is sara. " + filler + "my nmae is sara"
-    repaired = spelling.repaired(text)
-    assert repaired.startswith("my name is sara. ")
-    assert repaired.endswith("my nmae is sara")
-    assert len(repaired) == len(text)
+    """``make spelling`` after a cue changes: a stale list could read a real word as a typo.
+    (Regenerating it here would load every dictionary, some 300 MB: the file records which cues
+    it was worked out for.)"""
+    assert spelling.shipped_cues_digest() == spelling.cues_digest()
