@@ -291,6 +291,17 @@ def export_account(*, user: User) -> dict[str, Any]:
         ],
         "memory": {
             "lines": memory.lines,
+            "items": [
+                {
+                    "text": item.text,
+                    "kind": item.kind,
+                    "conversation": item.conversation,
+                    "title": item.title,
+                    "learned_at": _iso(item.learned_at),
+                    "changed_at": _iso(item.changed_at),
+                }
+                for item in memory.items
+            ],
             "tokens": memory.tokens,
             "enabled": memory.enabled,
             "updated_at": _iso(memory.updated_at),

@@ -3,11 +3,13 @@ turns memory learns from. Plugged in by ``ChatConfig.ready``."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from django.db import models
 from django.db.models import Exists, OuterRef, Subquery
 from django.utils import timezone
 
-from chat.models import Message, VoiceSession
+from chat.models import Conversation, Message, VoiceSession
 from memory.turns import ContextTurn, TurnState, UnreadTurn, VoiceWork
 
 # A voice session is owed until its pass is done; a clear marks the sessions it puts out of
@@ -119,3 +121,7 @@ class ChatTurns:
         VoiceSession.objects.filter(owner_id=owner_id, memory_pass_done_at__isnull=True).update(
             memory_pass_done_at=timezone.now()
         )
+
+    def titles(self, owner_id: int, conversation_ids: Collection[int]) -> dict[int, str]:
+        rows = Conversation.objects.filter(owner_id=owner_id, pk__in=list(conversation_ids))
+        return dict(rows.values_list("pk", "title"))

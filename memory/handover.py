@@ -10,13 +10,20 @@ from enum import StrEnum
 from django.conf import settings
 from django.db import transaction
 from django.db.models import F
+from django.utils import timezone
 
-from memory import budget, scheduling, tombstones, turns
+from memory import budget, provenance, scheduling, tombstones, turns
 from memory.filters import RULES_VERSION, validate_lines
 from memory.models import Memory, MemoryEvent, Outcome
 from memory.queueing import request_pass
 from memory.rewriting import fit_under_cap
-from memory.services import get_memory, has_unread_work, record_event, write_lines
+from memory.services import (
+    get_memory,
+    has_unread_work,
+    record_event,
+    sources_of,
+    write_lines,
+)
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +70,7 @@ def merge_memories(
                 lines=merged,
                 rules_version=RULES_VERSION,
                 kind=MemoryEvent.Kind.MERGE,
+                origin=_from_guest(source),
             ):
                 continue
             if not write_lines(memory=source, lines=[], kind=MemoryEvent.Kind.MERGE):
@@ -79,6 +87,18 @@ def merge_memories(
         return MergeOutcome.MERGED
     log.warning("memory.merge_conflict into=%s", into_owner_id)
     return MergeOutcome.CONFLICT
+
+
+def _from_guest(guest: Memory) -> provenance.Origin:
+    """A guest's line arrives as ``merged``, still naming the conversation it was learned in
+    (the guest's conversations move to the account with it) and when."""
+    now = timezone.now()
+    known = {
+        line: provenance.Source(**{**src, "kind": provenance.Kind.MERGED})
+        for line, src in zip(guest.lines, sources_of(guest), strict=True)
+    }
+    merged = provenance.source(provenance.Kind.MERGED, now)
+    return provenance.Origin(new=lambda _line: merged, known=known)
 
 
 def hand_over_turns(*, from_owner_id: int, into_owner_id: int) -> None:

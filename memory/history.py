@@ -9,6 +9,7 @@ on the next write, one indexed DELETE.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Sequence
 from datetime import timedelta
 
@@ -16,9 +17,10 @@ from django.conf import settings
 from django.db.models import Subquery
 from django.utils import timezone
 
-from memory import changes
+from memory import changes, provenance
 from memory.lines import line_key
 from memory.models import MemoryVersion
+from memory.provenance import Source
 from memory.versions import MAX_VERSION
 
 
@@ -44,10 +46,15 @@ def record(
     after: Sequence[str],
     kind: str,
     pairs: Iterable[tuple[str, str]] = (),
+    sources: Sequence[Source] = (),
+    change: changes.ChangeRecord | None = None,
 ) -> None:
-    """Store the version a write just made (in the write's transaction), then prune."""
-    row = MemoryVersion(memory_id=memory_id, version=version, kind=kind, lines=list(after))
-    _store_change(row, changes.diff(before, after, pairs=pairs))
+    """Store the version a write just made (in the write's transaction), with its lines'
+    sources and its change (``change``, when the writer has it already), then prune."""
+    row = MemoryVersion(
+        memory_id=memory_id, version=version, kind=kind, lines=list(after), sources=list(sources)
+    )
+    _store_change(row, change or changes.diff(before, after, pairs=pairs))
     row.save(force_insert=True)
     prune(memory_id=memory_id)
 
@@ -90,14 +97,21 @@ def forget(*, memory_id: int, removed: Sequence[str], kept: Sequence[str]) -> No
 
     touched = []
     for row in MemoryVersion.objects.filter(memory_id=memory_id):
-        lines = [line for line in row.lines if not forgotten(line)]
+        # A line and its source leave together (sources are aligned with lines).
+        remaining = [
+            (line, src)
+            for line, src in itertools.zip_longest(row.lines, row.sources[: len(row.lines)])
+            if not forgotten(line)
+        ]
+        lines = [line for line, _ in remaining]
         old = change_of(row)
         new = changes.without(old, forgotten)
         if lines != row.lines or new != old:
             row.lines = lines
+            row.sources = [src for _, src in remaining if src is not None]
             _store_change(row, new)
             touched.append(row)
-    MemoryVersion.objects.bulk_update(touched, ["lines", "added", "changed", "removed"])
+    MemoryVersion.objects.bulk_update(touched, ["lines", "sources", "added", "changed", "removed"])
 
 
 def versions_of(*, memory_id: int, limit: int) -> list[MemoryVersion]:
@@ -112,6 +126,22 @@ def version_of(*, memory_id: int, version: int) -> MemoryVersion | None:
     if not 0 < version <= MAX_VERSION:
         return None
     return MemoryVersion.objects.filter(memory_id=memory_id, version=version).first()
+
+
+def version_before(*, memory_id: int, version: int) -> MemoryVersion | None:
+    """The kept version just before ``version``, or None."""
+    return (
+        MemoryVersion.objects.filter(memory_id=memory_id, version__lt=version)
+        .newest_first()
+        .first()
+    )
+
+
+def sources_by_line(row: MemoryVersion) -> dict[str, Source]:
+    """Each line of that version with its source there (one stored before sources were kept:
+    learned when the version was made)."""
+    fallback = provenance.source(provenance.Kind.LEARNED, row.created_at)
+    return dict(zip(row.lines, provenance.aligned(row.lines, row.sources, fallback), strict=True))
 
 
 def newest_version(*, memory_id: int) -> int | None:

@@ -39,6 +39,8 @@ class Memory(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memory"
     )
     lines = models.JSONField(default=list)
+    # Where each line came from, aligned with ``lines`` (``memory.provenance.Source``).
+    sources = models.JSONField(default=list)
     tokens = models.PositiveIntegerField(default=0)
     version = models.PositiveBigIntegerField(default=1)
     # The ``memory.filters.RULES_VERSION`` the stored lines were checked under.
@@ -184,6 +186,9 @@ class MemoryVersion(models.Model):
     version = models.PositiveBigIntegerField()
     kind = models.CharField(max_length=24, choices=Kind.choices)
     lines = models.JSONField(default=list)
+    # Each line's source as it stood in this version, so a restore or an undo brings a line
+    # back with where it came from.
+    sources = models.JSONField(default=list)
     added = models.JSONField(default=list)
     # [[from, to], ...]
     changed = models.JSONField(default=list)

@@ -24,7 +24,7 @@ from django.db import DatabaseError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from memory import history, scheduling, tombstones, turns
+from memory import history, provenance, scheduling, tombstones, turns
 from memory.filters import RULES_VERSION
 from memory.models import Memory, MemoryEvent, Outcome
 from memory.queueing import enqueue_pass
@@ -230,6 +230,7 @@ def _store(memory: Memory, work: Work, rewrite: Rewrite, *, kind: str, outcome: 
                 tokens=rewrite.tokens,
                 rules_version=RULES_VERSION,
                 kind=kind,
+                origin=_origin(work),
             )
         if not written or _mark_read(work) != len(work.message_ids):
             transaction.set_rollback(True)
@@ -255,6 +256,17 @@ def _store(memory: Memory, work: Work, rewrite: Rewrite, *, kind: str, outcome: 
             model_tokens_out=rewrite.model_tokens_out,
         )
     return True
+
+
+def _origin(work: Work) -> provenance.Origin:
+    """A new line comes from the turn of this work that best supports it (its conversation;
+    ``remembered`` when asked to remember, ``voice`` for a voice session)."""
+    said = work.said()
+    now = timezone.now()
+    voice = work.task == "voice"
+    return provenance.Origin(
+        new=lambda line: provenance.learned_from(line, said, voice=voice, at=now)
+    )
 
 
 def _keep_forgetting_final(memory: Memory, work: Work, after: list[str]) -> None:

@@ -12,7 +12,7 @@ from typing import Any
 
 from django.conf import settings
 
-from memory import budget, prompts, turns
+from memory import budget, prompts, provenance, turns
 from memory.models import Memory
 from memory.triggers import is_forget_request, is_remember_request
 
@@ -42,6 +42,27 @@ class Work:
     voice_turns: tuple[int, int] = (0, 0)
     # Unread turns are left for another round (the transcript cap, or a long backlog).
     more: bool = False
+    # The conversation of each number a chat transcript's turns carry (``conversation``: 1 is
+    # the first): where a line this pass writes came from. The model sees only the numbers.
+    conversations: tuple[int, ...] = ()
+
+    def said(self) -> list[provenance.Said]:
+        """What the person said in this work, oldest first, with its conversation."""
+        return [
+            provenance.Said(
+                conversation=self._conversation(turn),
+                text=turn["content"],
+                remember=is_remember_request(turn["content"]),
+            )
+            for turn in self.transcript
+            if turn["role"] == "user"
+        ]
+
+    def _conversation(self, turn: Turn) -> int | None:
+        number = turn.get("conversation")
+        if not isinstance(number, int) or not 0 < number <= len(self.conversations):
+            return None
+        return self.conversations[number - 1]
 
 
 def next_work(memory: Memory) -> Work | None:
@@ -89,6 +110,7 @@ def _chat_work(memory: Memory) -> Work | None:
         context=_context(memory, taken, numbers),
         message_ids=tuple(r["id"] for r in taken),
         more=len(taken) < len(unread) or len(unread) == UNREAD_TURNS_SCANNED,
+        conversations=tuple(numbers),
     )
 
 

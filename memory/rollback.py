@@ -16,7 +16,7 @@ from django.conf import settings
 from django.db import transaction
 
 from core.errors import Conflict, NotFound
-from memory import budget, changes, history, tombstones
+from memory import budget, changes, history, provenance, tombstones
 from memory.filters import refusal_reason
 from memory.lines import clean_line, line_key
 from memory.models import Memory, MemoryEvent, MemoryVersion, Outcome
@@ -67,8 +67,9 @@ def screened(lines: Sequence[str]) -> tuple[list[str], int]:
     return kept, len(lines) - len(kept)
 
 
-# What a rollback writes, given the list now and the version asked for: lines and known pairs.
-Target = tuple[list[str], list[tuple[str, str]]]
+# What a rollback writes, given the list now and the version asked for: lines, known pairs, and
+# the version whose sources the lines it brings back take.
+Target = tuple[list[str], list[tuple[str, str]], MemoryVersion | None]
 
 
 def _roll_back(
@@ -86,7 +87,7 @@ def _roll_back(
         row = history.version_of(memory_id=memory.pk, version=version)
         if row is None:
             raise VersionNotFound
-        lines, pairs = target(memory, row)
+        lines, pairs, back_from = target(memory, row)
         # What the person made memory forget never comes back this way either (a line still on
         # the list is not a comeback).
         forgotten = tombstones.buried(memory.pk)
@@ -100,7 +101,8 @@ def _roll_back(
         if after == memory.lines:
             return RolledBack(view_memory(owner_id=owner_id), skipped)  # nothing to write
         with transaction.atomic():
-            if write_lines(memory=memory, lines=after, kind=kind, pairs=pairs):
+            origin = _bringing_back(back_from, fallback=row)
+            if write_lines(memory=memory, lines=after, kind=kind, pairs=pairs, origin=origin):
                 record_event(
                     owner_id=owner_id,
                     kind=kind,
@@ -115,6 +117,14 @@ def _roll_back(
     raise StaleVersion
 
 
+def _bringing_back(version: MemoryVersion | None, *, fallback: MemoryVersion) -> provenance.Origin:
+    """A line brought back takes the source it had in ``version``; one it never had (a version
+    pruned, or stored before sources were kept) reads as learned when ``fallback`` was made."""
+    known = history.sources_by_line(version) if version is not None else {}
+    old = provenance.source(provenance.Kind.LEARNED, fallback.created_at)
+    return provenance.Origin(new=lambda _line: old, known=known)
+
+
 def restore_version(*, owner_id: int, version: int, expected_version: int | None) -> RolledBack:
     """A new version whose lines are those of ``version``, at the version the person saw
     (``None``: any)."""
@@ -123,7 +133,7 @@ def restore_version(*, owner_id: int, version: int, expected_version: int | None
         version=version,
         expected=expected_version,
         kind=MemoryEvent.Kind.RESTORE,
-        target=lambda memory, row: (list(row.lines), []),
+        target=lambda memory, row: (list(row.lines), [], row),
     )
 
 
@@ -137,7 +147,9 @@ def undo_version(*, owner_id: int, version: int, expected_version: int | None) -
         record = history.change_of(row)
         if record.empty:
             raise NothingToUndo
-        return changes.revert(memory.lines, record), changes.inverse_pairs(record)
+        # What comes back was in the version before this one (if it is still kept).
+        before = history.version_before(memory_id=memory.pk, version=row.version)
+        return changes.revert(memory.lines, record), changes.inverse_pairs(record), before
 
     return _roll_back(
         owner_id=owner_id,

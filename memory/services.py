@@ -23,7 +23,18 @@ from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 
 from core.errors import Conflict, Invalid, NotFound, Stale
-from memory import budget, history, owners, prompts, scheduling, texts, tombstones, turns
+from memory import (
+    budget,
+    changes,
+    history,
+    owners,
+    prompts,
+    provenance,
+    scheduling,
+    texts,
+    tombstones,
+    turns,
+)
 from memory.filters import refusal_reason
 from memory.lines import clean_line, line_key
 from memory.models import Memory, MemoryEvent, Outcome
@@ -79,9 +90,24 @@ def owner_still_there() -> Iterator[None]:
         raise OwnerGone from None
 
 
+@dataclass(frozen=True)
+class LineItem:
+    """One line as the person sees it, with where it came from (``memory.provenance``):
+    ``conversation`` and ``title`` name the person's conversation whose turn produced it, None
+    for a line written by hand or once that conversation is deleted."""
+
+    text: str
+    kind: str
+    conversation: int | None
+    title: str | None
+    learned_at: datetime
+    changed_at: datetime
+
+
 @dataclass
 class MemoryView:
-    """What a person sees of their memory: exactly what the model receives."""
+    """What a person sees of their memory: exactly what the model receives, and where each
+    line came from (``items``, in the order of ``lines``)."""
 
     lines: list[str]
     tokens: int
@@ -89,6 +115,7 @@ class MemoryView:
     enabled: bool
     version: int
     updated_at: datetime | None = field(default=None)
+    items: list[LineItem] = field(default_factory=list)
 
     @property
     def count(self) -> int:
@@ -119,7 +146,31 @@ def view_memory(*, owner_id: int) -> MemoryView:
         enabled=memory.enabled,
         version=memory.version,
         updated_at=memory.updated_at,
+        items=line_items(memory),
     )
+
+
+def line_items(memory: Memory) -> list[LineItem]:
+    """Each line with its source and the title of its conversation (one query, and only the
+    owner's conversations: one deleted since, or anyone else's, is named nowhere)."""
+    sources = sources_of(memory)
+    wanted = {src["conversation"] for src in sources if src["conversation"] is not None}
+    titles = turns.store().titles(memory.owner_id, wanted) if wanted else {}
+    items = []
+    for line, src in zip(memory.lines, sources, strict=True):
+        conversation = src["conversation"]
+        title = None if conversation is None else titles.get(conversation)
+        items.append(
+            LineItem(
+                text=line,
+                kind=src["kind"],
+                conversation=None if title is None else conversation,
+                title=title,
+                learned_at=datetime.fromisoformat(src["learned_at"]),
+                changed_at=datetime.fromisoformat(src["changed_at"]),
+            )
+        )
+    return items
 
 
 def record_event(
@@ -154,22 +205,36 @@ def write_lines(
     tokens: int | None = None,
     rules_version: int | None = None,
     pairs: Iterable[tuple[str, str]] = (),
+    origin: provenance.Origin | None = None,
 ) -> bool:
     """Compare-and-set the list against the version ``memory`` was read at, and store the
     version it makes (``kind``: the operation, as in the trace; ``pairs``: lines the writer
     knows it changed from → to) in the same transaction. ``rules_version``: the filters'
-    version the lines were checked under, when it changes with them.
+    version the lines were checked under, when it changes with them. ``origin``: where the
+    lines it brings in come from (by default, what ``kind`` says: a pass, a hand edit, a
+    merge); kept lines keep their source, rewritten ones their origin (``memory.provenance``).
 
     Zero rows updated means someone else wrote first (a pass, a clear, a delete, a switch, or
     the account's deletion): the caller re-reads and decides again; nothing is overwritten.
     """
+    now = timezone.now()
+    change = changes.diff(memory.lines, lines, pairs=pairs)
+    sources = provenance.carry(
+        before=memory.lines,
+        sources=sources_of(memory),
+        after=lines,
+        changed=change.changed,
+        origin=origin or default_origin(kind, now),
+        at=now,
+    )
     # No savepoint inside the caller's transaction: one is already all or nothing.
     with transaction.atomic(savepoint=False):
         updated = Memory.objects.filter(pk=memory.pk, version=memory.version).update(
             lines=lines,
+            sources=sources,
             tokens=budget.list_tokens(lines) if tokens is None else tokens,
             version=F("version") + 1,
-            updated_at=timezone.now(),
+            updated_at=now,
             rules_version=F("rules_version") if rules_version is None else rules_version,
         )
         if updated == 1:
@@ -179,9 +244,33 @@ def write_lines(
                 before=memory.lines,
                 after=lines,
                 kind=kind,
-                pairs=pairs,
+                sources=sources,
+                change=change,
             )
     return updated == 1
+
+
+# What a write brings in by default, by the operation (``MemoryEvent.Kind``).
+_KIND_OF_WRITE: dict[str, str] = {
+    MemoryEvent.Kind.PASS: provenance.Kind.LEARNED,
+    MemoryEvent.Kind.VOICE_PASS: provenance.Kind.VOICE,
+    MemoryEvent.Kind.ADD_LINE: provenance.Kind.ADDED,
+    MemoryEvent.Kind.EDIT_LINE: provenance.Kind.EDITED,
+    MemoryEvent.Kind.MERGE: provenance.Kind.MERGED,
+}
+
+
+def default_origin(kind: str, at: datetime) -> provenance.Origin:
+    """New lines of a write of ``kind`` at ``at``: a hand edit's are the person's own."""
+    made = provenance.source(_KIND_OF_WRITE.get(kind, provenance.Kind.LEARNED), at)
+    return provenance.Origin(new=lambda _line: made, by_hand=kind == MemoryEvent.Kind.EDIT_LINE)
+
+
+def sources_of(memory: Memory) -> list[provenance.Source]:
+    """The memory's sources, one per line (lines stored before sources were kept, or by a
+    path that bypassed them: learned, when the memory was last updated)."""
+    fallback = provenance.source(provenance.Kind.LEARNED, memory.updated_at)
+    return provenance.aligned(memory.lines, memory.sources, fallback)
 
 
 # --- Reading for a chat request ---------------------------------------------------------------
@@ -291,6 +380,7 @@ def clear_memory(*, owner_id: int) -> None:
     with transaction.atomic():
         Memory.objects.filter(pk=memory.pk).update(
             lines=[],
+            sources=[],
             tokens=0,
             version=F("version") + 1,
             updated_at=now,
@@ -326,7 +416,7 @@ def delete_line(*, owner_id: int, index: int, expected_version: int | None) -> M
     def without(lines: list[str]) -> Change:
         if not 0 <= index < len(lines):
             raise LineNotFound
-        return [line for i, line in enumerate(lines) if i != index], [lines[index]], None
+        return [line for i, line in enumerate(lines) if i != index], [lines[index]], None, []
 
     return _change_by_hand(
         owner_id=owner_id,
@@ -366,15 +456,17 @@ def _write_own_line(
         tokens = budget.list_tokens(after)
         if tokens > settings.MEMORY_TOKEN_LIMIT:
             raise MemoryFull
-        return after, [] if index is None else [lines[index]], tokens
+        if index is None:
+            return after, [], tokens, []
+        return after, [lines[index]], tokens, [(lines[index], line)]
 
     kind = MemoryEvent.Kind.ADD_LINE if index is None else MemoryEvent.Kind.EDIT_LINE
     return _change_by_hand(owner_id=owner_id, expected=expected, kind=kind, change=with_line)
 
 
 # A person's change to the list: the lines after it, the lines it took out, their tokens if
-# already counted.
-Change = tuple[list[str], list[str], int | None]
+# already counted, and the line it rewrote (from → to).
+Change = tuple[list[str], list[str], int | None, list[tuple[str, str]]]
 
 
 def _change_by_hand(
@@ -388,9 +480,9 @@ def _change_by_hand(
         memory = get_memory(owner_id=owner_id)
         if expected is not None and memory.version != expected:
             raise StaleVersion
-        after, removed, tokens = change(memory.lines)
+        after, removed, tokens, pairs = change(memory.lines)
         with transaction.atomic():
-            if write_lines(memory=memory, lines=after, tokens=tokens, kind=kind):
+            if write_lines(memory=memory, lines=after, tokens=tokens, kind=kind, pairs=pairs):
                 # Forgetting is final: what the person took out leaves every version too, and
                 # a tombstone keeps any later pass, restore or merge from writing it again.
                 history.forget(memory_id=memory.pk, removed=removed, kept=after)

@@ -13,6 +13,7 @@ the same turn (``memory.passes``).
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Protocol, TypedDict
 
@@ -110,6 +111,11 @@ class TurnStore(Protocol):
 
     def close_voice_sessions_of(self, owner_id: int) -> None:
         """Every session of the owner not finished yet, ended or running, is never read."""
+        ...
+
+    def titles(self, owner_id: int, conversation_ids: Collection[int]) -> dict[int, str]:
+        """The titles of those of ``conversation_ids`` the owner still has, in one query (a
+        conversation deleted, or anyone else's, is absent)."""
         ...
 
 

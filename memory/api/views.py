@@ -13,12 +13,46 @@ from rest_framework.views import APIView
 
 from core.people import PersonRequest
 from core.schema import errors
-from memory import services, texts
+from memory import provenance, services, texts
 from memory.versions import VersionRequired, etag_of, if_match_versions
+
+
+class LineItemSerializer(serializers.Serializer):
+    text = serializers.CharField(help_text="The line, as in `lines`.")
+    kind = serializers.ChoiceField(
+        choices=provenance.KINDS,
+        help_text=(
+            "What produced the line: `learned` (a scheduled pass over your chats), `remembered`"
+            " (a pass over a message that asked to remember), `voice` (a pass over a voice"
+            " session), `added` / `edited` (written or rewritten by you), `merged` (brought"
+            " over from a guest session at signup or login), `imported` (reserved: there is no"
+            " import yet). A line a pass merely kept keeps its kind; one it rewrote keeps its"
+            " origin and gets a new `changed_at`."
+        ),
+    )
+    conversation = serializers.IntegerField(
+        allow_null=True,
+        help_text=(
+            "The id of your conversation whose message produced the line (`GET"
+            " conversations/{id}`); null for a line written by hand, a voice session, lines"
+            " saved before sources were kept, or once that conversation is deleted."
+        ),
+    )
+    title = serializers.CharField(
+        allow_null=True,
+        help_text="That conversation's title (may be empty); null whenever `conversation` is.",
+    )
+    learned_at = serializers.DateTimeField(help_text="When the line first entered the list.")
+    changed_at = serializers.DateTimeField(
+        help_text="When its text last changed (a rewrite by a pass, an edit); else `learned_at`."
+    )
 
 
 class MemorySerializer(serializers.Serializer):
     lines = serializers.ListField(child=serializers.CharField())
+    items = LineItemSerializer(
+        many=True, help_text="One per line, in the order of `lines`: where each came from."
+    )
     count = serializers.IntegerField()
     tokens = serializers.IntegerField()
     token_limit = serializers.IntegerField()

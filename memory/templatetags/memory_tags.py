@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django import template
-from django.utils.formats import number_format
+from django.utils import timezone
+from django.utils.formats import date_format, number_format
 
 register = template.Library()
 
@@ -12,3 +15,12 @@ register = template.Library()
 def grouped(value: int) -> str:
     """``2000`` → "2,000" in English, "2.000" in Italian, "2 000" in French."""
     return number_format(value, force_grouping=True)
+
+
+@register.filter
+def line_date(value: datetime) -> str:
+    """When a line was learned, in the reader's language and time zone: "November 3" in
+    English, "3 novembre" in Italian and French; with the year when it is not this year's."""
+    moment = timezone.localtime(value)
+    same_year = moment.year == timezone.localtime().year
+    return date_format(moment, "MONTH_DAY_FORMAT" if same_year else "DATE_FORMAT")

@@ -69,3 +69,32 @@ def test_a_views_own_codes_are_declared_with_the_common_ones(schema) -> None:
     assert "`malformed_json`" in line["400"]["description"]
     memory = schema["paths"]["/api/v1/memory"]["get"]["responses"]
     assert "`memory_unavailable`" in memory["503"]["description"]
+
+
+def test_the_memory_documents_where_every_line_came_from(schema) -> None:
+    components = schema["components"]["schemas"]
+    memory = components["Memory"]["properties"]
+    assert memory["items"]["type"] == "array"
+    assert memory["items"]["description"]
+    item = components["LineItem"]
+    assert set(item["required"]) == {
+        "text",
+        "kind",
+        "conversation",
+        "title",
+        "learned_at",
+        "changed_at",
+    }
+    for name, field in item["properties"].items():
+        assert field.get("description"), name
+    kinds = components[item["properties"]["kind"]["allOf"][0]["$ref"].rsplit("/", 1)[1]]
+    assert kinds["enum"] == [
+        "learned",
+        "remembered",
+        "voice",
+        "added",
+        "edited",
+        "merged",
+        "imported",
+    ]
+    assert item["properties"]["conversation"]["nullable"] is True

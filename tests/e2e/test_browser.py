@@ -139,7 +139,8 @@ def test_chatting_fills_memory_which_can_be_seen_deleted_cleared_and_switched_of
     expect(memory.locator("[data-memory-usage]")).to_have_text(re.compile(r"^\d+ / 2,000 tokens$"))
 
     # Delete one line: it goes without a page load, the rest stays.
-    turin = memory.locator("li").filter(has_text="Turin")
+    # By the line itself: the note under each line names the chat, which says "Turin" too.
+    turin = memory.locator("li").filter(has=page.locator(".memory-line", has_text="Turin"))
     turin.get_by_role("button").click()
     expect(page.locator("#memory .memory-line").filter(has_text="Turin")).to_have_count(0)
     expect(page.locator("#memory .memory-line").filter(has_text="Anna")).to_have_count(1)
@@ -168,6 +169,27 @@ def test_chatting_fills_memory_which_can_be_seen_deleted_cleared_and_switched_of
     assert not Memory.objects.get().enabled
 
 
+def test_the_settings_page_shows_where_a_line_came_from_and_its_chat_opens_by_keyboard(
+    page: Page, eager_memory: None
+) -> None:
+    page.goto("/")
+    send(page, REMEMBER_ANNA)
+    page.wait_for_url(re.compile(r"/c/\d+/$"))
+    chat_url = page.url
+    wait_for_reply(page, 1)
+
+    page.get_by_role("link", name="Settings").click()
+    memory = page.locator("#memory")
+    memory.locator(".memory-row > summary").click()
+    anna = memory.locator("li").filter(has=page.locator(".memory-line", has_text="Name is Anna"))
+    note = anna.locator(".memory-source")
+    expect(note).to_have_text(re.compile(r"^From your chat “My name is Anna.*”, \w+ \d+$"))
+    link = note.get_by_role("link")
+    link.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_url(chat_url)
+
+
 def test_cancelling_the_clear_dialog_keeps_everything(page: Page, live_server: Any) -> None:
     remember(guest_session(page, live_server.url), "Name is Anna")
     page.goto("/settings/")
@@ -188,7 +210,8 @@ def test_a_fact_is_edited_and_added_by_hand_and_a_secret_is_refused(
     memory = page.locator("#memory")
     memory.locator(".memory-row > summary").click()
 
-    turin = memory.locator("li").filter(has_text="Turin")
+    # By the line itself: the note under each line names the chat, which says "Turin" too.
+    turin = memory.locator("li").filter(has=page.locator(".memory-line", has_text="Turin"))
     turin.get_by_label("Edit: Lives in Turin").click()
     turin.get_by_role("textbox").fill("Lives in Milan")
     turin.get_by_role("button", name="Save").click()

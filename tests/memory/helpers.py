@@ -128,3 +128,23 @@ def wait_for(predicate: Any, seconds: float = 30.0) -> bool:
             return True
         time.sleep(0.05)
     return False
+
+
+def migrate(targets):
+    """Migrate the test database to ``targets``; the apps as they stand there."""
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(targets)
+    return executor.loader.project_state(targets).apps
+
+
+def anna_and_bob(apps):
+    """Two people, in the apps of a migration state."""
+    User = apps.get_model("accounts", "User")
+    return tuple(
+        User.objects.create(email=f"{name}@example.com", username=f"{name}@example.com")
+        for name in ("anna", "bob")
+    )

@@ -25,6 +25,7 @@ def test_get_memory_returns_the_list_with_an_etag(api, account):
     assert response["ETag"] == f'"{body["version"]}"'
     assert set(body) == {
         "lines",
+        "items",
         "count",
         "tokens",
         "token_limit",

@@ -4,25 +4,18 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
+from tests.memory.helpers import anna_and_bob, migrate
+
 BEFORE = [("memory", "0010_memory_history")]
 AFTER = [("memory", "0011_history_begins_with_todays_lines")]
-
-
-def migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
 
 
 @pytest.mark.django_db(transaction=True)
 def test_every_memory_gets_a_learned_version_of_its_lines_dated_by_its_last_update():
     latest = MigrationExecutor(connection).loader.graph.leaf_nodes("memory")
     apps = migrate(BEFORE)
-    User = apps.get_model("accounts", "User")
     Memory = apps.get_model("memory", "Memory")
-    anna = User.objects.create(email="anna@example.com", username="anna@example.com")
-    bob = User.objects.create(email="bob@example.com", username="bob@example.com")
+    anna, bob = anna_and_bob(apps)
     full = Memory.objects.create(owner=anna, lines=["Name is Anna", "Lives in Turin"], version=7)
     empty = Memory.objects.create(owner=bob, lines=[])
     try:
