@@ -190,6 +190,31 @@ def test_the_settings_page_shows_where_a_line_came_from_and_its_chat_opens_by_ke
     page.wait_for_url(chat_url)
 
 
+def test_a_bad_rewrite_is_undone_by_restoring_a_version_from_the_history_page(
+    page: Page, live_server: Any
+) -> None:
+    guest = guest_session(page, live_server.url)
+    remember(guest, "Name is Anna", "Lives in Turin", "Likes jazz")
+    remember(guest, "Name is Anna")  # a careless rewrite that lost two facts
+    page.goto("/settings/")
+    page.locator("#memory .memory-row > summary").click()
+    page.locator("#memory").get_by_role("link", name="History").click()
+
+    versions = page.locator(".memory-version")
+    expect(versions).to_have_count(2)
+    expect(versions.first).to_contain_text("Current")
+    expect(versions.nth(1)).to_contain_text("3 added")
+    restore = versions.nth(1).get_by_role("button", name=re.compile(r"^Restore version \d+$"))
+    restore.focus()
+    page.keyboard.press("Enter")
+
+    page.wait_for_url(re.compile(r"/settings/\?memory=open"))  # the section comes back open
+    expect(page.locator("#memory .memory-line")).to_have_text(
+        ["Name is Anna", "Lives in Turin", "Likes jazz"]
+    )
+    assert Memory.objects.get().lines == ["Name is Anna", "Lives in Turin", "Likes jazz"]
+
+
 def test_cancelling_the_clear_dialog_keeps_everything(page: Page, live_server: Any) -> None:
     remember(guest_session(page, live_server.url), "Name is Anna")
     page.goto("/settings/")
