@@ -17,7 +17,8 @@ from typing import TypedDict
 from django.db.models import Prefetch, QuerySet, prefetch_related_objects
 
 from chat.models import Conversation, Message
-from memory.models import MemoryVersion
+from memory.models import Memory, MemoryVersion
+from memory.turns import TurnState
 
 # "from" is a keyword: only the functional form of TypedDict can name it.
 ChangedLine = TypedDict("ChangedLine", {"from": str, "to": str})
@@ -70,22 +71,57 @@ def change_of(message: Message) -> Change | None:
 @dataclass(frozen=True)
 class Receipt:
     """A "Memory updated" line of the chat page: the change, and whether Undo can still revert
-    it (its version is the list's newest)."""
+    it (its version is the list's current one, the ``If-Match`` an undo needs)."""
 
     change: Change
     undoable: bool
 
+    @property
+    def items(self) -> list[tuple[str, str]]:
+        """The change as the chat says it: "+ added", "from → to", "− removed"."""
+        return [
+            *(("added", f"+ {line}") for line in self.change["added"]),
+            *(("changed", f"{line['from']} → {line['to']}") for line in self.change["changed"]),
+            *(("removed", f"− {line}") for line in self.change["removed"]),
+        ]
 
-def receipts_in(messages: Iterable[Message], *, current_version: int | None) -> dict[int, Receipt]:
-    """The receipts to show among ``messages`` (one conversation, oldest first), by message id:
-    each change under the newest of the person's turns its pass read here, and only a change
-    there is something left of to show."""
+
+def receipts_in(messages: Iterable[Message], *, owner_id: int) -> dict[int, Receipt]:
+    """The receipts to show among ``messages`` (one conversation's, oldest first), by message
+    id: each change under the newest of the person's turns its pass read here, and only a
+    change something is left of to show (a pruned or cleared version shows nothing)."""
     newest: dict[int, tuple[int, Change]] = {}
     for message in messages:
         change = change_of(message)
         if change is not None and (change["added"] or change["changed"] or change["removed"]):
             newest[change["version"]] = (message.pk, change)
+    if not newest:
+        return {}
+    current = Memory.objects.filter(owner_id=owner_id).values_list("version", flat=True).first()
     return {
-        message_id: Receipt(change, undoable=change["version"] == current_version)
+        message_id: Receipt(change, undoable=change["version"] == current)
         for message_id, change in newest.values()
     }
+
+
+@dataclass(frozen=True)
+class Watch:
+    """What the chat page's script learns while it waits for a pass after a reply."""
+
+    receipts: dict[int, Receipt]
+    # A turn of these is still unread and the memory owes a pass: a receipt may still come.
+    waiting: bool
+
+
+def receipts_after(conversation: Conversation, *, after_id: int) -> Watch:
+    """The receipts of the person's turns of ``conversation`` from ``after_id`` on, and whether
+    to keep asking (at most three small queries)."""
+    turns = list(
+        with_receipts(
+            conversation.messages.filter(role=Message.Role.USER, id__gte=after_id).order_by("id")
+        )
+    )
+    waiting = any(turn.memory_state == TurnState.UNREAD for turn in turns) and (
+        Memory.objects.filter(owner_id=conversation.owner_id, pass_requested=True).exists()
+    )
+    return Watch(receipts_in(turns, owner_id=conversation.owner_id), waiting=waiting)
