@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import models
 
 from core.people import Person
+from memory.models import MemoryVersion
 from memory.turns import TurnState
 
 
@@ -84,11 +85,31 @@ class Message(models.Model):
     # o200k tokens of the content, counted once when stored: the history window sums these.
     # (Null for messages stored before it existed: the window estimates those.)
     tokens = models.PositiveIntegerField(null=True, blank=True)
+    # What the pass that read this turn did to the list (set with ``memory_state``, in the same
+    # UPDATE): None until a pass reads it (and for good when it never will: memory off, a
+    # temporary chat, a skipped turn), else whether that pass changed the list and the version
+    # it made. The version goes (SET_NULL) when it is pruned, cleared or its memory deleted;
+    # ``memory_changed`` stays, so "it changed" is still said when the change can't be shown.
+    memory_changed = models.BooleanField(null=True, blank=True)
+    memory_version = models.ForeignKey(
+        MemoryVersion,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        db_index=False,  # the partial index below: most messages name no version
+    )
 
     class Meta:
         ordering = ["id"]
         indexes = [
             models.Index(fields=["conversation", "id"]),
+            # A version going (prune, clear) nulls the messages naming it: found by this index.
+            models.Index(
+                fields=["memory_version"],
+                condition=models.Q(memory_version__isnull=False),
+                name="message_memory_version",
+            ),
             # What a pass reads: small (only what no pass has read yet), so it stays cheap.
             models.Index(
                 fields=["conversation", "id"],

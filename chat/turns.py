@@ -10,7 +10,8 @@ from django.db.models import Exists, OuterRef, Subquery
 from django.utils import timezone
 
 from chat.models import Conversation, Message, VoiceSession
-from memory.turns import ContextTurn, TurnState, UnreadTurn, VoiceWork
+from memory.models import MemoryVersion
+from memory.turns import ContextTurn, TurnState, UnreadTurn, VersionMade, VoiceWork
 
 # A voice session is owed until its pass is done; a clear marks the sessions it puts out of
 # reach as done, ended or not, and a session started with memory off is done from the start.
@@ -57,17 +58,27 @@ class ChatTurns:
             or VoiceSession.objects.filter(owner_id=owner_id, **_VOICE_OWED).exists()
         )
 
-    def mark_read(self, turn_ids: tuple[int, ...]) -> int:
-        return self._move(turn_ids, TurnState.READ)
+    def mark_read(self, turn_ids: tuple[int, ...], *, made: VersionMade | None = None) -> int:
+        # The version's row is found inside the UPDATE: the pass knows its number, not its id.
+        version = None
+        if made is not None:
+            version = Subquery(
+                MemoryVersion.objects.filter(memory_id=made.memory_id, version=made.version).values(
+                    "pk"
+                )[:1]
+            )
+        return self._move(
+            turn_ids, TurnState.READ, memory_changed=made is not None, memory_version=version
+        )
 
     def mark_skipped(self, turn_ids: tuple[int, ...]) -> int:
         return self._move(turn_ids, TurnState.SKIPPED)
 
-    def _move(self, turn_ids: tuple[int, ...], state: TurnState) -> int:
+    def _move(self, turn_ids: tuple[int, ...], state: TurnState, **marks: object) -> int:
         if not turn_ids:
             return 0
         return Message.objects.filter(pk__in=turn_ids, memory_state=TurnState.UNREAD).update(
-            memory_state=state
+            memory_state=state, **marks
         )
 
     def skip_unread_of(self, owner_id: int) -> int:

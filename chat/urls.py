@@ -12,5 +12,7 @@ urlpatterns = [
     path("c/<int:pk>/", views.conversation, name="conversation"),
     path("c/<int:pk>/messages", views.send, name="send"),
     path("c/<int:pk>/model", views.switch_model, name="switch_model"),
+    path("c/<int:pk>/memory-receipts", views.memory_receipts, name="memory_receipts"),
+    path("c/<int:pk>/memory/undo", views.undo_memory, name="undo_memory"),
     path("projects/", views.projects, name="projects"),
 ]

@@ -14,11 +14,12 @@ from django.contrib import messages
 from django.db.models import Count
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from chat import services
+from chat import receipts, services
 from chat.access import conversation_for, project_for
 from chat.forms import NewConversationForm, ProjectForm
 from chat.models import Conversation, Message, Project
@@ -26,6 +27,8 @@ from chat.streaming import streaming_reply
 from core import throttling
 from core.error_pages import shown_on_page
 from core.people import acting_person, person_of, person_optional, person_required
+from memory import rollback
+from memory.versions import version_of
 
 
 def _accepts(request: HttpRequest, media_type: str) -> bool:
@@ -120,10 +123,12 @@ def new(request: HttpRequest) -> HttpResponse:
 @person_optional
 def conversation(request: HttpRequest, pk: int) -> HttpResponse:
     conversation = conversation_for(person_of(request), pk)
-    history = list(conversation.messages.all())
+    history = list(receipts.with_receipts(conversation.messages.all()))
+    shown = receipts.receipts_in(history, owner_id=conversation.owner_id)
     context = {
         "conversation": conversation,
         "history": history,
+        "entries": [(message, shown.get(message.pk)) for message in history],
         "unanswered_ids": _unanswered_ids(history),
         "models": services.available_models(),
     }
@@ -167,3 +172,50 @@ def projects(request: HttpRequest) -> HttpResponse:
     owned = Project.objects.for_owner(person_of(request)).annotate(chats=Count("conversations"))
     status = 400 if form.errors else 200
     return render(request, "chat/projects.html", {"form": form, "projects": owned}, status=status)
+
+
+# --- Memory receipts: "Memory updated" under the turn whose pass changed the list ----------------
+
+RECEIPT_STALE = _("Your memory changed since, so this can't be undone here.")
+
+
+def _message_id(text: str) -> int:
+    """A message id from the query string; anything else matches every message (0)."""
+    return int(text) if text.isascii() and text.isdigit() and len(text) < 19 else 0
+
+
+@require_GET
+@person_optional
+def memory_receipts(request: HttpRequest, pk: int) -> JsonResponse:
+    """The receipts of the person's turns from ``after`` on, as the page shows them, and
+    whether a pass that may bring one is still owed (the script asks again while it is)."""
+    conversation = conversation_for(person_of(request), pk)
+    watch = receipts.receipts_after(
+        conversation, after_id=_message_id(request.GET.get("after", ""))
+    )
+    shown = {
+        str(message_id): render_to_string(
+            "chat/_receipt.html", {"receipt": receipt, "conversation": conversation}, request
+        )
+        for message_id, receipt in watch.receipts.items()
+    }
+    return JsonResponse({"receipts": shown, "waiting": watch.waiting})
+
+
+@require_POST
+@person_optional
+def undo_memory(request: HttpRequest, pk: int) -> HttpResponse:
+    """Undo the change a receipt shows, while it is still the list's newest (``version`` is
+    the receipt's, the If-Match of the API's undo)."""
+    conversation = conversation_for(person_of(request), pk)
+    with shown_on_page(request, texts={"stale_version": RECEIPT_STALE}):
+        version = version_of(request.POST.get("version", ""))
+        if version is None:
+            raise rollback.VersionNotFound
+        result = rollback.undo_version(
+            owner_id=conversation.owner_id, version=version, expected_version=version
+        )
+        if _accepts(request, "application/json"):
+            return JsonResponse({"version": result.memory.version})
+        messages.success(request, _("Undone."))
+    return redirect("chat:conversation", pk=conversation.pk)

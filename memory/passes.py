@@ -232,7 +232,12 @@ def _store(memory: Memory, work: Work, rewrite: Rewrite, *, kind: str, outcome: 
                 kind=kind,
                 origin=_origin(work),
             )
-        if not written or _mark_read(work) != len(work.message_ids):
+        made = (
+            None
+            if rewrite.lines == memory.lines
+            else turns.VersionMade(memory.pk, memory.version + 1)
+        )
+        if not written or _mark_read(work, made) != len(work.message_ids):
             transaction.set_rollback(True)
             return False
         if work.voice_session_id is not None and not _mark_voice_read(work):
@@ -283,8 +288,8 @@ def _keep_forgetting_final(memory: Memory, work: Work, after: list[str]) -> None
         tombstones.unbury(memory_id=memory.pk, lines=[line for line in after if line not in before])
 
 
-def _mark_read(work: Work) -> int:
-    return turns.store().mark_read(work.message_ids)
+def _mark_read(work: Work, made: turns.VersionMade | None = None) -> int:
+    return turns.store().mark_read(work.message_ids, made=made)
 
 
 def _mark_voice_read(work: Work) -> bool:

@@ -52,6 +52,15 @@ class VoiceWork:
     turns_read: int
 
 
+@dataclass(frozen=True)
+class VersionMade:
+    """The version of a memory's list a pass wrote (``MemoryVersion.version``): each turn it
+    read keeps it, so the chat can show what that turn changed."""
+
+    memory_id: int
+    version: int
+
+
 class TurnStore(Protocol):
     """What memory needs of the stored turns. Ids are the store's own; owners are user ids."""
 
@@ -70,8 +79,10 @@ class TurnStore(Protocol):
         """Unread turns or an ended, unfinished voice session of the owner."""
         ...
 
-    def mark_read(self, turn_ids: tuple[int, ...]) -> int:
-        """Mark these turns read if they are still unread; how many were."""
+    def mark_read(self, turn_ids: tuple[int, ...], *, made: VersionMade | None = None) -> int:
+        """Mark these turns read if they are still unread, with what the pass that read them
+        did to the list (``made``: the version it wrote; None: it changed nothing), in one
+        UPDATE; how many were."""
         ...
 
     def mark_skipped(self, turn_ids: tuple[int, ...]) -> int:

@@ -5,10 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.validators import ProhibitNullCharactersValidator
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.validators import ProhibitSurrogateCharactersValidator
 
+from chat import receipts
 from chat.models import Conversation, Message, Project
+from memory.api.history import ChangedLineSerializer
 from memory.lines import clean_text
 
 
@@ -18,10 +21,39 @@ class ModelOptionSerializer(serializers.Serializer):
     label = serializers.CharField()  # type: ignore[assignment]
 
 
+class MemoryChangeSerializer(serializers.Serializer):
+    version = serializers.IntegerField(
+        help_text="The version of the list the pass made: `POST memory/undo` reverts it while "
+        "it is the newest (`If-Match` the same number)."
+    )
+    added = serializers.ListField(child=serializers.CharField())
+    changed = ChangedLineSerializer(many=True)
+    removed = serializers.ListField(child=serializers.CharField())
+
+
 class MessageSerializer(serializers.ModelSerializer):
+    memory_updated = serializers.SerializerMethodField(
+        help_text="The person's turns: `true` when the memory pass that read this turn changed "
+        "the list, `false` when it read it and changed nothing, `null` when no pass read it "
+        "(not yet, or never: memory off, a temporary chat, a turn skipped or said before "
+        "receipts existed). Always `null` for the assistant's turns."
+    )
+    memory_change = serializers.SerializerMethodField(
+        help_text="With `memory_updated: true`, what that pass changed (the person's own "
+        "lines, shown only to them), less what they forgot since; `null` once that version "
+        "is gone (older than the history keeps, or cleared), and otherwise."
+    )
+
     class Meta:
         model = Message
-        fields = ["id", "role", "content", "model", "created_at"]
+        fields = ["id", "role", "content", "model", "created_at", "memory_updated", "memory_change"]
+
+    def get_memory_updated(self, message: Message) -> bool | None:
+        return receipts.memory_updated(message)
+
+    @extend_schema_field(MemoryChangeSerializer(allow_null=True))
+    def get_memory_change(self, message: Message) -> receipts.Change | None:
+        return receipts.change_of(message)
 
 
 class ConversationSerializer(serializers.ModelSerializer):

@@ -14,7 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from chat import services
+from chat import receipts, services
 from chat.access import conversation_for, project_for, voice_session_for
 from chat.api import serializers as s
 from chat.models import Conversation, Project
@@ -61,7 +61,9 @@ class ConversationListView(APIView):
 class ConversationDetailView(APIView):
     @extend_schema(responses=s.ConversationDetailSerializer)
     def get(self, request: PersonRequest, pk: int) -> Response:
-        return Response(s.ConversationDetailSerializer(conversation_for(request.user, pk)).data)
+        conversation = conversation_for(request.user, pk)
+        receipts.load_messages(conversation)
+        return Response(s.ConversationDetailSerializer(conversation).data)
 
     @extend_schema(
         request=s.ConversationUpdateSerializer,

@@ -65,6 +65,14 @@
     body.className = "bubble";
     body.textContent = text;
     item.append(who, body);
+    if (role === "user") {
+      // Where "Memory updated" appears once a pass has read this turn (announced politely).
+      const slot = document.createElement("div");
+      slot.className = "receipt-slot";
+      slot.dataset.receiptSlot = "";
+      slot.setAttribute("aria-live", "polite");
+      item.append(slot);
+    }
     list.append(item);
     return item;
   }
@@ -151,6 +159,7 @@
           } else if (event === "done") {
             reply.dataset.messageId = payload.assistant_message_id;
             finished = true;
+            watchReceipts(chat, list, mine.dataset.messageId);
           } else if (event === "error") {
             // The person's message is kept; only the reply failed.
             reply.classList.add("error");
@@ -193,6 +202,98 @@
     if (pending) send(pending);
 
     setupModelPicker(chat);
+    setupReceiptUndo(chat);
+  }
+
+  // ---- "Memory updated" under the turn whose pass changed the list -----------------------
+  // A pass runs in the background after the reply: the page asks a few times, ever less often,
+  // while the server says one is owed for the turn just sent, and stops after a bound.
+
+  const RECEIPT_FIRST_POLL_MS = 400;
+  const RECEIPT_MAX_POLL_MS = 3_000;
+  const RECEIPT_WATCH_MS = 45_000;
+
+  function showReceipts(list, receipts) {
+    for (const [id, html] of Object.entries(receipts || {})) {
+      const slot = list.querySelector(`.message[data-message-id="${id}"] [data-receipt-slot]`);
+      if (!slot || slot.querySelector("[data-receipt]")) continue;
+      const template = document.createElement("template");
+      template.innerHTML = html.trim();
+      slot.replaceChildren(template.content);
+    }
+  }
+
+  function watchReceipts(chat, list, afterId) {
+    if (!afterId || !chat.dataset.receipts) return;
+    const started = Date.now();
+    let delay = RECEIPT_FIRST_POLL_MS;
+    const poll = async () => {
+      let waiting = true; // a failed poll is tried again, within the bound
+      try {
+        const url = `${chat.dataset.receipts}?after=${encodeURIComponent(afterId)}`;
+        const response = await fetch(url, {
+          credentials: "same-origin",
+          headers: { Accept: "application/json" },
+        });
+        if (response.ok) {
+          const data = await response.json();
+          showReceipts(list, data.receipts);
+          waiting = Boolean(data.waiting);
+        }
+      } catch {
+        /* offline for a moment: ask again */
+      }
+      if (waiting && Date.now() - started < RECEIPT_WATCH_MS) {
+        setTimeout(poll, delay);
+        delay = Math.min(delay * 1.5, RECEIPT_MAX_POLL_MS);
+      }
+    };
+    setTimeout(poll, delay);
+  }
+
+  function setupReceiptUndo(chat) {
+    chat.addEventListener("submit", async (event) => {
+      const form = event.target.closest("[data-receipt-undo]");
+      if (!form) return;
+      event.preventDefault();
+      const status = form.closest("[data-receipt]").querySelector("[data-receipt-status]");
+      const button = form.querySelector("button");
+      button.disabled = true;
+      let text = chat.dataset.networkError;
+      let settled = false;
+      try {
+        const response = await fetch(form.action, {
+          method: "POST",
+          credentials: "same-origin",
+          headers: { Accept: "application/json", "X-CSRFToken": csrfToken(form) },
+          body: new FormData(form),
+        });
+        if (response.ok) {
+          text = chat.dataset.receiptUndone;
+          settled = true;
+        } else if (response.status === 412) {
+          // The list changed since this receipt: Settings → Memory (linked beside) has it.
+          text = chat.dataset.receiptStale;
+          settled = true;
+        } else {
+          try {
+            text = (await response.json()).detail || text;
+          } catch {
+            /* not JSON: keep the generic text */
+          }
+        }
+      } catch {
+        /* the connection broke: said below */
+      }
+      status.textContent = text;
+      if (settled) {
+        form.remove();
+        status.setAttribute("tabindex", "-1");
+        status.focus({ preventScroll: true });
+      } else {
+        button.disabled = false;
+      }
+    });
   }
 
   function setupModelPicker(chat) {

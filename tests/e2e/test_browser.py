@@ -415,3 +415,39 @@ def test_a_visitor_becomes_a_guest_by_acting_and_the_page_keeps_working(page: Pa
     expect(page.get_by_role("heading", name="Impostazioni")).to_be_visible()
     assert list(User.objects.values_list("pk", flat=True)) == [guest.pk]
     assert Memory.objects.get(owner=guest).lines == ["Prefers short answers", "Lives in Turin"]
+
+
+def test_a_remember_request_shows_memory_updated_without_a_reload_and_undo_reverts_it(
+    page: Page, eager_memory: None
+) -> None:
+    page.goto("/")
+    send(page, REMEMBER_ANNA)
+    page.wait_for_url(re.compile(r"/c/\d+/$"))
+    # Set on this page as it loaded: a reload would lose it.
+    page.evaluate("window.sameDocument = true")
+
+    # It comes once the pass has run, after the reply (here the pass runs in the web server as
+    # the reply's response ends, not on a worker).
+    receipt = page.locator(".message.user").first.locator("[data-receipt]")
+    expect(receipt).to_contain_text("Memory updated", timeout=15_000)
+    expect(receipt.locator(".receipt-added").filter(has_text="Anna")).to_have_count(1)
+    expect(receipt.locator(".receipt-added").filter(has_text="Turin")).to_have_count(1)
+    expect(receipt.get_by_role("link", name="Memory settings")).to_have_attribute(
+        "href", "/settings/?memory=open#memory"
+    )
+    assert page.evaluate("window.sameDocument") is True
+    assert Memory.objects.get().lines
+
+    # By keyboard: the Undo button takes focus and Enter presses it.
+    undo = receipt.get_by_role("button", name="Undo")
+    undo.focus()
+    page.keyboard.press("Enter")
+    expect(receipt.locator("[data-receipt-status]")).to_have_text("Undone.")
+    expect(receipt.get_by_role("button", name="Undo")).to_have_count(0)
+    assert Memory.objects.get().lines == []
+
+    # Loaded again, the page still shows what that turn changed, with nothing left to undo.
+    page.reload()
+    receipt = page.locator(".message.user").first.locator("[data-receipt]")
+    expect(receipt).to_contain_text("Memory updated")
+    expect(receipt.get_by_role("button", name="Undo")).to_have_count(0)
