@@ -1,8 +1,8 @@
 """The benchmark's model: a litellm custom provider ("instant/...") that answers at once.
 
-Chat calls get a short fixed reply. Memory calls return the list they were given: unchanged
-twice out of three (the usual result of a pass, SPEC §3), with its last line replaced by a
-shorter one the third time (a list that changes, still under the cap). The provider times
+Chat calls get a short fixed reply. Memory calls answer edits against the numbered list they
+were given: none twice out of three (the usual result of a pass, SPEC §3), the last line
+replaced by a shorter one the third time (a list that changes, still under the cap). It times
 itself, so a pass's own overhead can leave the model's time out; usage is reported as zero, so
 nothing is counted that a hosted model would not count either.
 """
@@ -24,13 +24,17 @@ _memory_calls = [0]
 def _answer(model: str, messages: list[dict[str, Any]]) -> str:
     if model != "memory":
         return "Sure."
-    lines = list(json.loads(messages[-1]["content"])["memory"])
+    # The contract of ``memory.prompts``: the numbered list in, edits against it out.
+    shown = list(json.loads(messages[-1]["content"])["memory"])
     _memory_calls[0] += 1
-    change = _memory_calls[0] % 3 == 0 and bool(lines)
-    if change:
-        lines[-1] = f"Likes tea {_memory_calls[0]}"
+    change = _memory_calls[0] % 3 == 0 and bool(shown)
+    edits = (
+        [{"op": "replace", "line": shown[-1]["line"], "text": f"Likes tea {_memory_calls[0]}"}]
+        if change
+        else []
+    )
     changed.append(change)
-    return json.dumps({"lines": lines})
+    return json.dumps({"edits": edits})
 
 
 def register() -> None:
