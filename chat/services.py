@@ -195,8 +195,9 @@ def build_request(
     if memory.block:
         system.append(memory.block)
         room -= memory.tokens + context.PER_MESSAGE_TOKENS
-    else:
-        # No lines (none yet, or the read failed): still say how memory works, or that it is off.
+    elif not memory.failed:
+        # No lines yet: still say how memory works, or that it is off. (When the read failed
+        # nothing is said: this turn will not be read, so "memory will be updated" would lie.)
         note = prompts.MEMORY_WRITING_NOTE if memory.enabled else prompts.MEMORY_OFF_NOTE
         system.append(note)
         room -= context.text_tokens(note)
@@ -467,7 +468,7 @@ def start_voice_session(*, owner_id: int, model: str | None = None) -> tuple[Voi
     parts = [settings.CHAT_SYSTEM_PROMPT.format(assistant=settings.ASSISTANT_NAME)]
     if memory.block:
         parts.append(memory.block)
-    else:
+    elif not memory.failed:
         parts.append(prompts.MEMORY_WRITING_NOTE if memory.enabled else prompts.MEMORY_OFF_NOTE)
     return session, "\n\n".join(parts)
 

@@ -18,7 +18,7 @@ from django.db.models import Subquery
 from django.utils import timezone
 
 from memory import changes, provenance
-from memory.lines import line_key
+from memory.lines import forget_key
 from memory.models import MemoryVersion
 from memory.provenance import Source
 from memory.versions import MAX_VERSION
@@ -84,16 +84,17 @@ def start_over(*, memory_id: int, version: int) -> None:
 
 
 def forget(*, memory_id: int, removed: Sequence[str], kept: Sequence[str]) -> None:
-    """Take lines the person deleted or rewrote out of every stored version of the list and of
+    """Take lines the person made memory forget out of every stored version of the list and of
     every change record (by normalised text, so a variant in an older version goes too), in
     the caller's transaction. A line still in the list (``kept``: a rewrite that only changed
     its case, say) is not forgotten."""
-    keys = {line_key(line) for line in removed} - {line_key(line) for line in kept}
+    keys = {forget_key(line) for line in removed} - {forget_key(line) for line in kept}
+    keys.discard("")
     if not keys:
         return
 
     def forgotten(line: str) -> bool:
-        return line_key(line) in keys
+        return forget_key(line) in keys
 
     touched = []
     for row in MemoryVersion.objects.filter(memory_id=memory_id):

@@ -103,3 +103,13 @@ class MalformedAnswer(ValueError):
     def __init__(self, reason: MalformedReason) -> None:
         super().__init__(f"malformed memory answer: {reason}")
         self.reason: MalformedReason = reason
+
+
+_NOT_WORDS_RE = re.compile(r"[\W_]+")
+
+
+def forget_key(line: str) -> str:
+    """What forgetting a line matches: its words, whatever the case, accents, punctuation and
+    spacing ("Has a dog, Rex" and "has a dog rex" are one fact to forget). Stricter keys
+    (``line_key``) tell duplicates apart; forgetting must not miss a variant."""
+    return _NOT_WORDS_RE.sub(" ", fold(line)).strip()

@@ -209,7 +209,7 @@ class MemoryVersion(models.Model):
 
 
 class ForgottenLine(models.Model):
-    """A line the person made memory forget (deleted, edited away, cleared, asked to forget),
+    """A line the person made memory forget (deleted, cleared, asked to forget),
     kept only as a keyed hash of its normalised text (``memory.tombstones``): never the text, so
     it cannot leak what it hides, and it still stops a pass, a restore or a merge from bringing
     that line back."""

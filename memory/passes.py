@@ -24,13 +24,14 @@ from django.db import DatabaseError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from memory import history, provenance, scheduling, tombstones, turns
+from memory import changes, history, provenance, scheduling, tombstones, turns
 from memory.filters import RULES_VERSION
 from memory.models import Memory, MemoryEvent, Outcome
 from memory.queueing import enqueue_pass
-from memory.reading import Work, asks_to_remember, next_work
+from memory.reading import Work, next_work
 from memory.rewriting import PassFailed, Rewrite, rewrite_for
 from memory.services import record_event, write_lines
+from memory.triggers import is_forget_request, is_wipe_request
 
 log = logging.getLogger(__name__)
 
@@ -275,17 +276,31 @@ def _origin(work: Work) -> provenance.Origin:
 
 
 def _keep_forgetting_final(memory: Memory, work: Work, after: list[str]) -> None:
-    """What a pass asked to forget removed is tombstoned; what the person asked to remember
-    again is no longer (``memory.tombstones``)."""
-    before = set(memory.lines)
+    """What the person asked this pass to forget is tombstoned and leaves every stored version;
+    a line they said again and asked to remember is no longer tombstoned (``memory.tombstones``).
+    A line the pass removed unasked is only a removal: named in its change record, undoable."""
     if work.forget_requested:
-        kept = set(after)
-        forgotten = [line for line in memory.lines if line not in kept]
-        # Asked to forget: gone from every stored version too, and never written again.
-        history.forget(memory_id=memory.pk, removed=forgotten, kept=after)
-        tombstones.bury(memory_id=memory.pk, lines=forgotten, unless_in=after)
-    if asks_to_remember(work.transcript):
-        tombstones.unbury(memory_id=memory.pk, lines=[line for line in after if line not in before])
+        # What the pass removed, not what it rewrote in the same breath ("forget my dog; I moved
+        # to Boulder": the old home is corrected, not forgotten), and of that only what the
+        # request names — or everything, when that is what it asks.
+        requests = [s.text for s in work.said() if is_forget_request(s.text)]
+        everything = any(is_wipe_request(text) for text in requests)
+        asked = [
+            line
+            for line in changes.diff(memory.lines, after).removed
+            if provenance.asked_to_forget(line, requests, everything=everything)
+        ]
+        history.forget(memory_id=memory.pk, removed=asked, kept=after)
+        tombstones.bury(memory_id=memory.pk, lines=asked, unless_in=after)
+    said = work.said()
+    if any(s.remember for s in said):
+        before = set(memory.lines)
+        again = [
+            line
+            for line in after
+            if line not in before and provenance.restated_and_remembered(line, said)
+        ]
+        tombstones.unbury(memory_id=memory.pk, lines=again)
 
 
 def _mark_read(work: Work, made: turns.VersionMade | None = None) -> int:

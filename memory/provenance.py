@@ -153,6 +153,30 @@ def supporting(line: str, said: Sequence[Said]) -> int | None:
     return best
 
 
+def _covered(line: str, text: str) -> bool:
+    """``text`` says most of what ``line`` says (at least half its significant words)."""
+    words = _words(line)
+    return bool(words) and len(words & _words(text)) * 2 >= len(words)
+
+
+def restated_and_remembered(line: str, said: Sequence[Said]) -> bool:
+    """The person said ``line`` again in a turn that asks to remember it (or whose next turn in
+    the same conversation does): only then may a forgotten line be written again."""
+    for index, turn in enumerate(said):
+        if not _covered(line, turn.text):
+            continue
+        following = [s for s in said[index + 1 :] if s.conversation == turn.conversation][:1]
+        if turn.remember or any(s.remember for s in following):
+            return True
+    return False
+
+
+def asked_to_forget(line: str, requests: Sequence[str], *, everything: bool) -> bool:
+    """A line a pass removed was one the person asked to forget: every line when they asked to
+    forget everything, else one that shares a significant word with their request."""
+    return everything or any(_words(line) & _words(text) for text in requests)
+
+
 def learned_from(line: str, said: Sequence[Said], *, voice: bool, at: datetime) -> Source:
     """The source of a line a pass wrote new: the conversation of the turn that best supports
     it; ``remembered`` when that turn, or the person's next turn in the same conversation ("…

@@ -14,11 +14,11 @@ from django.conf import settings
 from django.utils import timezone
 
 import llm
-from memory import budget, edits, prompts, tombstones
+from memory import budget, edits, prompts, provenance, tombstones
 from memory.filters import RULES_VERSION, refusal_reason
 from memory.lines import MalformedAnswer
 from memory.models import Memory, MemoryEvent, Outcome
-from memory.reading import Turn, Work, asks_to_forget, asks_to_remember
+from memory.reading import Turn, Work, asks_to_forget
 from memory.services import record_event
 
 # A rewrite that keeps fewer than this share of a list of at least WIPE_MIN_LINES lines, when
@@ -85,6 +85,7 @@ def _ask(
     known_good: Collection[str] = (),
     lines_tokens: int | None = None,
     forgotten: Collection[str] = (),
+    said: Sequence[provenance.Said] = (),
 ) -> tuple[edits.Applied, llm.Completion]:
     """One memory model call: the rules and the numbered list in, edits out, applied and
     validated in code. ``lines_tokens``: the size of ``lines`` when it is known (the stored
@@ -119,16 +120,23 @@ def _ask(
     except MalformedAnswer as error:
         # A truncated or garbled answer is an error, never an empty list.
         raise PassFailed(f"malformed_{error.reason}", retryable=True) from None
-    refuse = _refusing_forgotten(forgotten) if forgotten else refusal_reason
+    refuse = _refusing_forgotten(forgotten, said) if forgotten else refusal_reason
     applied = edits.apply_edits(lines, proposed, refuse=refuse, known_good=known_good)
     return applied, answer
 
 
-def _refusing_forgotten(forgotten: Collection[str]) -> edits.Refuse:
-    """The filters, and "forgotten" for a line the person made memory forget (a tombstone)."""
+def _refusing_forgotten(
+    forgotten: Collection[str], said: Sequence[provenance.Said]
+) -> edits.Refuse:
+    """The filters, and "forgotten" for a line the person made memory forget (a tombstone),
+    unless they said it again in this work and asked to remember it."""
 
     def refuse(text: str) -> str | None:
-        return "forgotten" if tombstones.is_buried(text, forgotten) else refusal_reason(text)
+        if tombstones.is_buried(text, forgotten) and not provenance.restated_and_remembered(
+            text, said
+        ):
+            return "forgotten"
+        return refusal_reason(text)
 
     return refuse
 
@@ -144,9 +152,8 @@ def rewrite_for(memory: Memory, work: Work) -> Rewrite:
         owner_id=memory.owner_id,
         tokens_before=memory.tokens,
         # What the person made memory forget is refused, unless they ask to remember it again.
-        forgotten=frozenset()
-        if asks_to_remember(work.transcript)
-        else tombstones.buried(memory.pk),
+        forgotten=tombstones.buried(memory.pk),
+        said=work.said(),
     )
 
 
@@ -182,6 +189,7 @@ def _propose(
     owner_id: int | None = None,
     tokens_before: int | None = None,
     forgotten: Collection[str] = (),
+    said: Sequence[provenance.Said] = (),
 ) -> Rewrite:
     task: prompts.Task = "voice" if work.task == "voice" else "rewrite"
     applied, answer = _ask(
@@ -192,6 +200,7 @@ def _propose(
         known_good=known_good,
         lines_tokens=tokens_before,
         forgotten=forgotten,
+        said=said,
     )
     # Judged on what the model removed, openly or by rewriting lines into duplicates: lines that
     # newer code rules refuse are not its doing.

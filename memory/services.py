@@ -483,10 +483,13 @@ def _change_by_hand(
         after, removed, tokens, pairs = change(memory.lines)
         with transaction.atomic():
             if write_lines(memory=memory, lines=after, tokens=tokens, kind=kind, pairs=pairs):
-                # Forgetting is final: what the person took out leaves every version too, and
-                # a tombstone keeps any later pass, restore or merge from writing it again.
-                history.forget(memory_id=memory.pk, removed=removed, kept=after)
-                tombstones.bury(memory_id=memory.pk, lines=removed, unless_in=after)
+                if kind == MemoryEvent.Kind.DELETE_LINE:
+                    # Forgetting is final: a deleted line leaves every version too, and a
+                    # tombstone keeps any later pass, restore or merge from writing it again.
+                    # (An edit is a correction: its old wording stays in the history, so
+                    # undoing the edit brings it back.)
+                    history.forget(memory_id=memory.pk, removed=removed, kept=after)
+                    tombstones.bury(memory_id=memory.pk, lines=removed, unless_in=after)
                 _forget_in_pending_merges(owner_id, removed=removed, kind=kind)
                 break
         if expected is not None:

@@ -14,24 +14,23 @@ a paraphrase needs the person to say the fact again.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection, Iterable
 from typing import Final
 
 from django.utils.crypto import salted_hmac
 
-from memory.lines import fold
+from memory.lines import forget_key
 from memory.models import ForgottenLine
 
 _SALT: Final = "memory.tombstones.ForgottenLine"
-_NOT_WORDS_RE: Final = re.compile(r"[\W_]+")
 # Per memory: enough for years of deletions; the oldest go first beyond it.
 MAX_PER_MEMORY: Final = 2_000
 
 
 def normal(line: str) -> str:
-    """The text a tombstone is taken of: folded (case, accents, apostrophes), words only."""
-    return _NOT_WORDS_RE.sub(" ", fold(line)).strip()
+    """The text a tombstone is taken of: the line's words (``memory.lines.forget_key``), so a
+    tombstone and the scrubbing of stored versions match the same variants."""
+    return forget_key(line)
 
 
 def digest(line: str) -> str:

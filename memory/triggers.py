@@ -217,3 +217,21 @@ def is_forget_request(text: str) -> bool:
             if _asked_of_assistant(before):
                 return True
     return False
+
+
+# Forgetting all of it: "forget everything", "wipe everything you know about me", "clear your
+# memory", "oublie tout" — the request's object is the whole list, and ends the clause.
+_WIPE_RE: Final = re.compile(
+    r"\b"
+    + _either(phrases.FORGET, phrases.ERASE)
+    + r"\b(?:\s+\S+){0,2}?\s+"
+    + _either(phrases.WHAT_YOU_KNOW, phrases.EVERYTHING, phrases.YOUR_MEMORY)
+    + r"\s*(?:$|[.!?,;])"
+)
+
+
+def is_wipe_request(text: str) -> bool:
+    """A forget request whose object is everything memory holds."""
+    return is_forget_request(text) and any(
+        _WIPE_RE.search(sentence) for sentence, _ in _sentences(text)
+    )

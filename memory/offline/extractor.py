@@ -75,6 +75,22 @@ _BARE_REMEMBER_RE: Final = re.compile(
 )
 
 
+# The request after the fact, in the same sentence: "My favourite drink is tea, remember that",
+# "sono celiaca, ricordatelo per favore".
+_REMEMBER_TAIL_RE: Final = re.compile(
+    r"^(?P<v>.+?\w.*?)\s*[,;:—–-]\s*(?:"
+    + _EITHER(phrases.PLEASE)
+    + r"[\s,]+)?"
+    + _EITHER(phrases.REMEMBER, phrases.REMEMBER_IT)
+    + r"(?:\s+"
+    + _EITHER(phrases.IT)
+    + r")?(?:[\s,]+"
+    + _EITHER(phrases.PLEASE)
+    + r")?[\s.!]*$",
+    re.IGNORECASE,
+)
+
+
 # A remember request that carries its object ("ricordatelo quando…", "recuérdalo cuando
 # hablemos…"): a request even when "when" follows, which the general trigger reads as reminiscing.
 _ASKED_RE: Final = re.compile(
@@ -237,7 +253,11 @@ def remembered_clauses(text: str) -> list[str]:
     """What a remember request asks to keep: the note after "remember that …" in each sentence
     that has one, else every sentence ("Hunter2 is my password, remember it")."""
     sentences = p.split_sentences(_read(text))
-    notes = [note["v"] for s in sentences if (note := _NOTE_RE.match(p.strip_lead(s)))]
+    notes = [
+        note["v"]
+        for s in sentences
+        if (note := _NOTE_RE.match(p.strip_lead(s)) or _REMEMBER_TAIL_RE.match(s))
+    ]
     return notes or sentences
 
 
@@ -274,7 +294,11 @@ def apply_turn(lines: list[str], text: str, *, strict: bool, asked: bool = False
             # request go, or, when it only says "that", with the rest of the turn.
             lines = forget_by_stems(lines, sentence, turn=text)
             continue
-        note = _NOTE_RE.match(p.strip_lead(sentence)) or _NOTE_RE.match(sentence)
+        note = (
+            _NOTE_RE.match(p.strip_lead(sentence))
+            or _NOTE_RE.match(sentence)
+            or _REMEMBER_TAIL_RE.match(sentence)
+        )
         if note:
             facts = note_facts(note["v"], strict=strict) or generic_facts(note["v"], strict=strict)
         else:

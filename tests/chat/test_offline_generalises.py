@@ -494,3 +494,16 @@ def test_a_lasting_fact_with_a_possessive_or_an_infinitive_is_kept(said: str, li
 
 def test_lets_without_its_apostrophe_still_asks_to_forget() -> None:
     assert is_forget_request("lets forget my address")
+
+
+@pytest.mark.parametrize(
+    ("said", "line"),
+    [
+        ("My favourite drink is tea, remember that", "Favourite drink is tea"),
+        ("sono celiaca, ricordatelo per favore", "È celiaca"),
+    ],
+)
+def test_a_remember_request_after_the_fact_in_one_sentence_keeps_it(said: str, line: str) -> None:
+    """Seen in review: the acknowledgement and the pass both missed "…, remember that"."""
+    assert run_pass(said) == [line]
+    assert reply([{"role": "user", "content": said}], offline_memory=True) in NOTED.values()

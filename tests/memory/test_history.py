@@ -354,7 +354,11 @@ def test_a_deleted_line_leaves_every_stored_version(api):
         assert all("Likes jazz" not in pair for pair in row.changed)
 
 
-def test_a_line_edited_away_leaves_every_stored_version(api, account, memory_model):
+def test_a_line_edited_by_hand_stays_in_the_history_so_the_edit_can_be_undone(
+    api, account, memory_model
+):
+    """An edit is a correction, not a deletion: the old wording stays named in the edit's
+    change record (from → to), and one Undo brings it back (a delete is what forgets)."""
     add(api, "Name is Anna", "Lives in Denver")
     learn(account, memory_model, "Name is Anna", "Lives in Boulder")
     assert (
@@ -366,11 +370,10 @@ def test_a_line_edited_away_leaves_every_stored_version(api, account, memory_mod
         ).status_code
         == 200
     )
-    for row in MemoryVersion.objects.all():
-        assert "Lives in Boulder" not in row.lines + row.added + row.removed
-        assert all("Lives in Boulder" not in pair for pair in row.changed)
-    # The correction Denver → Boulder now reads as Denver removed: undo-able without Boulder.
-    assert ["Lives in Denver"] in [row.removed for row in MemoryVersion.objects.filter(kind="pass")]
+    edit = MemoryVersion.objects.get(kind="edit_line")
+    assert edit.changed == [["Lives in Boulder", "Lives in Paris"]]
+    assert undo(api, edit.version, HTTP_IF_MATCH=etag(api)).status_code == 200
+    assert Memory.objects.get().lines == ["Name is Anna", "Lives in Boulder"]
 
 
 def test_clear_empties_the_history(api):
