@@ -30,6 +30,10 @@ from core.rates import parse_rate
 log = logging.getLogger(__name__)
 
 
+# Set on a request a throttle refused, so the throttles after it in the view's list skip.
+_REFUSED = "_whizi_throttled"
+
+
 class ScopedThrottle(SimpleRateThrottle):
     """A DRF throttle whose rate comes from ``settings.THROTTLE_RATES[scope]``.
 
@@ -79,6 +83,8 @@ class ScopedThrottle(SimpleRateThrottle):
             while self.history and self.history[-1] <= self.now - self.duration:
                 self.history.pop()
             if len(self.history) >= self.num_requests:
+                # Later throttles of the view need not read the body: the answer is a 429.
+                setattr(request, _REFUSED, True)
                 return self.throttle_failure()
             return self.throttle_success()
         except (OSError, redis.RedisError):
@@ -95,6 +101,13 @@ class PerAddress(ScopedThrottle):
 
 class PerEmail(ScopedThrottle):
     """Counted per e-mail address tried (hashed: the cache holds no address)."""
+
+    def allow_request(self, request: Any, view: Any) -> bool:
+        # Over an earlier (per-address) limit already: refused with 429 before the body is read,
+        # so a body that does not parse, or costs time to, is never looked at.
+        if getattr(request, _REFUSED, False):
+            return True
+        return super().allow_request(request, view)
 
     def ident_of(self, request: Any) -> str | None:
         data = request.data if hasattr(request, "data") else request.POST

@@ -61,11 +61,26 @@ def age_window(scope: str, ident: str, seconds: float) -> None:
 def test_wrong_logins_meet_a_429_with_retry_after(throttling, account):
     for _ in range(3):
         assert login().status_code == 400
-    # Refused per address (3/min) and per e-mail (3/hour): Retry-After is the longer wait.
-    assert_rate_limited(login(), within=3600)
-    assert int(login()["Retry-After"]) > 60
+    # Refused per address (3/min) first, before the body is read: its wait.
+    assert_rate_limited(login(), within=60)
     # The right password does not get through either while the window lasts.
+    assert_rate_limited(login(password=PASSWORD), within=60)
+    # Once the address's minute is over, the e-mail's hour still refuses (3/hour).
+    age_window("login", "127.0.0.1", 61)
     assert_rate_limited(login(password=PASSWORD), within=3600)
+    assert int(login()["Retry-After"]) > 60
+
+
+@pytest.mark.parametrize(
+    "body",
+    [b"{not json", b"[" * 5000, b'{"email": "' + b'\\"' * 20000, b"\xff\xfe"],
+)
+def test_over_the_limit_a_login_is_refused_before_its_body_is_read(throttling, account, body):
+    """A 429, never the 400 of a body that does not parse: it is not even read."""
+    for _ in range(3):
+        assert login().status_code == 400
+    response = APIClient().post("/api/v1/auth/login", body, content_type="application/json")
+    assert_rate_limited(response, within=60)
 
 
 def test_brute_force_meets_a_429_within_ten_wrong_tries_at_the_default_rates(

@@ -77,6 +77,48 @@ def test_brackets_inside_strings_do_not_count_as_nesting(api: APIClient) -> None
     assert response.status_code == 201
 
 
+# Bodies that made the old depth check quadratic (a string scanned again from every quote):
+# each is answered, with the code of what is wrong with it. How long they take is measured by
+# ``benchmarks/front_door.py``, not here.
+ADVERSARIAL_BODIES = {
+    "escaped quotes, unterminated": ("[" * 401 + '"' + '\\"' * 50_000, "too_deep"),
+    "escaped quotes in a login": ('{"email": "' + '\\"' * 50_000, "malformed_json"),
+    "backslashes, unterminated": ("[" * 401 + '"' + "\\" * 100_001, "too_deep"),
+    "quotes and brackets": ('"[' * 50_000, "too_deep"),  # every other [ is outside a string
+    "closed strings between brackets": ('["",' * 30_000, "too_deep"),
+}
+
+
+@pytest.mark.parametrize("body, code", ADVERSARIAL_BODIES.values(), ids=ADVERSARIAL_BODIES.keys())
+def test_a_body_built_to_slow_the_depth_check_is_answered_as_what_it_is(
+    body: str, code: str
+) -> None:
+    response = post_raw(APIClient(), "/api/v1/auth/login", body)
+    assert response.status_code == 400
+    assert response.json()["code"] == code
+
+
+@pytest.mark.parametrize(
+    ("text", "limit", "deeper"),
+    [
+        ("[[[]]]", 2, True),
+        ("[[[]]]", 3, False),
+        ('["[[[["]', 1, False),  # brackets inside a string
+        ('["\\"[[["]', 1, False),  # ...after an escaped quote, still inside
+        ('["a\\\\",[[]]]', 2, True),  # an escaped backslash ends before the quote
+        ('{"a":[{"b":[]}]}', 3, True),
+        ('{"a":[{"b":[]}]}', 4, False),
+        ("[]" * 1_000, 1, False),
+    ],
+)
+def test_the_depth_is_counted_outside_strings_whatever_their_escapes(
+    text: str, limit: int, deeper: bool
+) -> None:
+    from core.parsers import json_depth_exceeds
+
+    assert json_depth_exceeds(text, limit) is deeper
+
+
 def test_a_body_over_the_size_limit_is_a_413_before_parsing(api: APIClient, settings) -> None:
     settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 10_000
     body = json.dumps({"name": "x" * 20_000})
