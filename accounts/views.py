@@ -12,6 +12,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext_lazy as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts import services
@@ -93,6 +94,7 @@ def settings_view(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
+@never_cache  # the person's own data: never kept by a cache
 @person_optional
 def export(request: HttpRequest) -> HttpResponse:
     account = account_of(request)

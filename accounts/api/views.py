@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
+from django.utils.decorators import method_decorator
+from django.views.decorators.cache import never_cache
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
@@ -127,6 +129,7 @@ class AccountView(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
+@method_decorator(never_cache, name="dispatch")  # the person's own data: never kept by a cache
 class ExportView(APIView):
     @extend_schema(responses={200: dict})
     def get(self, request: AccountRequest) -> Response:

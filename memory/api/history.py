@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django.utils.decorators import method_decorator
+from django.views.decorators.cache import never_cache
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -73,6 +75,7 @@ class RolledBackSerializer(MemorySerializer):
     )
 
 
+@method_decorator(never_cache, name="dispatch")  # the person's own data: never kept by a cache
 class HistoryView(APIView):
     @extend_schema(responses=VersionSummarySerializer(many=True))
     def get(self, request: PersonRequest) -> Response:
@@ -82,6 +85,7 @@ class HistoryView(APIView):
         return Response(VersionSummarySerializer(versions, many=True).data)
 
 
+@method_decorator(never_cache, name="dispatch")  # the person's own data: never kept by a cache
 class HistoryVersionView(APIView):
     @extend_schema(responses={200: VersionDetailSerializer, 404: errors("not_found")})
     def get(self, request: PersonRequest, version: int) -> Response:
@@ -116,6 +120,7 @@ def _rolling_back(request: Request, roll: Callable[..., rollback.RolledBack]) ->
     return response
 
 
+@method_decorator(never_cache, name="dispatch")  # the person's own data: never kept by a cache
 class RestoreView(APIView):
     @extend_schema(
         request=VersionRequestSerializer,
@@ -129,6 +134,7 @@ class RestoreView(APIView):
         return _rolling_back(request, rollback.restore_version)
 
 
+@method_decorator(never_cache, name="dispatch")  # the person's own data: never kept by a cache
 class UndoView(APIView):
     @extend_schema(
         request=VersionRequestSerializer,

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
+from django.utils.decorators import method_decorator
+from django.views.decorators.cache import never_cache
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -77,6 +79,7 @@ UNAVAILABLE = ("memory_unavailable", texts.MEMORY_UNAVAILABLE)
 CLEAR_FAILED = ("clear_failed", texts.CLEAR_FAILED)
 
 
+@method_decorator(never_cache, name="dispatch")  # the person's own data: never kept by a cache
 class MemoryView(APIView):
     # Any database error of these (``core.api``), also when the outage stops the request
     # before the view (token authentication).
@@ -101,8 +104,17 @@ class MemoryView(APIView):
         return memory_response(view)
 
 
+class StrictText(serializers.CharField):
+    """Text only: DRF's CharField would store ``{"text": 12345}`` as the line "12345"."""
+
+    def to_internal_value(self, data: object) -> str:
+        if not isinstance(data, str):  # a number, a list or a boolean is not a line
+            self.fail("invalid")
+        return str(super().to_internal_value(data))
+
+
 class LineSerializer(serializers.Serializer):
-    text = serializers.CharField(max_length=2_000, trim_whitespace=True)
+    text = StrictText(max_length=2_000, trim_whitespace=True)
 
 
 # What a change guarded by If-Match answers: the memory, or more around it.
@@ -142,6 +154,7 @@ def change_at_one_of(
     raise services.StaleVersion
 
 
+@method_decorator(never_cache, name="dispatch")  # the person's own data: never kept by a cache
 class MemoryLinesView(APIView):
     @extend_schema(
         request=LineSerializer,
@@ -167,6 +180,7 @@ class MemoryLinesView(APIView):
         )
 
 
+@method_decorator(never_cache, name="dispatch")  # the person's own data: never kept by a cache
 class MemoryLineView(APIView):
     @extend_schema(
         request=LineSerializer,
