@@ -153,10 +153,16 @@ def supporting(line: str, said: Sequence[Said]) -> int | None:
     return best
 
 
+def _stems(text: str) -> set[str]:
+    """Significant words cut to their first four letters, the crude stem the offline writer's
+    forgetting also matches on ("works" and "work", "lives" and "live" are one)."""
+    return {word[:4] for word in _words(text)}
+
+
 def _covered(line: str, text: str) -> bool:
-    """``text`` says most of what ``line`` says (at least half its significant words)."""
-    words = _words(line)
-    return bool(words) and len(words & _words(text)) * 2 >= len(words)
+    """``text`` says most of what ``line`` says (at least half its stems)."""
+    stems = _stems(line)
+    return bool(stems) and len(stems & _stems(text)) * 2 >= len(stems)
 
 
 def restated_and_remembered(line: str, said: Sequence[Said]) -> bool:
@@ -173,8 +179,8 @@ def restated_and_remembered(line: str, said: Sequence[Said]) -> bool:
 
 def asked_to_forget(line: str, requests: Sequence[str], *, everything: bool) -> bool:
     """A line a pass removed was one the person asked to forget: every line when they asked to
-    forget everything, else one that shares a significant word with their request."""
-    return everything or any(_words(line) & _words(text) for text in requests)
+    forget everything, else one that shares a stem with their request."""
+    return everything or any(_stems(line) & _stems(text) for text in requests)
 
 
 def learned_from(line: str, said: Sequence[Said], *, voice: bool, at: datetime) -> Source:

@@ -285,3 +285,16 @@ def test_undoing_a_hand_edit_brings_the_old_wording_back(api, account):
 
     assert response.status_code == 200
     assert lines_of(account) == ["Lives in Denver", "Likes jazz"]
+
+
+def test_a_fact_asked_to_be_forgotten_in_another_form_of_its_words_is_buried(account, memory_model):
+    """ "forget where I work" names "Works as a nurse": words are matched by their stem."""
+    memory_with(account, "Works as a nurse", "Likes jazz", owed=False)
+    memory_model.answer(answer("Likes jazz"))
+
+    run_pass(account, "Please forget where I work")
+
+    buried = set(
+        ForgottenLine.objects.filter(memory__owner=account).values_list("digest", flat=True)
+    )
+    assert buried == {tombstones.digest("Works as a nurse")}
