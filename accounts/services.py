@@ -15,8 +15,9 @@ from django.db import IntegrityError, OperationalError, transaction
 from django.db.models import Field
 from django.utils import timezone
 from django.utils.translation import gettext
-from rest_framework.authtoken.models import Token
+from knox.models import AuthToken
 
+from accounts import tokens
 from accounts.models import User
 from chat.models import Conversation, Project, VoiceSession
 from core.errors import ServiceError
@@ -49,12 +50,6 @@ class AuthError(ServiceError):
 def create_guest() -> User:
     """A new guest: no email, no password; the owner of its own memory (SPEC §8)."""
     return User.objects.create_guest()
-
-
-def token_for(user: User) -> str:
-    """The API token of ``user`` (one per person; logging out deletes it)."""
-    token, _ = Token.objects.get_or_create(user=user)
-    return token.key
 
 
 def sign_up(*, email: str, password: str, guest: User | None = None) -> User:
@@ -100,9 +95,9 @@ def merge_guest(*, guest: User, account: User) -> None:
     account (``memory.handover.hand_over_turns``).
 
     Never waits on a model: a memory merge that needs the condense pass (over the cap), or that
-    keeps losing races with passes, is finished by a task, and the guest (signed out: its token
-    is gone) is kept until then. Idempotent: a second call, or one racing it, finds the guest
-    gone and does nothing.
+    keeps losing races with passes, is finished by a task, and the guest (signed out: its
+    tokens are gone) is kept until then. Idempotent: a second call, or one racing it, finds the
+    guest gone and does nothing.
     """
     with transaction.atomic():
         # Locks in the order a chat message takes them (conversation, then memory), so a
@@ -124,7 +119,7 @@ def merge_guest(*, guest: User, account: User) -> None:
         Conversation.objects.filter(owner_id=guest.pk).update(owner_id=account.pk)
         Project.objects.filter(owner_id=guest.pk).update(owner_id=account.pk)
         VoiceSession.objects.filter(owner_id=guest.pk).update(owner_id=account.pk)
-        Token.objects.filter(user_id=guest.pk).delete()
+        tokens.end_all_tokens(guest.pk)
         if outcome is memory_handover.MergeOutcome.MERGED:
             User.objects.filter(pk=guest.pk, is_guest=True).delete()
         else:
@@ -157,9 +152,14 @@ def finish_guest_merge(*, guest_id: int, account_id: int) -> bool:
     return True
 
 
-def log_out(*, user: User) -> None:
-    """Invalidate the API token."""
-    Token.objects.filter(user=user).delete()
+def log_out(*, token: AuthToken) -> None:
+    """End this device's API token; the person's other devices stay logged in."""
+    tokens.end_token(token)
+
+
+def log_out_everywhere(*, user: User) -> None:
+    """End every API token of the person (every device logs in again)."""
+    tokens.end_all_tokens(user.pk)
 
 
 def touch(user: User) -> None:

@@ -1,17 +1,19 @@
-"""Account housekeeping tasks."""
+"""Account tasks: housekeeping, finishing guest merges."""
 
 from __future__ import annotations
 
 from celery import Task, shared_task
 
-from accounts import services
+from accounts import services, tokens
 
 
 @shared_task(name="accounts.housekeeping", ignore_result=True)
 def housekeeping() -> None:
-    """Celery beat, hourly: delete idle guests with their memory; re-send unfinished merges."""
+    """Celery beat, hourly: delete idle guests with their memory; re-send unfinished merges;
+    delete expired API tokens."""
     services.delete_idle_guests()
     services.resume_guest_merges()
+    tokens.delete_expired_tokens()
 
 
 @shared_task(

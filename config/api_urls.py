@@ -13,6 +13,7 @@ urlpatterns = [
     path("auth/signup", accounts.SignupView.as_view()),
     path("auth/login", accounts.LoginView.as_view()),
     path("auth/logout", accounts.LogoutView.as_view()),
+    path("auth/logout-all", accounts.LogoutAllView.as_view()),
     path("account", accounts.AccountView.as_view()),
     path("account/export", accounts.ExportView.as_view()),
     path("models", chat.ModelsView.as_view()),

@@ -8,6 +8,7 @@ With no environment set, the product runs embedded: SQLite and a filesystem Cele
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +44,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
+    "knox",
     "drf_spectacular",
     "accounts",
     "chat",
@@ -225,6 +226,22 @@ THROTTLE_RATES = {
 DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("MAX_BODY_BYTES", default=2_621_440)
 # Our JSON is three levels deep; nesting past this is refused before json.loads recurses.
 JSON_MAX_DEPTH = env.int("JSON_MAX_DEPTH", default=32)
+
+# --- API tokens (django-rest-knox): hashed, one per device, expiring ---------------------------
+# A login or signup on a device gets a token of its own; only its SHA-512 digest is stored. An
+# account's token lasts API_TOKEN_TTL_DAYS past its last use (each use slides the expiry, written
+# at most hourly) and never longer than API_TOKEN_MAX_DAYS after it was issued: then the device
+# logs in again. A guest's token has no expiry of its own, since it is the guest's only
+# credential: it ends with the guest (idle for GUEST_IDLE_DAYS, deleted, or merged at signup).
+API_TOKEN_TTL_DAYS = env.int("API_TOKEN_TTL_DAYS", default=30)
+API_TOKEN_MAX_DAYS = env.int("API_TOKEN_MAX_DAYS", default=365)
+REST_KNOX = {
+    "TOKEN_TTL": timedelta(days=API_TOKEN_TTL_DAYS),
+    "AUTO_REFRESH": True,
+    "AUTO_REFRESH_MAX_TTL": timedelta(days=API_TOKEN_MAX_DAYS),
+    "MIN_REFRESH_INTERVAL": 3600,
+    "AUTH_HEADER_PREFIX": "Token",
+}
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

@@ -1,4 +1,5 @@
-"""The account part of the mobile API: guests, sign up, log in and out, export, deletion."""
+"""The account part of the mobile API: guests, sign up, log in and out (one device, or all),
+export, deletion."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from rest_framework.views import APIView
 
 from accounts import services
 from accounts.models import User
+from accounts.tokens import issue_token
 from core import throttling
 from core.schema import errors
 
@@ -58,7 +60,7 @@ class GuestView(APIView):
     @extend_schema(request=None, responses={201: TokenSerializer})
     def post(self, request: Request) -> Response:
         guest = services.create_guest()
-        return Response({"token": services.token_for(guest)}, status=status.HTTP_201_CREATED)
+        return Response({"token": issue_token(guest)}, status=status.HTTP_201_CREATED)
 
 
 class SignupView(APIView):
@@ -79,7 +81,7 @@ class SignupView(APIView):
         # address taken by an account the app never got a token for.
         with transaction.atomic():
             account = services.sign_up(**data.validated_data, guest=_guest_of(request))
-            token = services.token_for(account)
+            token = issue_token(account)
         return Response({"token": token}, status=status.HTTP_201_CREATED)
 
 
@@ -94,14 +96,27 @@ class LoginView(APIView):
     def post(self, request: Request) -> Response:
         data = CredentialsSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        account = services.log_in(**data.validated_data, guest=_guest_of(request))
-        return Response({"token": services.token_for(account)})
+        # A token of its own for this device; with a guest's token along, the guest (and
+        # every token of it) is merged away.
+        with transaction.atomic():
+            account = services.log_in(**data.validated_data, guest=_guest_of(request))
+            token = issue_token(account)
+        return Response({"token": token})
 
 
 class LogoutView(APIView):
     @extend_schema(request=None, responses={204: None})
     def post(self, request: AccountRequest) -> Response:
-        services.log_out(user=request.user)
+        """End this device's token; the person's other devices stay logged in."""
+        services.log_out(token=request.auth)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class LogoutAllView(APIView):
+    @extend_schema(request=None, responses={204: None})
+    def post(self, request: AccountRequest) -> Response:
+        """End every token of the person, this one included."""
+        services.log_out_everywhere(user=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
