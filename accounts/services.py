@@ -52,8 +52,9 @@ def create_guest() -> User:
     return User.objects.create_guest()
 
 
-def sign_up(*, email: str, password: str, guest: User | None = None) -> User:
-    """Create an account; a guest's memory, conversations and projects move into it."""
+def normalized_email(email: str) -> str:
+    """An e-mail address as accounts store it (stripped, lower case), or AuthError
+    ``invalid_email``."""
     email = User.objects.normalize_email((email or "").strip()).lower()
     try:
         # Checked as stored: lowering can lengthen it (İ → i̇), and the username holds it too.
@@ -62,11 +63,22 @@ def sign_up(*, email: str, password: str, guest: User | None = None) -> User:
         validate_email(email)
     except ValidationError:
         raise AuthError("invalid_email", gettext("Enter a valid email address.")) from None
-    candidate = User(username=email, email=email)
+    return email
+
+
+def check_new_password(password: str, user: User) -> None:
+    """AuthError ``weak_password`` unless ``password`` passes ``AUTH_PASSWORD_VALIDATORS`` for
+    ``user`` (at signup, a password change and a reset alike)."""
     try:
-        password_validation.validate_password(password or "", candidate)
+        password_validation.validate_password(password or "", user)
     except ValidationError as exc:
         raise AuthError("weak_password", " ".join(exc.messages)) from None
+
+
+def sign_up(*, email: str, password: str, guest: User | None = None) -> User:
+    """Create an account; a guest's memory, conversations and projects move into it."""
+    email = normalized_email(email)
+    check_new_password(password, User(username=email, email=email))
     try:
         with transaction.atomic():
             account = User.objects.create_user(username=email, email=email, password=password)

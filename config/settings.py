@@ -140,6 +140,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# A reset link (SPEC §10, ``POST auth/password-reset``) works once, for this many seconds.
+PASSWORD_RESET_TIMEOUT = env.int("PASSWORD_RESET_TIMEOUT", default=2 * 60 * 60)
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "chat:home"
 LOGOUT_REDIRECT_URL = "chat:home"
@@ -219,6 +221,9 @@ THROTTLE_RATES = {
     "guest": _rate("THROTTLE_GUEST", "30/hour"),  # guests created per client address
     "message": _rate("THROTTLE_MESSAGE", "20/min"),  # chat messages per person
     "voice": _rate("THROTTLE_VOICE", "30/hour"),  # voice sessions started per person
+    # password-reset mails asked for, per client address and per e-mail asked about
+    "password_reset": _rate("THROTTLE_PASSWORD_RESET", "10/hour"),
+    "password_reset_email": _rate("THROTTLE_PASSWORD_RESET_EMAIL", "3/hour"),
 }
 
 # --- Request limits: checked before a body is parsed --------------------------------------------
@@ -263,6 +268,33 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
 }
+
+# --- Mail: password-reset links --------------------------------------------------------------
+# Embedded, mail is printed by the worker (the console backend); production sends it by SMTP
+# with the EMAIL_* variables (Django's settings of the same names).
+EMAIL_BACKEND = env.str(
+    "EMAIL_BACKEND",
+    default="django.core.mail.backends.smtp.EmailBackend"
+    if PRODUCTION
+    else "django.core.mail.backends.console.EmailBackend",
+)
+EMAIL_HOST = env.str("EMAIL_HOST", default="localhost")
+EMAIL_PORT = env.int("EMAIL_PORT", default=25)
+EMAIL_HOST_USER = env.str("EMAIL_HOST_USER", default="")
+EMAIL_HOST_PASSWORD = env.str("EMAIL_HOST_PASSWORD", default="")
+EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", default=False)
+EMAIL_USE_SSL = env.bool("EMAIL_USE_SSL", default=False)
+EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=10)
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Whizi <noreply@localhost>")
+# Where the links in mail point (no request is at hand when a worker writes it): the first of
+# ALLOWED_HOSTS over HTTPS in production, this machine embedded.
+_first_host = next((h for h in ALLOWED_HOSTS if h.strip(".*")), "localhost")
+SITE_URL = env.str(
+    "SITE_URL",
+    default=f"https://{_first_host.lstrip('.')}"
+    if PRODUCTION
+    else f"http://127.0.0.1:{env.int('PORT', default=8000)}",
+).rstrip("/")
 
 # --- Celery -------------------------------------------------------------------------------------
 REDIS_URL = env.str("REDIS_URL", default="")

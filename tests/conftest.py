@@ -189,6 +189,8 @@ def throttling(settings: Any, fresh_cache: None) -> dict[str, str]:
         "guest": "3/hour",
         "message": "3/min",
         "voice": "2/hour",
+        "password_reset": "3/hour",
+        "password_reset_email": "2/hour",
     }
     return settings.THROTTLE_RATES
 
