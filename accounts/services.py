@@ -15,8 +15,9 @@ from django.db import IntegrityError, OperationalError, transaction
 from django.db.models import Field
 from django.utils import timezone
 from django.utils.translation import gettext
-from rest_framework.authtoken.models import Token
+from knox.models import AuthToken
 
+from accounts import tokens
 from accounts.models import User
 from chat.models import Conversation, Project, VoiceSession
 from core.errors import ServiceError
@@ -51,14 +52,9 @@ def create_guest() -> User:
     return User.objects.create_guest()
 
 
-def token_for(user: User) -> str:
-    """The API token of ``user`` (one per person; logging out deletes it)."""
-    token, _ = Token.objects.get_or_create(user=user)
-    return token.key
-
-
-def sign_up(*, email: str, password: str, guest: User | None = None) -> User:
-    """Create an account; a guest's memory, conversations and projects move into it."""
+def normalized_email(email: str) -> str:
+    """An e-mail address as accounts store it (stripped, lower case), or AuthError
+    ``invalid_email``."""
     email = User.objects.normalize_email((email or "").strip()).lower()
     try:
         # Checked as stored: lowering can lengthen it (İ → i̇), and the username holds it too.
@@ -67,11 +63,22 @@ def sign_up(*, email: str, password: str, guest: User | None = None) -> User:
         validate_email(email)
     except ValidationError:
         raise AuthError("invalid_email", gettext("Enter a valid email address.")) from None
-    candidate = User(username=email, email=email)
+    return email
+
+
+def check_new_password(password: str, user: User) -> None:
+    """AuthError ``weak_password`` unless ``password`` passes ``AUTH_PASSWORD_VALIDATORS`` for
+    ``user`` (at signup, a password change and a reset alike)."""
     try:
-        password_validation.validate_password(password or "", candidate)
+        password_validation.validate_password(password or "", user)
     except ValidationError as exc:
         raise AuthError("weak_password", " ".join(exc.messages)) from None
+
+
+def sign_up(*, email: str, password: str, guest: User | None = None) -> User:
+    """Create an account; a guest's memory, conversations and projects move into it."""
+    email = normalized_email(email)
+    check_new_password(password, User(username=email, email=email))
     try:
         with transaction.atomic():
             account = User.objects.create_user(username=email, email=email, password=password)
@@ -100,9 +107,9 @@ def merge_guest(*, guest: User, account: User) -> None:
     account (``memory.handover.hand_over_turns``).
 
     Never waits on a model: a memory merge that needs the condense pass (over the cap), or that
-    keeps losing races with passes, is finished by a task, and the guest (signed out: its token
-    is gone) is kept until then. Idempotent: a second call, or one racing it, finds the guest
-    gone and does nothing.
+    keeps losing races with passes, is finished by a task, and the guest (signed out: its
+    tokens are gone) is kept until then. Idempotent: a second call, or one racing it, finds the
+    guest gone and does nothing.
     """
     with transaction.atomic():
         # Locks in the order a chat message takes them (conversation, then memory), so a
@@ -124,7 +131,7 @@ def merge_guest(*, guest: User, account: User) -> None:
         Conversation.objects.filter(owner_id=guest.pk).update(owner_id=account.pk)
         Project.objects.filter(owner_id=guest.pk).update(owner_id=account.pk)
         VoiceSession.objects.filter(owner_id=guest.pk).update(owner_id=account.pk)
-        Token.objects.filter(user_id=guest.pk).delete()
+        tokens.end_all_tokens(guest.pk)
         if outcome is memory_handover.MergeOutcome.MERGED:
             User.objects.filter(pk=guest.pk, is_guest=True).delete()
         else:
@@ -157,9 +164,14 @@ def finish_guest_merge(*, guest_id: int, account_id: int) -> bool:
     return True
 
 
-def log_out(*, user: User) -> None:
-    """Invalidate the API token."""
-    Token.objects.filter(user=user).delete()
+def log_out(*, token: AuthToken) -> None:
+    """End this device's API token; the person's other devices stay logged in."""
+    tokens.end_token(token)
+
+
+def log_out_everywhere(*, user: User) -> None:
+    """End every API token of the person (every device logs in again)."""
+    tokens.end_all_tokens(user.pk)
 
 
 def touch(user: User) -> None:

@@ -142,7 +142,7 @@ def test_a_streamed_message_answers_503_before_any_stream(anna: User) -> None:
 
 def test_a_signup_cut_off_before_its_token_leaves_no_account(db: None) -> None:
     def no_tokens(execute, sql, params, many, context):
-        if 'INSERT INTO "authtoken_token"' in sql:
+        if 'INSERT INTO "knox_authtoken"' in sql:
             raise OperationalError("server closed the connection unexpectedly")
         return execute(sql, params, many, context)
 

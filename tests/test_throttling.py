@@ -357,6 +357,8 @@ def test_every_scope_has_a_rate(settings):
         "guest",
         "message",
         "voice",
+        "password_reset",
+        "password_reset_email",
     }
 
 
