@@ -507,19 +507,46 @@ def start_voice_session(*, owner_id: int, model: str | None = None) -> tuple[Voi
     return session, "\n\n".join(parts)
 
 
+class VoiceSessionGone(NotFound):
+    """The voice session was deleted (with its owner) while its end was on its way (HTTP 404)."""
+
+
+@retry_on_lock_conflict
 def end_voice_session(*, session: VoiceSession, transcript: list[dict[str, str]]) -> None:
-    """Store the transcript and owe exactly one voice pass; a second end raises AlreadyEnded."""
+    """Store the transcript and owe exactly one voice pass; a second end raises AlreadyEnded,
+    a session deleted meanwhile (its guest deleted itself, say) VoiceSessionGone.
+
+    The owner's memory row is locked before the session, as by everyone who writes both (a
+    pass, a clear, a guest merge and a deletion hold the memory, then touch voice sessions):
+    an end racing its guest's deletion or signup waits for it or goes first, never deadlocks.
+    Who the owner is, is checked under that lock: a guest's sessions move to the account when
+    it signs up, and the end then counts for the account.
+    """
     turns = [
         {"role": t["role"], "content": clean_text(t["content"])}
         for t in transcript
         if t["role"] in ("user", "assistant")
     ]
-    with transaction.atomic():
-        ended = VoiceSession.objects.filter(pk=session.pk, ended_at__isnull=True).update(
-            ended_at=timezone.now(), transcript=turns
-        )
-        if not ended:
+    for _attempt in range(3):  # a session changes owner at most once (its guest signs up)
+        owner_id = _voice_owner(session.pk)
+        memory_services.get_memory(owner_id=owner_id)  # made outside the lock, on first use
+        with transaction.atomic():
+            memory_id = memory_services.lock_memory(owner_id=owner_id)
+            ended = VoiceSession.objects.filter(
+                pk=session.pk, owner_id=owner_id, ended_at__isnull=True
+            ).update(ended_at=timezone.now(), transcript=turns)
+            if ended:
+                memory_queueing.request_pass(owner_id=owner_id, memory_id=memory_id)
+                return
+        if _voice_owner(session.pk) == owner_id:
             raise AlreadyEnded
-        # The owner now (the UPDATE holds the row): a guest's sessions move when it signs up.
-        owner_id = VoiceSession.objects.filter(pk=session.pk).values_list("owner_id", flat=True)
-        memory_queueing.request_pass(owner_id=owner_id.get())
+    raise Busy  # it kept changing hands: not this request's fault, and nothing was stored
+
+
+def _voice_owner(session_id: int) -> int:
+    """Who owns the voice session now, or VoiceSessionGone."""
+    owner_id = VoiceSession.objects.filter(pk=session_id).values_list("owner_id", flat=True)
+    found = owner_id.first()
+    if found is None:
+        raise VoiceSessionGone
+    return found

@@ -122,9 +122,11 @@ class MemoryView:
         return len(self.lines)
 
 
-def lock_memory(*, owner_id: int) -> None:
-    """Hold the owner's memory row until the caller's transaction ends (writers wait)."""
-    Memory.objects.select_for_update().filter(owner_id=owner_id).values_list("pk").first()
+def lock_memory(*, owner_id: int) -> int | None:
+    """Hold the owner's memory row until the caller's transaction ends (writers wait); its id,
+    None when the owner has none (or no longer: deleted, or a guest merged away)."""
+    locked = Memory.objects.select_for_update().filter(owner_id=owner_id)
+    return locked.values_list("pk", flat=True).first()
 
 
 def get_memory(*, owner_id: int) -> Memory:

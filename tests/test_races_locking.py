@@ -1,8 +1,9 @@
-"""Races that used to answer 500 on PostgreSQL (issue 16): a conversation or a project deleted
-while a message is stored in it, and a reply's store losing a deadlock mid-stream. Each
-interleaving is forced with a row lock held by another connection (``tests.races.Held``), so
-the order under test is the one that happens, and each answers 2xx or 4xx, never a 5xx nor an
-outage.
+"""Races that used to answer 500 or a false 503 on PostgreSQL (issue 16): a conversation or a
+project deleted while a message is stored in it, a reply's store losing a deadlock mid-stream,
+and a voice session ending while its guest deletes itself or signs up.
+Each interleaving is forced with a row lock held by another connection (``tests.races.Held``),
+so the order under test is the one that happens, and each answers 2xx or 4xx, never a 5xx nor
+an outage.
 """
 
 import threading
@@ -10,13 +11,14 @@ import threading
 import pytest
 from django.db import connection, transaction
 
-from chat.models import Conversation, Message, Project
+from accounts.models import User
+from chat.models import Conversation, Message, Project, VoiceSession
 from core import db
 from memory.models import Memory
 from memory.services import lock_memory
 from tests.conftest import client_for
 from tests.memory.helpers import memory_with, wait_for
-from tests.races import Held, chat_with, in_background, lock_waiters, send
+from tests.races import Held, chat_with, guest, in_background, lock_waiters, send, signup
 from tests.races import wait_until as wait_for_it
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -35,6 +37,10 @@ def answered(response) -> tuple[int, str]:
     if response.streaming:
         return response.status_code, b"".join(response.streaming_content).decode()
     return response.status_code, ""
+
+
+def owner_of(client) -> User:
+    return User.objects.get(auth_token__key=client._credentials["HTTP_AUTHORIZATION"][6:])
 
 
 # --- Deletes racing sends -----------------------------------------------------------------------
@@ -156,3 +162,84 @@ def test_a_streamed_reply_that_loses_a_deadlock_is_stored_on_the_retry(scripted,
     assert "event: done" in body
     assert Message.objects.filter(conversation_id=conversation_id).count() == 2
     assert Memory.objects.get(owner=account).pass_requested  # the reply's trigger, once
+
+
+# --- A voice session ending while its guest goes -------------------------------------------------
+
+TRANSCRIPT = {"transcript": [{"role": "user", "content": "My name is Anna"}]}
+
+
+def voice_guest():
+    """A guest with a memory row and a voice session under way."""
+    client = guest()
+    person = owner_of(client)
+    memory_with(person, "Likes tea", owed=False)
+    session_id = client.post("/api/v1/voice/sessions", {}, format="json").json()["id"]
+    return client, person, session_id
+
+
+def race_in_line(first, second, *, memory_of: int):
+    """``first`` then ``second`` queue for the memory row of ``memory_of`` (held), in that
+    order; then it is let go. Both results, as answered or raised."""
+    held = Held(lambda: lock_memory(owner_id=memory_of))
+    one, first_result = in_background(first)
+    wait_for_it(lambda: lock_waiters() >= 1)
+    two, second_result = in_background(second)
+    wait_for_it(lambda: lock_waiters() >= 2)
+    held.release()
+    one.join()
+    two.join()
+    return first_result[0], second_result[0]
+
+
+def end(client, session_id: int):
+    return lambda: client.post(
+        f"/api/v1/voice/sessions/{session_id}/end", TRANSCRIPT, format="json"
+    )
+
+
+def status_of(result) -> int:
+    assert not isinstance(result, Exception), result
+    return result.status_code
+
+
+@pytest.mark.parametrize("order", ["deletion_first", "end_first"])
+def test_a_voice_session_ending_while_its_guest_deletes_itself_never_answers_a_5xx(order):
+    client, person, session_id = voice_guest()
+    deletion = lambda: client.delete("/api/v1/account", {}, format="json")  # noqa: E731
+
+    if order == "deletion_first":
+        deleted, ended = race_in_line(deletion, end(client, session_id), memory_of=person.pk)
+    else:
+        ended, deleted = race_in_line(end(client, session_id), deletion, memory_of=person.pk)
+
+    assert status_of(deleted) == 204
+    assert status_of(ended) == (404 if order == "deletion_first" else 202)
+    if order == "deletion_first":
+        assert ended.json()["code"] == "not_found"
+    assert not User.objects.filter(pk=person.pk).exists()
+    assert not VoiceSession.objects.exists()
+
+
+@pytest.mark.parametrize("order", ["signup_first", "end_first"])
+def test_a_voice_session_ending_while_its_guest_signs_up_ends_in_the_account(order):
+    client, person, session_id = voice_guest()
+
+    if order == "signup_first":
+        signed_up, ended = race_in_line(
+            lambda: signup(client), end(client, session_id), memory_of=person.pk
+        )
+    else:
+        ended, signed_up = race_in_line(
+            end(client, session_id), lambda: signup(client), memory_of=person.pk
+        )
+
+    assert status_of(signed_up) == 201
+    assert status_of(ended) == 202
+    account = User.objects.get(email="anna@example.com")
+    session = VoiceSession.objects.get(pk=session_id)
+    assert session.owner == account
+    assert session.ended_at is not None
+    # The transcript is owed to the account's memory, once.
+    assert Memory.objects.get(owner=account).pass_requested
+    assert not User.objects.filter(pk=person.pk).exists()
