@@ -1,6 +1,7 @@
 """Races that used to answer 500 or a false 503 on PostgreSQL (issue 16): a conversation or a
 project deleted while a message is stored in it, a reply's store losing a deadlock mid-stream,
-and a voice session ending while its guest deletes itself or signs up.
+a voice session ending while its guest deletes itself or signs up, and "Clear memory" racing a
+sign-up.
 Each interleaving is forced with a row lock held by another connection (``tests.races.Held``),
 so the order under test is the one that happens, and each answers 2xx or 4xx, never a 5xx nor
 an outage.
@@ -14,8 +15,9 @@ from django.db import connection, transaction
 from accounts.models import User
 from chat.models import Conversation, Message, Project, VoiceSession
 from core import db
+from memory import tombstones
 from memory.models import Memory
-from memory.services import lock_memory
+from memory.services import has_unread_work, lock_memory
 from tests.conftest import client_for
 from tests.memory.helpers import memory_with, wait_for
 from tests.races import Held, chat_with, guest, in_background, lock_waiters, send, signup
@@ -242,4 +244,43 @@ def test_a_voice_session_ending_while_its_guest_signs_up_ends_in_the_account(ord
     assert session.ended_at is not None
     # The transcript is owed to the account's memory, once.
     assert Memory.objects.get(owner=account).pass_requested
+    assert not User.objects.filter(pk=person.pk).exists()
+
+
+# --- "Clear memory" racing a sign-up ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("order", ["signup_first", "clear_first"])
+def test_a_clear_racing_a_signup_is_final_in_the_account_or_refused(order):
+    client = guest()
+    person = owner_of(client)
+    conversation_id = chat_with(client, model="offline/whizi-chat")
+    assert send(client, conversation_id, "I live in Turin").status_code == 201
+    guest_memory = memory_with(person, "Name is Anna", "Lives in Turin", owed=False)
+    clear = lambda: client.delete("/api/v1/memory")  # noqa: E731
+
+    if order == "signup_first":
+        signed_up, cleared = race_in_line(lambda: signup(client), clear, memory_of=person.pk)
+    else:
+        cleared, signed_up = race_in_line(clear, lambda: signup(client), memory_of=person.pk)
+
+    assert status_of(signed_up) == 201
+    account = User.objects.get(email="anna@example.com")
+    memory = Memory.objects.get(owner=account)
+    if order == "signup_first":
+        # The guest had gone into the account before the clear could run: refused, and the
+        # facts are where the merge put them (nothing was cleared, nothing claims it was).
+        assert status_of(cleared) == 404
+        assert cleared.json()["code"] == "not_found"
+        assert memory.lines == ["Name is Anna", "Lives in Turin"]
+    else:
+        # Cleared first: the account gets the empty list, what was cleared stays forgotten,
+        # and the turns said before the clear are never read.
+        assert status_of(cleared) == 204
+        assert memory.lines == []
+        forgotten = tombstones.buried(memory.pk)
+        assert tombstones.is_buried("Name is Anna", forgotten)
+        assert tombstones.is_buried("Lives in Turin", forgotten)
+        assert not has_unread_work(account.pk)
+    assert not Memory.objects.filter(pk=guest_memory.pk).exists()
     assert not User.objects.filter(pk=person.pk).exists()
