@@ -22,6 +22,7 @@ from django.db.models import BigIntegerField, F
 from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 
+from core.db import retry_on_lock_conflict
 from core.errors import Conflict, Invalid, NotFound, Stale
 from memory import (
     budget,
@@ -122,9 +123,11 @@ class MemoryView:
         return len(self.lines)
 
 
-def lock_memory(*, owner_id: int) -> None:
-    """Hold the owner's memory row until the caller's transaction ends (writers wait)."""
-    Memory.objects.select_for_update().filter(owner_id=owner_id).values_list("pk").first()
+def lock_memory(*, owner_id: int) -> int | None:
+    """Hold the owner's memory row until the caller's transaction ends (writers wait); its id,
+    None when the owner has none (or no longer: deleted, or a guest merged away)."""
+    locked = Memory.objects.select_for_update().filter(owner_id=owner_id)
+    return locked.values_list("pk", flat=True).first()
 
 
 def get_memory(*, owner_id: int) -> Memory:
@@ -367,17 +370,31 @@ def read_for_request(*, owner_id: int) -> MemoryRead:
 _ID: BigIntegerField[int, int] = BigIntegerField()
 
 
+@retry_on_lock_conflict
 def clear_memory(*, owner_id: int) -> None:
     """Delete every line, finally: no turn said before now is ever read, not even as context,
-    and the history keeps only the empty list."""
+    and the history keeps only the empty list.
+
+    Refused (OwnerGone, 404) when the owner went while the request was on its way: deleted, or
+    a guest gone into an account, whose lines are the account's now (a 204 would claim a clear
+    the account's list does not show). The owner is held before its memory row, as a guest
+    merge holds them, so a clear racing a signup happens wholly before the merge (the account
+    receives the empty list, its tombstones and no unread turn) or finds the guest gone.
+    """
     now = timezone.now()
     memory = get_memory(owner_id=owner_id)
-    before = list(memory.lines)
-    # Unconditional on purpose: a clear wins over anything in flight. Bumping the version makes
-    # a running pass's compare-and-set fail, and its retry finds no turns to learn from (every
-    # unread turn so far is skipped). Guests still waiting to merge into this owner would bring
-    # their lines in later: they go too.
     with transaction.atomic():
+        if not owners.directory().hold(owner_id):
+            raise OwnerGone
+        # Read under the lock: what is buried is what is cleared, also if a pass wrote since.
+        locked = Memory.objects.select_for_update().filter(pk=memory.pk)
+        before = locked.values_list("lines", flat=True).first()
+        if before is None:
+            raise OwnerGone
+        # Unconditional on purpose: a clear wins over anything in flight. Bumping the version
+        # makes a running pass's compare-and-set fail, and its retry finds no turns to learn
+        # from (every unread turn so far is skipped). Guests still waiting to merge into this
+        # owner would bring their lines in later: they go too.
         Memory.objects.filter(pk=memory.pk).update(
             lines=[],
             sources=[],

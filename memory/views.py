@@ -99,7 +99,9 @@ def clear(request: HttpRequest) -> HttpResponse:
     if request.method == "GET":
         # Without JavaScript, the confirmation dialog is this page.
         return render(request, "memory/clear_confirm.html")
-    with shown_on_page(request, tags=TAG, outage=CLEAR_FAILED):
+    # A guest gone into an account meanwhile (signed up in another tab): nothing was cleared.
+    refused = {"not_found": CLEAR_FAILED}
+    with shown_on_page(request, tags=TAG, outage=CLEAR_FAILED, texts=refused):
         if (person := person_of(request)) is not None:  # a visitor has nothing to clear
             services.clear_memory(owner_id=person.pk)
         messages.success(request, _("Memory cleared."), extra_tags=TAG)

@@ -89,7 +89,8 @@ class MemoryView(APIView):
     def get(self, request: PersonRequest) -> Response:
         return memory_response(services.view_memory(owner_id=request.user.pk))
 
-    @extend_schema(responses={204: None, 503: errors(CLEAR_FAILED[0])})
+    # 404: a guest that went into an account meanwhile (it signed up): nothing was cleared.
+    @extend_schema(responses={204: None, 404: errors("not_found"), 503: errors(CLEAR_FAILED[0])})
     def delete(self, request: PersonRequest) -> Response:
         services.clear_memory(owner_id=request.user.pk)
         return Response(status=status.HTTP_204_NO_CONTENT)
