@@ -310,3 +310,20 @@ def test_a_remember_at_the_very_end_of_the_longest_message_is_kept_through_the_w
     # Read in three parts of at most 20,000 tokens, a pass each.
     passes_run = MemoryEvent.objects.filter(owner_id=account.pk, kind=MemoryEvent.Kind.PASS)
     assert passes_run.count() == 3
+
+
+def test_a_long_reply_alone_is_read_through_without_asking_the_model(
+    account, memory_model, small_cap
+):
+    # The assistant's words are never a source: its parts are consumed with no model call.
+    conversation = conversation_with(account, "I like zucchini", WORDS)
+    Message.objects.filter(conversation=conversation, role="user").update(
+        memory_state=Message.MemoryState.READ
+    )
+    memory = memory_with(account)
+
+    passes.run_pass(memory_id=memory.pk)
+
+    assert memory_model.calls == []
+    reply = Message.objects.get(conversation=conversation, role="assistant")
+    assert (reply.memory_state, reply.memory_read_to) == (READ, len(WORDS))
