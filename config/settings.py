@@ -241,9 +241,10 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "core.schema.AutoSchema",
     "EXCEPTION_HANDLER": "core.api.exception_handler",
     "UNAUTHENTICATED_USER": None,
-    # Which X-Forwarded-For hop is the client: 0 trusts the header not at all (the embedded
-    # server faces the browser); production sits behind one TLS-terminating proxy.
-    "NUM_PROXIES": env.int("NUM_PROXIES", default=1 if PRODUCTION else 0),
+    # Which X-Forwarded-For hop is the client. 0 (the default) trusts the header not at all: a
+    # client facing the web server directly could otherwise pick the address its rate limits
+    # count. Behind proxies, set NUM_PROXIES to how many (1 behind one TLS-terminating proxy).
+    "NUM_PROXIES": env.int("NUM_PROXIES", default=0),
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Whizi mobile API",
