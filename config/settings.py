@@ -293,8 +293,13 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_DEFAULT_QUEUE = "default"
 CELERY_TASK_ROUTES = {"memory.*": {"queue": "memory"}}
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
+# How often beat's sweeper sends the owed passes no queued task will run (memory/queueing.py).
+MEMORY_SWEEP_SECONDS = env.float("MEMORY_SWEEP_SECONDS", default=60.0)
 CELERY_BEAT_SCHEDULE = {
-    "memory-sweep-owed-passes": {"task": "memory.sweep_owed_passes", "schedule": 60.0},
+    "memory-sweep-owed-passes": {
+        "task": "memory.sweep_owed_passes",
+        "schedule": MEMORY_SWEEP_SECONDS,
+    },
     "accounts-housekeeping": {"task": "accounts.housekeeping", "schedule": 3600.0},
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
