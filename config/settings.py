@@ -305,6 +305,9 @@ CELERY_BEAT_SCHEDULE = {
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
 # A live worker refreshes its heartbeat this often; /healthz says "down" after three misses.
 WORKER_HEARTBEAT_SECONDS = env.int("WORKER_HEARTBEAT_SECONDS", default=10)
+# Given by `make run` to the server it starts (config/launcher.py), so that it says "ready" for
+# that server only; unset elsewhere. A TOKEN by name: Django's error reports mask it.
+RUN_TOKEN = env.str("WHIZI_RUN_TOKEN", default="")
 
 # --- Models -------------------------------------------------------------------------------------
 # litellm model strings; "offline/..." are the built-in models (llm registers the provider).
