@@ -149,6 +149,10 @@ LOGOUT_REDIRECT_URL = "chat:home"
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("it", "Italiano"), ("fr", "Français")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# The Preferences language choice (Django's set_language), guarded like the session cookie: no
+# script reads it (the page's language is the server's), and in production it is Secure too.
+LANGUAGE_COOKIE_HTTPONLY = True
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
@@ -173,6 +177,7 @@ if PRODUCTION:
     SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=60 * 60 * 24 * 30)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
@@ -258,9 +263,10 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "core.schema.AutoSchema",
     "EXCEPTION_HANDLER": "core.api.exception_handler",
     "UNAUTHENTICATED_USER": None,
-    # Which X-Forwarded-For hop is the client: 0 trusts the header not at all (the embedded
-    # server faces the browser); production sits behind one TLS-terminating proxy.
-    "NUM_PROXIES": env.int("NUM_PROXIES", default=1 if PRODUCTION else 0),
+    # Which X-Forwarded-For hop is the client. 0 (the default) trusts the header not at all: a
+    # client facing the web server directly could otherwise pick the address its rate limits
+    # count. Behind proxies, set NUM_PROXIES to how many (1 behind one TLS-terminating proxy).
+    "NUM_PROXIES": env.int("NUM_PROXIES", default=0),
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Whizi mobile API",
@@ -336,13 +342,21 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_DEFAULT_QUEUE = "default"
 CELERY_TASK_ROUTES = {"memory.*": {"queue": "memory"}}
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
+# How often beat's sweeper sends the owed passes no queued task will run (memory/queueing.py).
+MEMORY_SWEEP_SECONDS = env.float("MEMORY_SWEEP_SECONDS", default=60.0)
 CELERY_BEAT_SCHEDULE = {
-    "memory-sweep-owed-passes": {"task": "memory.sweep_owed_passes", "schedule": 60.0},
+    "memory-sweep-owed-passes": {
+        "task": "memory.sweep_owed_passes",
+        "schedule": MEMORY_SWEEP_SECONDS,
+    },
     "accounts-housekeeping": {"task": "accounts.housekeeping", "schedule": 3600.0},
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
 # A live worker refreshes its heartbeat this often; /healthz says "down" after three misses.
 WORKER_HEARTBEAT_SECONDS = env.int("WORKER_HEARTBEAT_SECONDS", default=10)
+# Given by `make run` to the server it starts (config/launcher.py), so that it says "ready" for
+# that server only; unset elsewhere. A TOKEN by name: Django's error reports mask it.
+RUN_TOKEN = env.str("WHIZI_RUN_TOKEN", default="")
 
 # --- Models -------------------------------------------------------------------------------------
 # litellm model strings; "offline/..." are the built-in models (llm registers the provider).

@@ -431,13 +431,12 @@ def delete_line(*, owner_id: int, index: int, expected_version: int | None) -> M
     (``None``: whatever the version, as with ``If-Match: *``)."""
 
     def without(lines: list[str]) -> Change:
-        if not 0 <= index < len(lines):
-            raise LineNotFound
         return [line for i, line in enumerate(lines) if i != index], [lines[index]], None, []
 
     return _change_by_hand(
         owner_id=owner_id,
         expected=expected_version,
+        index=index,
         kind=MemoryEvent.Kind.DELETE_LINE,
         change=without,
     )
@@ -464,8 +463,6 @@ def _write_own_line(
         raise LineRefused(reason)
 
     def with_line(lines: list[str]) -> Change:
-        if index is not None and not 0 <= index < len(lines):
-            raise LineNotFound
         others = [old for i, old in enumerate(lines) if i != index]
         if line_key(line) in {line_key(old) for old in others}:
             raise LineRefused("duplicate")
@@ -478,7 +475,9 @@ def _write_own_line(
         return after, [lines[index]], tokens, [(lines[index], line)]
 
     kind = MemoryEvent.Kind.ADD_LINE if index is None else MemoryEvent.Kind.EDIT_LINE
-    return _change_by_hand(owner_id=owner_id, expected=expected, kind=kind, change=with_line)
+    return _change_by_hand(
+        owner_id=owner_id, expected=expected, index=index, kind=kind, change=with_line
+    )
 
 
 # A person's change to the list: the lines after it, the lines it took out, their tokens if
@@ -487,14 +486,23 @@ Change = tuple[list[str], list[str], int | None, list[tuple[str, str]]]
 
 
 def _change_by_hand(
-    *, owner_id: int, expected: int | None, kind: str, change: Callable[[list[str]], Change]
+    *,
+    owner_id: int,
+    expected: int | None,
+    index: int | None,
+    kind: str,
+    change: Callable[[list[str]], Change],
 ) -> MemoryView:
     """One change the person makes (delete, add, edit), as a compare-and-set at the version
     they were looking at; at any version (``None``), a pass writing meanwhile makes it look
-    again, a bounded number of times. Lines taken out also leave guests still waiting to merge
-    into this owner, in the same transaction, so a deferred merge cannot bring them back."""
+    again, a bounded number of times. ``index``: the line it changes (LineNotFound when it is
+    not there, whatever the version: RFC 9110 §13.2.1). Lines taken out also leave guests still
+    waiting to merge into this owner, in the same transaction, so a deferred merge cannot bring
+    them back."""
     for _ in range(settings.MEMORY_CAS_ATTEMPTS):
         memory = get_memory(owner_id=owner_id)
+        if index is not None and not 0 <= index < len(memory.lines):
+            raise LineNotFound
         if expected is not None and memory.version != expected:
             raise StaleVersion
         after, removed, tokens, pairs = change(memory.lines)
