@@ -18,7 +18,7 @@ from core import db
 from memory import tombstones
 from memory.models import Memory
 from memory.services import has_unread_work, lock_memory
-from tests.conftest import client_for
+from tests.conftest import client_for, owner_of_token
 from tests.memory.helpers import memory_with, wait_for
 from tests.races import Held, chat_with, guest, in_background, lock_waiters, send, signup
 from tests.races import wait_until as wait_for_it
@@ -42,7 +42,7 @@ def answered(response) -> tuple[int, str]:
 
 
 def owner_of(client) -> User:
-    return User.objects.get(auth_token__key=client._credentials["HTTP_AUTHORIZATION"][6:])
+    return owner_of_token(client._credentials["HTTP_AUTHORIZATION"][6:])
 
 
 # --- Deletes racing sends -----------------------------------------------------------------------
