@@ -26,27 +26,32 @@ def _words(text: str) -> frozenset[str]:
 # password at home is x", "Hunter2 is my password", "uses gatto99 as password".
 # Strong words name a secret outright, so any value counts. Weak words also name everyday things
 # ("the key to success", "pin" on a map), so their value must contain a digit.
+_NETWORK: Final = r"(?:wi-?fi|wlan|network|wpa2?|wep|router|hotspot)"
 _STRONG_WORDS: Final = (
     r"pass[-_ ]?words?|passwd|pwd|pw|pass[-_ ]?codes?|pass[-_ ]?phrases?|api ?keys?|secret keys?"
     r"|access tokens?|auth tokens?|recovery codes?|log-?ins?|credentials|parola d'ordine"
     r"|credenziali|mot de passe|mots de passe|mdp|identifiants?|contrasenas?|credenciales"
     r"|passwort|passworter|kennwort|zugangsdaten|anmeldedaten|senhas?|palavras?[- ]passe"
     r"|credenciais"
+    # The key of a network is its password ("Wifi key: girasole", "WLAN-Schlüssel: sonne").
+    rf"|{_NETWORK}[- ]?keys?|chiave (?:del |della )?{_NETWORK}|cles? (?:du |de )?{_NETWORK}"
+    rf"|clave (?:del )?{_NETWORK}|chave (?:do |da )?{_NETWORK}|{_NETWORK}-?schlussel"
+    r"|netzwerkschlussel"
 )
-_KEY_OF: Final = r"(?:wi-?fi|wlan|network|wpa2?|wep|licen[cs]e|product|activation|serial|router)"
+_KEY_OF: Final = r"(?:licen[cs]e|product|activation|serial)"
 _WEAK_WORDS: Final = (
     r"pins?(?: codes?| numbers?)?|cvv|cvc|otp"
     r"|(?:door|gate|alarm|safe|unlock|access|security|entry|garage|lock|phone) codes?"
     r"|codes? (?:for|of|to) (?:the |my |our )?(?:front |back |main )?(?:door|gate|alarm|safe"
     r"|garage|building|lock|phone|house|apartment|flat|locker)"
-    rf"|{_KEY_OF} keys?"
+    rf"|{_KEY_OF}[- ]?keys?"
     r"|codice (?:pin|segreto|di sblocco|di accesso|della porta|dell'allarme)"
     rf"|chiave (?:del |della )?{_KEY_OF}|codici pin"
     r"|code (?:pin|secret|d'acces|de la porte|de l'alarme|de deverrouillage)"
     rf"|cle (?:du |de )?{_KEY_OF}|cle de securite"
     r"|codigo (?:pin|secreto|de acceso|de acesso|de desbloqueo|de desbloqueio|da porta)"
     rf"|clave (?:del )?{_KEY_OF}|chave (?:do |da )?{_KEY_OF}"
-    r"|geheimzahl|geheimcode|zugangscode|wlan-?schlussel|netzwerkschlussel|wlan-?passwort"
+    r"|geheimzahl|geheimcode|zugangscode|wlan-?passwort"
     # "Su clave es perrito99": the bare word is how Spanish (and others) say "password".
     r"|claves?|chiav[ei]|cles?|chaves?|schlussel"
     # "Email pass: hunter2", "Passe: soleil2023": short for password ("ski pass" has no digits).
@@ -79,9 +84,10 @@ _COMPOUND_HEAD_RE: Final = re.compile(
     r"|protected|protection|forms?|box|security|habits|hygiene|issues?|problems?|sharing"
     r"|management|flows?|keepers?|safes?|lists?|books?|holders?|less)\b"
 )
-# "is", "was", ":", in the six languages ("è"/"é" are turned into "is" before folding).
+# "is", "was", ":", in the six languages ("è"/"é" are turned into "is" before folding); a comma
+# may stand before it ("le mot de passe de ma banque, c'est x").
 _ASSIGN_RE: Final = re.compile(
-    r"\s*(?:[:=]|->)\s*|\s+(?:is|was|are|were|will be|era|sono|sara|est|etait|c'est|sont"
+    r"\s*(?:[:=]|->)\s*|,?\s+(?:is|was|are|were|will be|era|sono|sara|est|etait|c'est|sont"
     r"|es|son|fue|ist|lautet|war|sind|sao|foi|era)\s+(?:[:=]\s*)?"
 )
 # A word between the credential word and the assignment, up to five ("password for my bank is").
@@ -443,6 +449,12 @@ def _value_tokens(value: str) -> list[str]:
     ]
 
 
+# A user name has a dot, an at sign, an underscore or a digit ("anna.rossi", "mario_88").
+_USER_NAME_RE: Final = re.compile(r"\w[.@_]\w|\d")
+# "anna.rossi / gatto" (a path such as "evil.zzz/promo" has no spaces).
+_SPACED_PAIR_RE: Final = re.compile(r"[\"']?([^\s/|]+)\s+[/|]\s+[^\s/|]")
+
+
 def has_labelled_password(line: str) -> bool:
     """Whether a label naming a service, device or network is followed by a password-like value.
 
@@ -461,6 +473,10 @@ def has_labelled_password(line: str) -> bool:
                 if any(_password_strength(token) >= needed for token in tokens):
                     return True
                 if lock and tokens and _LOCK_CODE_RE.fullmatch(tokens[0]):
+                    return True
+                # "Netflix — anna.rossi / gatto": a user name and its password, whatever it is.
+                pair = _SPACED_PAIR_RE.match(clause, separator.end())
+                if needed == _WEAK and pair and _USER_NAME_RE.search(pair.group(1)):
                     return True
     return False
 

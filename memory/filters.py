@@ -4,9 +4,9 @@ Pure module (no Django). SPEC §3: secrets, lines outside 3-160 characters, dupl
 prompt markup are refused, and so are links, bare domains and lines that read as instructions to
 the assistant, anywhere in the line and whatever the label in front of it, because a stored line
 is obeyed in every future conversation as if just asked. The checks themselves live in
-`memory.secrets`, `memory.credentials`, `memory.national_ids`, `memory.links` and
-`memory.instructions`, on the line as `memory.normalize` folds it. A refused line is only
-counted by reason; its text never reaches a log or an exception.
+`memory.secrets`, `memory.credentials`, `memory.access_codes`, `memory.national_ids`,
+`memory.links` and `memory.instructions`, on the line as `memory.normalize` folds it. A refused
+line is only counted by reason; its text never reaches a log or an exception.
 """
 
 from __future__ import annotations
@@ -34,7 +34,9 @@ RefusalReason = Literal["length", "secret", "markup", "link", "instruction"]
 # 5: e-mail addresses (their domain is a link), and a password-like value behind the name of a
 # service, device or network ("Netflix: Soleil2024!", "wifi → gatto99!").
 # 6: values, not labels: identity, social security and tax numbers by shape and checksum with
-# or without a label (`memory.national_ids`).
+# or without a label (`memory.national_ids`); door, alarm, locker and 2FA backup codes,
+# security answers, password hints, user and secret pairs (`memory.access_codes`), the key of a
+# network without digits, a comma before "is".
 RULES_VERSION: Final = 6
 MIN_CHARS: Final = 3
 MAX_CHARS: Final = 160

@@ -1,5 +1,6 @@
 """Secrets in a memory line: keys and tokens, credentials said in words (`memory.credentials`),
-card numbers, IBANs, national ID numbers (`memory.national_ids`) and seed phrases.
+codes, security answers and password hints (`memory.access_codes`), card numbers, IBANs,
+national ID numbers (`memory.national_ids`) and seed phrases.
 
 Pure module (no Django), used by `memory.filters`. SPEC §3: these hold whatever the phrasing,
 language or separators — a card written with dots, commas or dashes is still a card, and "Hunter2
@@ -40,6 +41,7 @@ from detect_secrets.plugins.twilio import TwilioKeyDetector
 from mnemonic import Mnemonic
 from stdnum import iban, luhn
 
+from memory.access_codes import has_access_secret
 from memory.credentials import has_credential
 from memory.national_ids import has_national_id
 
@@ -212,6 +214,7 @@ def is_secret(line: str, folded: str) -> bool:
     return (
         _has_key_or_token(line)
         or has_credential(line)
+        or has_access_secret(folded)
         or has_national_id(line, folded)
         or _has_card_number(line)
         or _has_iban(line)

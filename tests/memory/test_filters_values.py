@@ -139,3 +139,143 @@ def test_identity_numbers_are_refused_whatever_the_look_alikes(line):
 )
 def test_numbers_beside_an_id_word_or_in_an_id_shape_that_are_not_ids_are_kept(line):
     assert refusal_reason(line) is None
+
+
+# --- credentials, codes, security answers and password hints ----------------------------------
+
+REPORTED_CREDENTIAL_MISSES = [
+    "Le mot de passe de ma banque, c'est Chaton2019",
+    "PayPal: anna@mail.it / Gelato_42",
+    "The wifi key is Girasole2024",
+    "Gym locker code 4471",
+    "2FA backup codes: 4829-1736 9052-3318",
+    "Security question: first pet? Answer: Fluffy",
+]
+
+
+@pytest.mark.parametrize("line", REPORTED_CREDENTIAL_MISSES)
+def test_the_credentials_the_issue_found_stored_are_refused(line):
+    assert refusal_reason(line) == "secret"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # a service, a user name and its password, however they are paired
+        "PayPal anna@mail.it / Gelato_42",
+        "Netflix — anna.rossi / gatto",
+        "login anna secret hunter2",
+        "User: anna secret: hunter",
+        "Utente mario.rossi, password: gelato",
+        "Identifiant jdupont mot de passe Soleil",
+        "Usuario ana_88 contraseña: perrito",
+        "Benutzername hans.m Passwort Sonne",
+        "Usuário joao.silva senha gatinho",
+        # the key of a network, with or without digits
+        "Wifi key: girasole",
+        "WLAN-Key: Girasole2024",
+        "Chiave del wifi: girasole",
+        "Clé du wifi : tournesol",
+        "La clave del wifi es girasol",
+        "WLAN-Schlüssel: sonnenblume",
+        "Chave do wifi: girassol",
+        # a comma before "is"
+        "Il PIN della carta, è 4821",
+        "La contraseña del correo, es Perrito2020",
+    ],
+)
+def test_credential_pairs_and_network_keys_are_refused(line):
+    assert refusal_reason(line) == "secret"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # door, gate, alarm and locker codes, in the six languages
+        "Door code 1984",
+        "Front door code is 4471#",
+        "The code for the gate is *4471",
+        "Gym locker: code 4471",
+        "Alarm code 4471, disarm on entry",
+        "4471 is the garage code",
+        "Il codice del portone è 4471",
+        "Codice armadietto palestra 4471",
+        "Codice dell'allarme: 4471",
+        "Digicode 4471B",
+        "Code de l'immeuble : 4471",
+        "Code de l'alarme 4471",
+        "Código del portal: 4471",
+        "El código de la alarma es 4471",
+        "Türcode 4471",
+        "Alarmcode: 4471",
+        "Code für die Haustür 4471",
+        "Código do portão 4471#",
+        "O código do alarme é 4471",
+        # 2FA backup and recovery codes
+        "Backup codes: 4829-1736 9052-3318",
+        "Google 2FA recovery code 84729163",
+        "Codici di backup 2FA: 48291736",
+        "Codes de secours : 4829 1736",
+        "Códigos de recuperación 4829-1736",
+        "Backup-Codes: 4829 1736",
+        "Códigos de backup 48291736",
+    ],
+)
+def test_door_alarm_locker_and_backup_codes_are_refused(line):
+    assert refusal_reason(line) == "secret"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Security question: first pet? Answer: Fluffy",
+        "The answer to his security question is Rex",
+        "Security answer for the bank: Fluffy",
+        "Mother's maiden name is Rossi",
+        "Password hint: name of my first dog",
+        "Password hint is the dog's name and birth year",
+        "Domanda di sicurezza: primo cane, risposta: Fido",
+        "Suggerimento password: nome del gatto",
+        "Question secrète : ville natale ? Réponse : Lyon",
+        "Indice du mot de passe : le chien",
+        "Pregunta de seguridad: primera mascota, respuesta: Toby",
+        "Pista de la contraseña: mi perro",
+        "Sicherheitsfrage: erstes Haustier – Antwort: Bello",
+        "Passwort-Hinweis: Name der Katze",
+        "Pergunta de segurança: cidade natal; resposta: Braga",
+        "Dica da senha: nome do cão",
+    ],
+)
+def test_security_answers_and_password_hints_are_refused(line):
+    assert refusal_reason(line) == "secret"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Has a 4-digit PIN on the gym locker",
+        "Door code changed in 2023",
+        "The office door code changes every month",
+        "Keeps backup codes in a safe place",
+        "Uses two-factor authentication everywhere",
+        "Has security questions set up on the bank app",
+        "Never uses password hints",
+        "Zip code 10121, lives in a house",
+        "Area code 0115, works from the office",
+        "Il codice postale di casa è 10121",
+        "Code postal 75011, habite en maison",
+        "Código postal 28013, vive en un piso",
+        "Postleitzahl 50667, Wohnung im dritten Stock",
+        "Dress code at the office is casual",
+        "The gym has 300 lockers",
+        "Building has 12 floors and a code entry",
+        "Decodes 1000 messages a day at the office",
+        "Spotify: jazz / rock",
+        "Bank: Intesa / Unicredit",
+        "User stories, secret sauce and sprint planning",
+        "The wifi key is on the router",
+        "Mother's name is Anna Rossi",
+    ],
+)
+def test_codes_and_security_words_without_a_secret_value_are_kept(line):
+    assert refusal_reason(line) is None
