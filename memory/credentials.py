@@ -14,6 +14,7 @@ import re
 from typing import Final
 
 from memory.lines import fold
+from memory.normalize import LEET_WORD_RE, leet_readings
 
 
 def _words(text: str) -> frozenset[str]:
@@ -195,27 +196,20 @@ def _has_assigned_value(after: str, *, words_count: bool) -> bool:
     return False
 
 
-# Look-alike symbols and digits inside a credential word: "p@ssword", "passw0rd", "pa$$w0rd".
-# "1" may stand for "i" ("p1n") or "l" ("1ogin"), so both readings are tried.
-_LEET_I: Final = str.maketrans("@4$5031!|7", "aassoeiilt")
-_LEET_L: Final = str.maketrans("@4$5031!|7", "aassoelilt")
-_LEET_TOKEN_RE: Final = re.compile(r"[a-z0-9@$!|]*[@$!|0-9][a-z0-9@$!|]*")
 # Words of the multi-word credential names ("mot de passe"), which match only together.
 _CREDENTIAL_PARTS: Final = _words("mot mots passe parola ordine palavra palavras api secret code")
 
 
 def _deleet(spoken: str) -> str:
+    # Only credential words are read back ("p@ssw0rd", "P1N"); a value keeps its digits.
     def unmask(match: re.Match[str]) -> str:
         token = match.group()
-        if not any(c.isalpha() for c in token):
-            return token  # a number, not a word
-        for table in (_LEET_I, _LEET_L):
-            word = token.translate(table)
+        for word in leet_readings(token):
             if word in _CREDENTIAL_PARTS or _CREDENTIAL_RE.fullmatch(word):
                 return word
         return token
 
-    return _LEET_TOKEN_RE.sub(unmask, spoken)
+    return LEET_WORD_RE.sub(unmask, spoken)
 
 
 # Digits spelled as words, so that "PIN is four eight two one" and "Pin è quattro otto due uno"

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from typing import Final, Literal
 
+from memory.instruction_declaratives import is_declared_instruction
 from memory.instruction_phrases import ADDRESSED_TO_ASSISTANT
 
 
@@ -252,7 +253,7 @@ def _reading_after(clause: str) -> Reading:
 
 def is_instruction(folded: str) -> bool:
     """Whether a folded line reads as an instruction to the assistant, anywhere in it."""
-    if ADDRESSED_TO_ASSISTANT.search(folded):
+    if ADDRESSED_TO_ASSISTANT.search(folded) or is_declared_instruction(folded):
         return True
     after: Reading = "strict"  # how the clause after a label is read
     for text, quoted in _segments(folded):
