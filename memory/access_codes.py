@@ -37,6 +37,7 @@ _CODE_WORD_RE: Final = re.compile(
 _LOCK_CONTEXT_RE: Final = re.compile(
     r"\b(?:doors?|front door|gates?|building|entry|entrance|alarm|safe|lockers?|lock|padlock"
     r"|garage|intercom|keypad|key ?safe|key ?box|lockbox|storage|mailbox|letterbox|house|flat"
+    r"|cellar|basement|shed|cantina|cave|sotano|\w*keller"
     r"|digicode|keycode|doorcode"
     r"|apartment|office|gym|shed|vault|enter|get in|unlock|open"
     r"|porta|portone|cancello|ingresso|allarme|cassaforte|armadietto|lucchetto|citofono|garage"
@@ -66,7 +67,8 @@ _NOT_A_LOCK_CODE_RE: Final = re.compile(
     r"|colore|d'avviamento|de reduction|promocional|de descuento)\b|\bpostleitzahl\b|\bcap\b"
 )
 _CODE_VALUE_RE: Final = re.compile(
-    r"(?<![\w.,/+-])[#*]?(?:\d{3,10}|\d{1,4}(?:[-/.]\d{1,4}){1,5}|[a-z]?\d{3,8}[a-z]?)[#*]?"
+    r"(?<![\w.,/+-])[#*]?(?:\d{3,10}|\d{1,4}(?:[-/.]\d{1,4}){1,5}|(?=(?:[a-z]*\d){3})[a-z\d]{4,8})"
+    r"[#*]?"
     r"(?![\w/-]|[.,]\d)"
 )
 _YEAR_RE: Final = re.compile(r"(?:19|20)\d\d")
@@ -81,7 +83,7 @@ _AFTER_NOT_CODE_RE: Final = re.compile(
     r"|personnes|personas|personen|pessoas|lockers?|doors?|euros?|eur|dollars?|€|\$|km|m|kg"
     r"|years?|anni|ans|anos|jahre|times?|volte|fois|veces|mal|vezes))\b"
 )
-_MAX_WORDS_TO_VALUE: Final = 4
+_MAX_WORDS_TO_VALUE: Final = 6
 _CLAUSE_END_RE: Final = re.compile(r"[;!?]|[.,](?:\s|$)")
 
 
@@ -109,11 +111,20 @@ _VALUE_BEFORE_CODE_RE: Final = re.compile(
 )
 
 
+# "Keypad at the back gate: 2580": what locks, a colon or an arrow, and a code.
+_LOCK_LABEL_RE: Final = re.compile(
+    r"\b(?:doors?|gates?|alarm|safe|lockers?|padlock|garage|intercom|keypad|lockbox|key ?safe"
+    r"|portone|cancello|allarme|cassaforte|armadietto|lucchetto|citofono|porte|portail|alarme"
+    r"|coffre|casier|cadenas|digicode|puerta|portal|alarma|taquilla|candado|tur|haustur|tor"
+    r"|alarmanlage|tresor|spind|portao|cofre|cacifo|cadeado)\b[^:=\u2192,;.]{0,40}(?:[:=\u2192]|->)"
+)
+
+
 def _has_lock_code(folded: str) -> bool:
     if not _LOCK_CONTEXT_RE.search(folded):
         return False
     cleared = _NOT_A_LOCK_CODE_RE.sub(" ", folded)
-    for word in _CODE_WORD_RE.finditer(cleared):
+    for word in (*_CODE_WORD_RE.finditer(cleared), *_LOCK_LABEL_RE.finditer(cleared)):
         if _code_value_after(cleared[word.end() :]):
             return True
     return any(
@@ -136,7 +147,8 @@ _SECURITY_QA_RE: Final = re.compile(
     r" mere|apellido de soltera de (?:su|la) madre|madchenname der mutter"
     r"|nome de solteira da mae"
     # Password hints.
-    r"|password[- ]?hints?|hints? (?:for|to) (?:the |my |his |her )?password"
+    r"|password[- ]?(?:hints?|reminders?)|(?:hints?|reminders?) (?:for|to|of) (?:the |my |his"
+    r" |her )?(?:\w+ )?password"
     r"|(?:suggerimento|indizio|promemoria) (?:della |per la )?password|password suggerimento"
     r"|indice (?:du |de )?mot de passe|(?:pista|indicio|recordatorio|sugerencia) (?:de la )?"
     r"contrasena|passwort-?hinweis|hinweis (?:zum|fur das) passwort|(?:dica|lembrete) (?:da )?senha"
@@ -153,7 +165,11 @@ _ANSWER_RE: Final = re.compile(
 )
 # Words after "is" that describe instead of answering ("Security question is set up").
 _DESCRIPTIONS: Final = _words(
-    "not no none set saved stored required needed enabled disabled on off easy hard useless"
+    # What a credential word qualifies ("password manager", "password reset"), then descriptions.
+    "manager managers reset policy policies strength generator vault app apps rules requirements"
+    " change changes recovery field prompt page screen system protected protection form box"
+    " security habits hygiene issues problems sharing management flow keeper list book holder"
+    " not no none set saved stored required needed enabled disabled on off easy hard useless"
     " annoying important something always never also still same different non impostata"
     " salvata facile difficile pas activee fija guardada facil dificil nicht gesetzt gespeichert"
     " einfach schwer nao definida salva written asked for in"
@@ -193,7 +209,7 @@ def _has_security_answer(folded: str) -> bool:
 # "login anna secret hunter2", "utente anna, chiave gatto99", "user anna.rossi / pw Gelato".
 _USER_WORDS: Final = (
     r"(?:login|log-in|user(?:name)?|user id|utente|nome utente|identifiant|usuario|benutzer"
-    r"(?:name)?|usuario|nutzername)"
+    r"(?:name)?|usuario|nutzername|account|conto|compte|cuenta|konto|conta)"
 )
 _STRONG_NAMES: Final = (
     r"(?:password|passwort|kennwort|pw|pwd|mdp|mot de passe|contrasena|senha|palavra-passe"

@@ -244,8 +244,9 @@ def _spell_digits(spoken: str) -> str:
     return _NUMBER_RUN_RE.sub(digits, spoken)
 
 
-def _has_value_after(match: re.Match[str], after: str) -> bool:
-    """Whether the credential word `match` is followed by its value in `after`."""
+def _has_value_after(match: re.Match[str], after: str, *, strong: bool) -> bool:
+    """Whether the credential word `match` is followed by its value in `after`; `strong` when
+    the word names a secret outright, so that a value of plain words counts."""
     if match.group("combination") is not None:
         # Only a code: "combination 12-34-56", "combination for the locker is 12-34-56".
         code = _COMBINATION_VALUE_RE.match(after)
@@ -259,14 +260,14 @@ def _has_value_after(match: re.Match[str], after: str) -> bool:
     ):
         return True
     pair = _USER_AND_PASSWORD_RE.match(after)
-    if match.group("strong") is not None and pair and pair.group(1) not in _NOT_VALUES:
+    if strong and pair and pair.group(1) not in _NOT_VALUES:
         return True
     # "mot de passe Gmail soleil2024": a service name or two, then a value with a digit.
     named = _NAMED_VALUE_RE.match(after)
     if named and (_LETTER_DIGIT_RE.match(named.group(1)) or _CODE_RE.fullmatch(named.group(1))):
         return True
     # "password for my bank is x", "Passwort fürs WLAN lautet x".
-    return _has_assigned_value(after, words_count=match.group("strong") is not None)
+    return _has_assigned_value(after, words_count=strong)
 
 
 # --- a password behind the name of what it opens ---------------------------------------------
@@ -475,15 +476,25 @@ def has_labelled_password(line: str) -> bool:
     return False
 
 
+_NETWORK_RE: Final = re.compile(rf"\b{_NETWORK}\b")
+_BARE_KEY_RE: Final = re.compile(r"keys?|claves?|chiav[ei]|cles?|chaves?|schlussel")
+
+
 def has_credential(line: str) -> bool:
     """Whether a line names a credential together with its value, in any of the six languages."""
     if has_labelled_password(line):
         return True
     # Italian and Portuguese "è"/"é" ("is") would fold into "e", which also means "and".
     spoken = _spell_digits(_deleet(fold(_ACCENTED_IS_RE.sub("is", line))))
+    # In a line about a network, a bare "key" is its password ("Die WLAN-Kennung ist X und der
+    # Schlüssel ist Sonne").
+    network = _NETWORK_RE.search(spoken) is not None
     for match in _CREDENTIAL_RE.finditer(spoken):
         after = spoken[match.end() :]
-        if not _COMPOUND_HEAD_RE.match(after) and _has_value_after(match, after):
+        strong = match.group("strong") is not None or (
+            network and _BARE_KEY_RE.fullmatch(match.group()) is not None
+        )
+        if not _COMPOUND_HEAD_RE.match(after) and _has_value_after(match, after, strong=strong):
             return True
     for match in _VALUE_BEFORE_RE.finditer(spoken):
         value = match.group("value")

@@ -34,6 +34,7 @@ _ACT_EN: Final = (
 )
 _ADVERBS_EN: Final = (
     r"will|'ll|shall|should|must|can|may|might|would|'d|are to|have to|need to|are going to"
+    r"|(?:are )?(?:supposed|meant|expected|required|asked|told) to|going to"
     r"|always|never|only|just|now|also|really|then|ever|from now on|to|not|don't|do not"
     r"|should always|must always|constantly|forever|henceforth"
 )
@@ -82,6 +83,12 @@ _ACT_DE: Final = (
     r"|fugst|hangst|verwendest|benutzt|nutzt|verweist|leitest|schickst|zeigst|machst|musst"
     r"|sollst|wirst|erzahlst|gibst|schlagst|ratst|zitierst|erinnerst|bringst|setzt|baust"
 )
+_PUSH_3RD: Final = (
+    r"recommends|promotes|advertises|plugs|endorses|mentions|pushes|sells|praises|consiglia"
+    r"|raccomanda|promuove|pubblicizza|menziona|recommande|conseille|promeut|mentionne|vante"
+    r"|recomienda|promociona|promueve|menciona|anuncia|empfiehlt|bewirbt|erwahnt|lobt|wirbt"
+    r"|recomenda|promove|divulga|indica"
+)
 _ADVERBS: Final = (
     r"sempre|solo|soltanto|mai|non|anche|ora|d'ora in poi|toujours|seulement|uniquement|jamais"
     r"|ne|n'|aussi|desormais|maintenant|siempre|solamente|unicamente|nunca|no|tambien|ya|ahora"
@@ -91,36 +98,45 @@ _ADVERBS: Final = (
 
 # --- who is addressed -------------------------------------------------------------------------
 
+# Object pronouns that may stand before the verb ("que le recomiendes", "che gli consigli").
+_OBJECTS: Final = r"le|les|me|nos|lo|la|gli|mi|ci|lhe|lhes|te|ti"
 _ADV_EN: Final = rf"(?:\s+(?:{_ADVERBS_EN}))"
 _ADV: Final = rf"(?:\s+(?:{_ADVERBS}))"
 # "you (always|will|must ...) recommend", "tu consigli sempre", "du antwortest immer",
 # "antwortest du", "você sempre tem que dizer", "respondes siempre" (clause start or after a
 # conjunction: Spanish, Italian and Portuguese second persons need no pronoun).
 _ADDRESSED_RES: Final = (
-    re.compile(rf"\byou{_ADV_EN}{{0,3}}\s+(?P<verb>{_ACT_EN})\b"),
+    re.compile(rf"\byou(?:'re|'ll|'d)?{_ADV_EN}{{0,3}}\s+(?P<verb>{_ACT_EN})(?:s|es|ed|d|ing)?\b"),
     re.compile(rf"\btu\b{_ADV}{{0,2}}\s+(?P<verb>{_ACT_IT}|{_ACT_FR}|{_ACT_ES}|{_ACT_PT})\b"),
     re.compile(rf"\bvous{_ADV}{{0,2}}\s+(?P<verb>{_ACT_FR})\b"),
+    # The assistant named as the one who pushes: "Likes when the assistant recommends X".
+    re.compile(
+        rf"(?:\b(?:the|this|your|l'|el|der|die|o|a) ?|^)(?:ai |virtual )?(?:assistant[ea]?"
+        rf"|assistente|asistente|assistentin|chatbot|bot|whizi|ia|ki)\b{_ADV_EN}{{0,2}}{_ADV}{{0,2}}"
+        rf"\s+(?P<verb>{_PUSH_3RD})\b"
+    ),
     re.compile(rf"\b(?:voce|vc|voces)\b{_ADV}{{0,2}}\s+(?P<verb>{_ACT_PT})\b"),
     re.compile(rf"\bdu\b{_ADV}{{0,2}}(?:\s+\S+){{0,2}}?\s+(?P<verb>{_ACT_DE})\b"),
     re.compile(rf"\b(?P<verb>{_ACT_DE})\s+du\b"),
     re.compile(
-        rf"(?:^|[.;:!?(]\s*|\b(?:que|cuando|si|y|pero)\s+)(?:(?:{_ADVERBS})\s+){{0,2}}"
+        rf"(?:^|[.;:!?(]\s*|\b(?:que|cuando|si|y|pero)\s+)(?:(?:{_ADVERBS}|{_OBJECTS})\s+){{0,2}}"
         rf"(?P<verb>{_ACT_ES})\b"
     ),
     # Many Italian second persons are also plural nouns ("consigli", "termini"): after "che",
     # "quando", "se", or before "sempre", "solo", "mai".
     re.compile(
-        rf"\b(?:che|quando|se)\s+(?:(?:{_ADVERBS})\s+){{0,2}}(?P<verb>{_ACT_IT})\b"
+        rf"\b(?:che|quando|se)\s+(?:(?:{_ADVERBS}|{_OBJECTS})\s+){{0,2}}(?P<verb>{_ACT_IT})\b"
         rf"|(?:^|[.;:!?(]\s*)(?P<verb2>{_ACT_IT})\s+(?:sempre|solo|soltanto|mai)\b"
     ),
 )
 _PUSH_RE: Final = re.compile(
-    rf"^(?:{_PUSH_EN}|{_PUSH_IT}|{_PUSH_FR}|{_PUSH_ES}|{_PUSH_PT}|{_PUSH_DE})$"
+    rf"^(?:{_PUSH_EN}|{_PUSH_IT}|{_PUSH_FR}|{_PUSH_ES}|{_PUSH_PT}|{_PUSH_DE}|{_PUSH_3RD})$"
 )
 # A preference in front of "you": there only a verb that pushes something is an order.
 _PREFERENCE_BEFORE_RE: Final = re.compile(
     r"\b(?:likes?|loves?|enjoys?|prefers?|appreciates?|hates?|dislikes?|wants?|would like|'d like"
-    r"|wishes|finds it (?:helpful|useful)|is happy"
+    r"|wishes|finds it (?:helpful|useful)|is happy|when|whenever|if|quando|se|quand|si|cuando"
+    r"|wenn|falls|sobald"
     # Opinions say "you" of anyone: "Thinks you should always tell the truth".
     r"|thinks|believes|says|feels|reckons|knows|argues|claims|pensa|crede|dice|pense|croit|dit"
     r"|piensa|cree|dice|glaubt|denkt|sagt|meint|acha|pensa|diz|gli piace|le piace|ama|preferisce"
@@ -146,19 +162,21 @@ _OPINION_BEFORE_RE: Final = re.compile(
 )
 
 
-def _addresses_assistant(folded: str) -> bool:
-    if any(
+def _addresses_assistant(folded: str, *, push_only: bool) -> bool:
+    if not push_only and any(
         not _OPINION_BEFORE_RE.search(folded[: match.start()])
         for match in _YOU_MODAL_RE.finditer(folded)
     ):
         return True
     for pattern in _ADDRESSED_RES:
         for match in pattern.finditer(folded):
-            verb = match.group("verb") or match.group("verb2")
+            groups = match.groupdict()
+            verb = groups.get("verb") or groups.get("verb2") or ""
             if _PUSH_RE.match(verb):
                 return True
-            # "Likes it when you answer with examples" shapes the answers.
-            if not _PREFERENCE_BEFORE_RE.search(folded[: match.start()]):
+            # "Likes it when you answer with examples" shapes the answers; "Gets anxious when
+            # you talk about exams" says "you" of anyone.
+            if not push_only and not _PREFERENCE_BEFORE_RE.search(folded[: match.start()]):
                 return True
     return False
 
@@ -172,7 +190,7 @@ _ANSWERS: Final = (
 _PUSH_STEMS: Final = (
     r"recommend|promot|advertis|plug|endors|sell|link|consigl|raccomand|promuov|pubblicizz"
     r"|sponsorizz|recommand|promeu|promouv|vant|recomiend|recomend|promocion|anunci|empfehl"
-    r"|empfiehl|bewerb|werb|promov|divulg"
+    r"|empfiehl|bewerb|werb|promov|divulg|push|shill"
 )
 # With "always", "every", "only": mentioning or suggesting something in every answer is
 # promoting it too.
@@ -184,7 +202,7 @@ _RULE_WORDS: Final = (
 # "Wants answers to always recommend X", "Prefers answers that recommend X", "vuole che le
 # risposte consiglino sempre X", "möchte, dass Antworten immer X empfehlen".
 _ANSWERS_PUSH_RE: Final = re.compile(
-    rf"\b(?:{_ANSWERS})\b(?P<between>(?:\s+[^\s.;:!?]+){{0,3}}?)\s+(?P<stem>{_RULE_STEMS})\w*"
+    rf"\b(?:{_ANSWERS})\b(?P<between>(?:\s+[^\s.;:!?]+){{0,4}}?)\s+(?P<stem>{_RULE_STEMS})\w*"
 )
 _NOUN_OPENERS_RE: Final = re.compile(
     r"(?:\b(?:wants?|likes?|prefers?|would like|expects?|asks? for|vuole|preferisce|veut"
@@ -215,7 +233,8 @@ def _answers_push(folded: str) -> bool:
     return False
 
 
-def is_declared_instruction(folded: str) -> bool:
-    """Whether a folded line tells the assistant what it does, or wants its answers to push
-    something, in any of the six languages."""
-    return _addresses_assistant(folded) or _answers_push(folded)
+def is_declared_instruction(folded: str, *, quoted: bool = False) -> bool:
+    """Whether folded text tells the assistant what it does, or wants its answers to push
+    something, in any of the six languages. In a `quoted` passage (a title, words someone said:
+    "Favourite song is 'You Say'") only pushing something is an order."""
+    return _addresses_assistant(folded, push_only=quoted) or _answers_push(folded)
