@@ -37,7 +37,8 @@ _CODE_WORD_RE: Final = re.compile(
 _LOCK_CONTEXT_RE: Final = re.compile(
     r"\b(?:doors?|front door|gates?|building|entry|entrance|alarm|safe|lockers?|lock|padlock"
     r"|garage|intercom|keypad|key ?safe|key ?box|lockbox|storage|mailbox|letterbox|house|flat"
-    r"|cellar|basement|shed|cantina|cave|sotano|\w*keller"
+    r"|cellar|basement|shed|cantina|cave|sotano|\w*keller|edificio|predio|gebaude|entrada"
+    r"|eingang"
     r"|digicode|keycode|doorcode"
     r"|apartment|office|gym|shed|vault|enter|get in|unlock|open"
     r"|porta|portone|cancello|ingresso|allarme|cassaforte|armadietto|lucchetto|citofono|garage"
@@ -67,27 +68,41 @@ _NOT_A_LOCK_CODE_RE: Final = re.compile(
     r"|colore|d'avviamento|de reduction|promocional|de descuento)\b|\bpostleitzahl\b|\bcap\b"
 )
 _CODE_VALUE_RE: Final = re.compile(
-    r"(?<![\w.,/+-])[#*]?(?:\d{3,10}|\d{1,4}(?:[-/.]\d{1,4}){1,5}|(?=(?:[a-z]*\d){3})[a-z\d]{4,8})"
-    r"[#*]?"
+    r"(?<![\w.,/+-])[#*]?(?:\d{3,10}|\d{1,4}(?:[-/.]\d{1,4}){1,5}"
+    r"|(?=(?:[a-z-]*\d){3})[a-z\d]{3,8}(?:-[a-z\d]{3,8}){0,3})[#*]?"
     r"(?![\w/-]|[.,]\d)"
 )
 _YEAR_RE: Final = re.compile(r"(?:19|20)\d\d")
 _DATE_RE: Final = re.compile(r"\d{1,2}[./-]\d{1,2}(?:[./-]\d{2,4})?|\d{4}[./-]\d{1,2}[./-]\d{1,2}")
 # Words that put a number in time or count things: "changed in 2023", "has 300 lockers".
 _BEFORE_NOT_CODE_RE: Final = re.compile(
-    r"\b(?:in|on|since|until|from|by|nel|dal|fino al|en|depuis|jusqu'en|desde|hasta|im|seit"
+    r"\b(?:in|on|at|since|until|from|by|nel|dal|alle|fino al|en|depuis|jusqu'en|desde|hasta"
+    r"|a las|im|um|seit|as"
     r"|bis|em|ate|has|have|had|ha|hanno|aveva|tiene|tenia|hat|hatte|tem|tinha)\s*$"
 )
 _AFTER_NOT_CODE_RE: Final = re.compile(
     r"^\s*(?:-?(?:digits?|cifre|chiffres|digitos|ziffern|stellig\w*|numbers?|people|persone"
     r"|personnes|personas|personen|pessoas|lockers?|doors?|euros?|eur|dollars?|€|\$|km|m|kg"
-    r"|years?|anni|ans|anos|jahre|times?|volte|fois|veces|mal|vezes))\b"
+    r"|years?|anni|ans|anos|jahre|times?|volte|fois|veces|mal|vezes|gb|mb|tb|kb|photos?|files?"
+    r"|foto|fichiers|archivos|dateien|arquivos))\b"
 )
 _MAX_WORDS_TO_VALUE: Final = 6
 _CLAUSE_END_RE: Final = re.compile(r"[;!?]|[.,](?:\s|$)")
 
 
-def _code_value_after(text: str) -> bool:
+_NEXT_WORD_RE: Final = re.compile(r"\s*([^\W\d_][\w']*)")
+# Words that may follow a code: it ends a phrase ("4471 for the main door", "4471 pour entrer").
+_CONNECTORS: Final = _words(
+    "and or then to for from since until on at in of with by if when is was to get in works"
+    " e o poi per da di del della dello dei delle al alla allo il la lo le se quando funziona"
+    " et ou puis pour de du des au aux le la les si quand avec fonctionne"
+    " y o luego para de del al el la los las por si cuando con funciona"
+    " und oder dann um zum zur fur von vom auf an am im in mit der die das den dem wenn"
+    " funktioniert e ou depois para de do da dos das ao no na por se quando com funciona"
+)
+
+
+def _code_value_after(text: str, *, min_digits: int = 3) -> bool:
     """Whether a code's value follows within a few words: "code 4471", "code is: 4471"."""
     clause = _CLAUSE_END_RE.split(text, maxsplit=1)[0]
     for value in _CODE_VALUE_RE.finditer(clause):
@@ -95,12 +110,19 @@ def _code_value_after(text: str) -> bool:
         if len(before.split()) > _MAX_WORDS_TO_VALUE:
             return False
         token = value.group().strip("#*")
+        if sum(char.isdigit() for char in token) < min_digits:
+            continue
+        after = clause[value.end() :]
         if (
             _DATE_RE.fullmatch(token)
-            or _AFTER_NOT_CODE_RE.match(clause[value.end() :])
+            or _AFTER_NOT_CODE_RE.match(after)
             or _BEFORE_NOT_CODE_RE.search(before)
         ):
             continue  # "code changed on 12/05", "code for 300 lockers", "code since 2023"
+        # A number followed by a noun counts things ("types 120 words", "apre a 100 clienti").
+        following = _NEXT_WORD_RE.match(after)
+        if following and following.group(1) not in _CONNECTORS:
+            continue
         return True
     return False
 
@@ -116,7 +138,15 @@ _LOCK_LABEL_RE: Final = re.compile(
     r"\b(?:doors?|gates?|alarm|safe|lockers?|padlock|garage|intercom|keypad|lockbox|key ?safe"
     r"|portone|cancello|allarme|cassaforte|armadietto|lucchetto|citofono|porte|portail|alarme"
     r"|coffre|casier|cadenas|digicode|puerta|portal|alarma|taquilla|candado|tur|haustur|tor"
-    r"|alarmanlage|tresor|spind|portao|cofre|cacifo|cadeado)\b[^:=\u2192,;.]{0,40}(?:[:=\u2192]|->)"
+    r"|alarmanlage|tresor|spind|portao|cofre|cacifo|cadeado|backup|recovery|2fa|two-factor"
+    r"|mfa|otp)\b[^:=\u2192,;.]{0,40}(?:[:=\u2192]|->)"
+)
+# "Front gate opens with 1234#", "Il citofono si apre con 4471", "Der Tresor geht mit 9371 auf".
+_OPENS_WITH_RE: Final = re.compile(
+    r"\b(?:opens?|unlocks?|disarms?|deactivates?|punch(?:es)?|types?|dials?|enters?|si apre"
+    r"|apre|sblocca|si disattiva|disattiva|s'ouvre|ouvre|deverrouille|se desactive|desactive"
+    r"|se abre|abre|desbloquea|se desactiva|desactiva|geht|offnet|entsperrt|deaktiviert"
+    r"|desbloqueia|desativa|desliga)\b(?:\s+(?:with|using|by|con|avec|par|mit|com|per))?"
 )
 
 
@@ -124,9 +154,15 @@ def _has_lock_code(folded: str) -> bool:
     if not _LOCK_CONTEXT_RE.search(folded):
         return False
     cleared = _NOT_A_LOCK_CODE_RE.sub(" ", folded)
-    for word in (*_CODE_WORD_RE.finditer(cleared), *_LOCK_LABEL_RE.finditer(cleared)):
-        if _code_value_after(cleared[word.end() :]):
-            return True
+    named = (*_CODE_WORD_RE.finditer(cleared), *_LOCK_LABEL_RE.finditer(cleared))
+    if any(_code_value_after(cleared[word.end() :]) for word in named):
+        return True
+    # Without a code word, four digits at least: "Dials 112 if the alarm goes off" is kept.
+    if any(
+        _code_value_after(cleared[verb.end() :], min_digits=4)
+        for verb in _OPENS_WITH_RE.finditer(cleared)
+    ):
+        return True
     return any(
         _CODE_WORD_RE.search(cleared, value.end())
         for value in _VALUE_BEFORE_CODE_RE.finditer(cleared)
@@ -150,13 +186,13 @@ _SECURITY_QA_RE: Final = re.compile(
     r"|password[- ]?(?:hints?|reminders?)|(?:hints?|reminders?) (?:for|to|of) (?:the |my |his"
     r" |her )?(?:\w+ )?password"
     r"|(?:suggerimento|indizio|promemoria) (?:della |per la )?password|password suggerimento"
-    r"|indice (?:du |de )?mot de passe|(?:pista|indicio|recordatorio|sugerencia) (?:de la )?"
+    r"|indice (?:du |de )?mot de passe|(?:pista|indicio|recordatorio|sugerencia) (?:de (?:la )?)?"
     r"contrasena|passwort-?hinweis|hinweis (?:zum|fur das) passwort|(?:dica|lembrete) (?:da )?senha"
     r")\b"
 )
 # What follows such a word when it is given: a colon, an arrow, "is", or an answer word.
 _GIVEN_RE: Final = re.compile(
-    r"\s*(?:[:=]|->|\u2192|\s-+\s|\s\u2013\s)\s*(?P<value>\S.*)"
+    r"[)\]]?\s*(?:[:=]|->|\u2192|\s-+\s|\s\u2013\s)\s*(?P<value>\S.*)"
     r"|\s+(?:is|was|e|est|c'est|es|ist|lautet|era|foi)\s+(?P<said>\S.*)"
 )
 _ANSWER_RE: Final = re.compile(
@@ -193,9 +229,29 @@ def _is_given(after: str) -> bool:
     return bool(first) and first[0].rstrip(".,;:!?") not in _DESCRIPTIONS
 
 
+# "Hint: dog's name + 99 (for the email password)": a hint in a line about a password.
+_HINT_RE: Final = re.compile(
+    r"\b(?:hints?|reminders?|indizio|suggerimento|promemoria|indice|rappel|pista|indicio"
+    r"|recordatorio|hinweis|erinnerung|dica|lembrete)\b"
+)
+_PASSWORD_WORD_RE: Final = re.compile(
+    r"\b(?:password|passwort|kennwort|mot de passe|mdp|contrasena|senha|palavra-passe)"
+)
+# After the question, its answer may follow a second label: "Domanda segreta? Nome del nonno:
+# Aldo".
+_LATER_VALUE_RE: Final = re.compile(r"(?:[:=\u2192]|->)\s*[\"'«“]?(?P<value>[^\s,.;!?\"'»”]+)")
+
+
 def _has_security_answer(folded: str) -> bool:
-    for match in _SECURITY_QA_RE.finditer(folded):
-        if _is_given(folded[match.end() :]):
+    names = [*_SECURITY_QA_RE.finditer(folded)]
+    if _PASSWORD_WORD_RE.search(folded):
+        names += _HINT_RE.finditer(folded)
+    for match in names:
+        after = folded[match.end() :]
+        if _is_given(after):
+            return True
+        later = _LATER_VALUE_RE.search(after)
+        if later and later.group("value") not in _DESCRIPTIONS:
             return True
         # "Security question: first pet? Answer: Fluffy", "answer to the security question is X".
         answer = _ANSWER_RE.search(folded)
@@ -208,7 +264,8 @@ def _has_security_answer(folded: str) -> bool:
 
 # "login anna secret hunter2", "utente anna, chiave gatto99", "user anna.rossi / pw Gelato".
 _USER_WORDS: Final = (
-    r"(?:login|log-in|user(?:name)?|user id|utente|nome utente|identifiant|usuario|benutzer"
+    r"(?:login|log-in|user(?:name)?|user id|utente|nome utente|identifiant|nom d'utilisateur"
+    r"|nombre de usuario|nome de usuario|usuario|benutzer"
     r"(?:name)?|usuario|nutzername|account|conto|compte|cuenta|konto|conta)"
 )
 _STRONG_NAMES: Final = (

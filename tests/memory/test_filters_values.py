@@ -97,6 +97,12 @@ def test_the_identity_numbers_the_issue_found_stored_are_refused(line):
         "Passaporte nº CZ123456",
         "Carta d'identità CA12345AB",
         "Führerschein-Nr. B072RRE2I55",
+        "NI no. AB 12 34 56 C",
+        "C.F. RSSMRA85T10A562S",
+        "Carte vitale n° 1 85 05 78 006 084 91",
+        "RFC GODE561231GR8",
+        "Perso-Nr L01X00T47",
+        "PIS 120.54474.24-4",
     ],
 )
 def test_identity_numbers_are_refused_by_their_value(line):
@@ -135,6 +141,13 @@ def test_identity_numbers_are_refused_whatever_the_look_alikes(line):
         "Telefone 52998224725",
         "Version 2.10.3 of the app",
         "Won the 1998-99 season trophy",
+        "Order AB123456 shipped",
+        "Booking ref QX1234567",
+        "Invoice 2024-001234",
+        "Part number 123-45-6789",
+        "Ticket 185057800608491 for the concert",
+        "Has 12345 followers on Instagram",
+        "Saved 25000 euros for the house",
     ],
 )
 def test_numbers_beside_an_id_word_or_in_an_id_shape_that_are_not_ids_are_kept(line):
@@ -185,6 +198,7 @@ def test_the_credentials_the_issue_found_stored_are_refused(line):
         "Il PIN della carta, è 4821",
         "La contraseña del correo, es Perrito2020",
         "Amazon account anna.rossi, password Gelato",
+        "Nom d'utilisateur jdupont, mdp Soleil",
         "Die WLAN-Kennung ist Fritz123 und der Schlüssel ist Sonne",
     ],
 )
@@ -229,6 +243,14 @@ def test_credential_pairs_and_network_keys_are_refused(line):
         "Le digicode de l'immeuble est 12A34",
         "El código para abrir el trastero es 8642",
         "Der Code für den Fahrradkeller lautet 9753",
+        # what opens with a code, no code word
+        "Front gate opens with 1234#",
+        "Il citofono si apre con 4471",
+        "La alarma se desactiva con 7391",
+        "Der Tresor geht mit 9371 auf",
+        "O portão abre com 2580",
+        "Two-factor backup: 482917 362845",
+        "Twitter backup code: 8g4k-2m9x",
     ],
 )
 def test_door_alarm_locker_and_backup_codes_are_refused(line):
@@ -255,6 +277,10 @@ def test_door_alarm_locker_and_backup_codes_are_refused(line):
         "Pergunta de segurança: cidade natal; resposta: Braga",
         "Dica da senha: nome do cão",
         "Password reminder: the cat's name plus 99",
+        "First pet (security question): Fluffy",
+        "Domanda segreta? Nome del nonno: Aldo",
+        "Hint: dog's name + 99 (for the email password)",
+        "Passwort-Erinnerung: Hund + Jahr",
     ],
 )
 def test_security_answers_and_password_hints_are_refused(line):
@@ -286,6 +312,16 @@ def test_security_answers_and_password_hints_are_refused(line):
         "User stories, secret sauce and sprint planning",
         "The wifi key is on the router",
         "Mother's name is Anna Rossi",
+        "Her first pet was a cat called Fluffy",
+        "Hint of lemon in the tea",
+        "Security deposit was 1500 euros",
+        "Types 120 words per minute at the office",
+        "Apre la porta a 100 clienti al giorno",
+        "Geht mit 3000 Schritten zur Tür",
+        "Dials 112 if the alarm goes off",
+        "Codes 300 lines a day at the office",
+        "Backup: 500 GB",
+        "Backup plan: move to Lisbon in 2026",
     ],
 )
 def test_codes_and_security_words_without_a_secret_value_are_kept(line):
