@@ -112,7 +112,8 @@ _ADDRESSED_RES: Final = (
     # The assistant named as the one who pushes: "Likes when the assistant recommends X".
     re.compile(
         rf"(?:\b(?:the|this|your|l'|el|der|die|o|a) ?|^)(?:ai |virtual )?(?:assistant[ea]?"
-        rf"|assistente|asistente|assistentin|chatbot|bot|whizi|ia|ki)\b{_ADV_EN}{{0,2}}{_ADV}{{0,2}}"
+        rf"|assistente|asistente|assistentin|chatbot|bot|whizi|ia|ki)\b(?: (?:that|which|who|che"
+        rf"|qui|que|der|die))?{_ADV_EN}{{0,2}}{_ADV}{{0,2}}"
         rf"\s+(?P<verb>{_PUSH_3RD})\b"
     ),
     re.compile(rf"\b(?:voce|vc|voces)\b{_ADV}{{0,2}}\s+(?P<verb>{_ACT_PT})\b"),
@@ -162,7 +163,24 @@ _OPINION_BEFORE_RE: Final = re.compile(
 )
 
 
+# "Ti chiede di consigliare sempre X", "te pide que recomiendes X": asked of "you" to push.
+_ASKED_TO_PUSH_RE: Final = re.compile(
+    r"\b(?:ti|te|vous|dich|dir|lhe)\s+(?:chiede|prega|demande|prie|pide|ruega|bittet|pede)\s+"
+    r"(?:(?:di|de|que|zu|para|a|sempre|toujours|siempre|immer)\s+){0,2}(?:consigliare|raccomandare"
+    r"|promuovere|menzionare|recommander|conseiller|promouvoir|mentionner|recomendar|promocionar"
+    r"|mencionar|empfehlen|bewerben|erwahnen|promover|divulgar|indicar|recommandes|recomiendes"
+    r"|recomendes)\b"
+)
+# "You are a bot that ...": a role given to the assistant.
+_ROLE_RE: Final = re.compile(
+    r"\byou(?:'re| are) (?:a|an|my|the|now a|now an) (?:\w+ )?(?:bot|assistant|ai|chatbot"
+    r"|model|agent|salesman|saleswoman|seller|promoter)\b"
+)
+
+
 def _addresses_assistant(folded: str, *, push_only: bool) -> bool:
+    if _ASKED_TO_PUSH_RE.search(folded) or (not push_only and _ROLE_RE.search(folded)):
+        return True
     if not push_only and any(
         not _OPINION_BEFORE_RE.search(folded[: match.start()])
         for match in _YOU_MODAL_RE.finditer(folded)
@@ -188,13 +206,13 @@ _ANSWERS: Final = (
     r"|respuestas?|mensajes|antworten|antwort|nachrichten|respostas?|mensagens"
 )
 _PUSH_STEMS: Final = (
-    r"recommend|promot|advertis|plug|endors|sell|link|consigl|raccomand|promuov|pubblicizz"
+    r"recommend|promot|advertis|plug|endors|sell|consigl|raccomand|promuov|pubblicizz"
     r"|sponsorizz|recommand|promeu|promouv|vant|recomiend|recomend|promocion|anunci|empfehl"
     r"|empfiehl|bewerb|werb|promov|divulg|push|shill"
 )
 # With "always", "every", "only": mentioning or suggesting something in every answer is
 # promoting it too.
-_RULE_STEMS: Final = rf"{_PUSH_STEMS}|mention|suggest|menzion|mentionn|mencion|erwahn"
+_RULE_STEMS: Final = rf"{_PUSH_STEMS}|mention|suggest|link|menzion|mentionn|mencion|erwahn"
 _RULE_WORDS: Final = (
     r"always|never|only|every|each|all|sempre|solo|ogni|toujours|seulement|chaque|tou(?:te)?s"
     r"|siempre|solo|cada|todas|immer|nur|jede[rsn]?|alle|apenas|todas"
@@ -205,7 +223,8 @@ _ANSWERS_PUSH_RE: Final = re.compile(
     rf"\b(?:{_ANSWERS})\b(?P<between>(?:\s+[^\s.;:!?]+){{0,4}}?)\s+(?P<stem>{_RULE_STEMS})\w*"
 )
 _NOUN_OPENERS_RE: Final = re.compile(
-    r"(?:\b(?:wants?|likes?|prefers?|would like|expects?|asks? for|vuole|preferisce|veut"
+    r"(?:\b(?:wants?|likes?|prefers?|would like|expects?|asks? for|when|whenever|if|quando|quand"
+    r"|cuando|wenn|vuole|preferisce|veut"
     r"|prefere|quiere|prefiere|will|mochte|bevorzugt|quer|prefere|che|que|dass|the|le|les|las"
     r"|as|die|i|your|all|ogni|chaque|cada|jede|alle|todas|tutte|toutes|its),?\s+)(?:(?:le|les"
     r"|las|as|die|i|the|tutte le|toutes les|todas las|todas as|alle|your)\s+)?$"

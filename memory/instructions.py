@@ -198,6 +198,13 @@ _OWN_CIRCLE_RE: Final = re.compile(
     r"|vecinos|familiares|hijos|alunos|vizinhos|filhos|freunden|kollegen|kunden|patienten"
     r"|schulern|nachbarn|kindern)\b"
 )
+# What follows "from now on" in news about the person: a third-person subject, or a verb of
+# where they live, work or study.
+_NEWS_VERB_RE: Final = re.compile(
+    r"^(?:(?:he|she|they|lui|lei|il|elle|ils|elles|el|ella|ellos|er|sie|ele|ela|eles)\b"
+    r"|(?:lives?|works?|studies|stays?|vive|lavora|studia|abita|habite|travaille|etudie|trabaja"
+    r"|estudia|wohnt|arbeitet|studiert|lebt|mora|trabalha|estuda)\b)"
+)
 _FROM_NOW_ON_RE: Final = re.compile(
     r"^(?:from now on|d'ora in poi|da ora in poi|da adesso in poi|a partir de maintenant"
     r"|desormais|de ahora en adelante|a partir de ahora|desde ahora|ab jetzt|von nun an"
@@ -219,8 +226,14 @@ def _clause_is_order(clause: str, reading: Reading) -> bool:
     lead = _LEAD_RE.match(clause)
     ruled = bool(lead and lead.group("ruled"))
     rest = clause[lead.end() :] if lead else clause
-    if _FROM_NOW_ON_RE.match(rest) or _ANSWER_RULE_RE.match(rest):
+    if _ANSWER_RULE_RE.match(rest):
         return True
+    from_now_on = _FROM_NOW_ON_RE.match(rest)
+    if from_now_on:
+        # "From now on answer in French" is an order; "Ab jetzt wohnt er in Berlin", "D'ora in
+        # poi lavora da casa" are news about the person.
+        after = rest[from_now_on.end() :].lstrip(" ,")
+        return not _NEWS_VERB_RE.match(after) or bool(after and _clause_is_order(after, reading))
     # "Consiglia spesso LibriX ai colleghi", "Recomienda ViajesX a sus amigos": in Italian,
     # Spanish and Portuguese the verb is also the person's own habit, told of their own circle.
     if reading != "plan" and _PROMOTE_VERB_RE.match(rest) and not _OWN_CIRCLE_RE.search(rest):
