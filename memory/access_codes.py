@@ -49,7 +49,7 @@ _LOCK_CONTEXT_RE: Final = re.compile(
     r"|desbloquear"
     r"|tur|haustur|tor|alarmanlage|tresor|spind|schliessfach|schloss|briefkasten|buro|wohnung"
     r"|reinkommen|offnen|entsperren"
-    r"|portao|alarme|cofre|cacifo|cadeado|armario|escritorio|apartamento"
+    r"|portao|alarme|cofre|cacifo|cadeado|armario|escritorio|apartamento|garagem|garaje"
     r"|\w*(?:tur|tor|alarm|spind|tresor|schliessfach|garagen|haus|eingangs|zugangs)-?codes?"
     # 2FA and account recovery
     r"|backup|back-up|recovery|2fa|two-factor|2-factor|two-step|2-step|mfa|otp|one-time"
@@ -172,7 +172,7 @@ def _has_lock_code(folded: str) -> bool:
 # --- security questions, answers and password hints -------------------------------------------
 
 _SECURITY_QA_RE: Final = re.compile(
-    r"\b(?:security (?:questions?|answers?)|secret (?:questions?|answers?)|memorable (?:word"
+    r"\b(?:security (?:questions?|answers?|q)|secret (?:questions?|answers?)|memorable (?:word"
     r"|information|answer)|(?:domanda|risposta) (?:di sicurezza|segreta)|(?:question|reponse)"
     r" (?:de securite|secrete)|(?:pregunta|respuesta) (?:de seguridad|secreta)"
     r"|sicherheits(?:frage|antwort)\w*|geheime (?:frage|antwort)|geheimfrage"

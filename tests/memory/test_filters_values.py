@@ -103,6 +103,8 @@ def test_the_identity_numbers_the_issue_found_stored_are_refused(line):
         "RFC GODE561231GR8",
         "Perso-Nr L01X00T47",
         "PIS 120.54474.24-4",
+        "Su NIE es Z-7654321-T",
+        "Número de Identificação Fiscal 501 964 843",
     ],
 )
 def test_identity_numbers_are_refused_by_their_value(line):
@@ -249,6 +251,7 @@ def test_credential_pairs_and_network_keys_are_refused(line):
         "La alarma se desactiva con 7391",
         "Der Tresor geht mit 9371 auf",
         "O portão abre com 2580",
+        "Código da garagem: 6677",
         "Two-factor backup: 482917 362845",
         "Twitter backup code: 8g4k-2m9x",
     ],
@@ -281,6 +284,7 @@ def test_door_alarm_locker_and_backup_codes_are_refused(line):
         "Domanda segreta? Nome del nonno: Aldo",
         "Hint: dog's name + 99 (for the email password)",
         "Passwort-Erinnerung: Hund + Jahr",
+        "Security Q: favourite teacher - Mrs Brown",
     ],
 )
 def test_security_answers_and_password_hints_are_refused(line):
