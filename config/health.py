@@ -1,5 +1,8 @@
 """``GET /healthz``: is the database answering, can the broker be reached, and is a worker
-consuming (its heartbeat, ``config/heartbeat.py``)?"""
+consuming (its heartbeat, ``config/heartbeat.py``)? These three decide the status (200 or
+503) a load balancer acts on. It also says whether the memory model answers
+(``memory.model_health``), without changing the status: a failing memory model makes memory
+late, never the chat unavailable, so no web server is taken out of service for it."""
 
 from __future__ import annotations
 
@@ -9,6 +12,7 @@ from django.views.decorators.http import require_GET
 
 from config import heartbeat
 from config.celery import app
+from memory import model_health
 
 
 def _database_ok() -> bool:
@@ -41,6 +45,7 @@ def healthz(request: HttpRequest) -> JsonResponse:
         {
             "status": "ok" if healthy else "degraded",
             **{k: "ok" if v else "down" for k, v in checks.items()},
+            **model_health.report(),
         },
         status=200 if healthy else 503,
     )

@@ -334,6 +334,11 @@ MEMORY_READ_TIMEOUT_MS = env.int("MEMORY_READ_TIMEOUT_MS", default=200)
 # Longer than the pass task's hard time limit (300 s), so a live pass never loses its lease.
 MEMORY_PASS_LEASE_SECONDS = env.int("MEMORY_PASS_LEASE_SECONDS", default=600)
 MEMORY_CAS_ATTEMPTS = env.int("MEMORY_CAS_ATTEMPTS", default=3)
+# A pass that failed on something that may pass (the memory model failing, whatever the error:
+# a key, a model name, an outage) is never given up: it waits this long, doubling with each
+# failure in a row up to the cap, and the sweeper sends it again — for as long as it takes.
+MEMORY_PASS_BACKOFF_SECONDS = env.int("MEMORY_PASS_BACKOFF_SECONDS", default=30)
+MEMORY_PASS_BACKOFF_MAX_SECONDS = env.int("MEMORY_PASS_BACKOFF_MAX_SECONDS", default=300)
 # The versions of a list kept for undo and restore: every one among the newest this many, or
 # younger than this many days (older ones are pruned on the next write).
 MEMORY_HISTORY_KEEP_VERSIONS = env.int("MEMORY_HISTORY_KEEP_VERSIONS", default=50)
@@ -343,8 +348,9 @@ MEMORY_HISTORY_KEEP_DAYS = env.int("MEMORY_HISTORY_KEEP_DAYS", default=90)
 # unacknowledged message out again by itself (``visibility_timeout`` above). Sooner would only
 # duplicate a pass that is merely waiting its turn in a backlog.
 MEMORY_PASS_RESEND_AFTER_SECONDS = env.int("MEMORY_PASS_RESEND_AFTER_SECONDS", default=600)
-# A pass dropped after its retries stays owed and is tried again after this long; only work
-# that made it fail this many times in a row is given up as read.
+# A pass that crashed (a bug, not the model) through all its task's retries is dropped: it
+# stays owed and is tried again after this long; only work that crashed it this many times in a
+# row is given up as read.
 MEMORY_DROPPED_PASS_RETRY_SECONDS = env.int("MEMORY_DROPPED_PASS_RETRY_SECONDS", default=3600)
 MEMORY_PASS_DROPS_BEFORE_SKIP = env.int("MEMORY_PASS_DROPS_BEFORE_SKIP", default=3)
 GUEST_IDLE_DAYS = env.int("GUEST_IDLE_DAYS", default=30)

@@ -60,6 +60,9 @@ class Memory(models.Model):
     pass_not_before = models.DateTimeField(null=True, blank=True)
     # Passes dropped in a row after their retries (the turns stay unread until the limit).
     pass_failures = models.PositiveSmallIntegerField(default=0)
+    # Tries in a row that failed on something that may pass (the memory model failing, a lost
+    # compare-and-set): the next backs off longer, up to a cap, for as long as it takes.
+    pass_retries = models.PositiveIntegerField(default=0)
     # When the sweeper sends the owed pass if no task has run it by then. Moved forward when a
     # task is sent (by the resend bound), when a pass backs off or takes its lease (to when
     # they end); left in the past when a send failed. A value left behind by some path errs

@@ -65,14 +65,16 @@ class Work:
         return self.conversations[number - 1]
 
 
-def next_work(memory: Memory) -> Work | None:
+def next_work(memory: Memory, *, turns_at_most: int | None = None) -> Work | None:
+    """The next work of the memory's pass; ``turns_at_most`` reads fewer turns than the cap
+    allows (a pass splitting work the model failed on), the rest left for the next round."""
     voice = None
     if getattr(memory, "voice_pending", True):
         voice = turns.store().next_voice_work(memory.owner_id)
     if voice is not None:
         said: list[Turn] = [dict(turn) for turn in voice.transcript]
         start = voice.turns_read
-        taken = fit_transcript(said[start:])
+        taken = fit_transcript(said[start:])[:turns_at_most]
         end = start + len(taken)
         return Work(
             task="voice",
@@ -84,10 +86,10 @@ def next_work(memory: Memory) -> Work | None:
             voice_turns=(start, end),
             more=end < len(said),
         )
-    return _chat_work(memory)
+    return _chat_work(memory, turns_at_most)
 
 
-def _chat_work(memory: Memory) -> Work | None:
+def _chat_work(memory: Memory, turns_at_most: int | None = None) -> Work | None:
     """Every turn no pass has read yet, oldest first, across conversations, within the
     transcript cap; what does not fit stays unread for the next round."""
     unread: list[Turn] = [
@@ -95,7 +97,7 @@ def _chat_work(memory: Memory) -> Work | None:
     ]
     if not unread:
         return None
-    taken = fit_transcript(unread)
+    taken = fit_transcript(unread)[:turns_at_most]
     numbers: dict[int, int] = {}
     for row in taken:
         numbers.setdefault(row["conversation_id"], len(numbers) + 1)
