@@ -6,21 +6,37 @@ late, never the chat unavailable, so no web server is taken out of service for i
 
 from __future__ import annotations
 
-from django.db import DatabaseError, connection
+from django.conf import settings
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.http import require_GET
 
 from config import heartbeat
 from config.celery import app
+from config.database import session_options
 from memory import model_health
 
 
 def _database_ok() -> bool:
+    """A connection of its own, opened and answering within ``HEALTHZ_DATABASE_TIMEOUT``: the
+    truth about the database now, and a bounded wait even when the server stalls (a stalled
+    server never answers a query on a connection already open, whatever its bounds)."""
+    probe = connections.create_connection(DEFAULT_DB_ALIAS)
+    if probe.vendor == "postgresql":
+        timeout = settings.HEALTHZ_DATABASE_TIMEOUT
+        options = {
+            **probe.settings_dict.get("OPTIONS", {}),
+            "connect_timeout": timeout,
+            "options": session_options(statement_ms=1000, lock_ms=1000),
+        }
+        probe.settings_dict = {**probe.settings_dict, "OPTIONS": options}
     try:
-        with connection.cursor() as cursor:
+        with probe.cursor() as cursor:
             cursor.execute("SELECT 1")
     except DatabaseError:
         return False
+    finally:
+        probe.close()
     return True
 
 

@@ -120,6 +120,10 @@ if DATABASES["default"]["ENGINE"].endswith("postgresql"):
     # process for no gain here, where one thread serves one request at a time.
     DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=60))
     DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", True)
+    # A server that does not answer costs a bounded moment to connect to, in every process.
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
+        "connect_timeout", env.int("DATABASE_CONNECT_TIMEOUT", default=3)
+    )
 else:
     DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=0))
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
@@ -130,6 +134,20 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
         "init_command": "PRAGMA journal_mode=WAL;",
         "transaction_mode": "IMMEDIATE",
     }
+# Bounds on one statement and one lock wait, in milliseconds (0: none), by kind of process
+# (``config/database.py``): web requests answer 503 within a few seconds when the database
+# stalls or a table is locked (a migration); workers wait longer; migrations are never cut.
+DATABASE_REQUEST_STATEMENT_TIMEOUT_MS = env.int(
+    "DATABASE_REQUEST_STATEMENT_TIMEOUT_MS", default=5000
+)
+DATABASE_REQUEST_LOCK_TIMEOUT_MS = env.int("DATABASE_REQUEST_LOCK_TIMEOUT_MS", default=2000)
+DATABASE_WORKER_STATEMENT_TIMEOUT_MS = env.int(
+    "DATABASE_WORKER_STATEMENT_TIMEOUT_MS", default=60_000
+)
+DATABASE_WORKER_LOCK_TIMEOUT_MS = env.int("DATABASE_WORKER_LOCK_TIMEOUT_MS", default=10_000)
+# /healthz's own check: a fresh connection within this many seconds, one statement within a
+# second.
+HEALTHZ_DATABASE_TIMEOUT = env.int("HEALTHZ_DATABASE_TIMEOUT", default=2)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "accounts.User"
@@ -288,7 +306,10 @@ CELERY_TASK_DEFAULT_QUEUE = "default"
 CELERY_TASK_ROUTES = {"memory.*": {"queue": "memory"}}
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_BEAT_SCHEDULE = {
-    "memory-sweep-owed-passes": {"task": "memory.sweep_owed_passes", "schedule": 60.0},
+    "memory-sweep-owed-passes": {
+        "task": "memory.sweep_owed_passes",
+        "schedule": float(env.int("MEMORY_SWEEP_SECONDS", default=30)),
+    },
     "accounts-housekeeping": {"task": "accounts.housekeeping", "schedule": 3600.0},
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
@@ -331,8 +352,10 @@ MEMORY_TURNS_PER_PASS = env.int("MEMORY_TURNS_PER_PASS", default=6)
 MEMORY_TRANSCRIPT_TOKEN_LIMIT = env.int("MEMORY_TRANSCRIPT_TOKEN_LIMIT", default=20_000)
 MEMORY_CALL_TOKEN_LIMIT = env.int("MEMORY_CALL_TOKEN_LIMIT", default=50_000)
 MEMORY_READ_TIMEOUT_MS = env.int("MEMORY_READ_TIMEOUT_MS", default=200)
-# Longer than the pass task's hard time limit (300 s), so a live pass never loses its lease.
-MEMORY_PASS_LEASE_SECONDS = env.int("MEMORY_PASS_LEASE_SECONDS", default=600)
+# A running pass's lease, renewed every third of it while the pass runs: a worker that dies
+# (SIGKILL, a lost machine) leaves its passes owed this long at most, then the sweeper (every
+# half minute) sends them again — within two minutes in all; a live pass is never run twice.
+MEMORY_PASS_LEASE_SECONDS = env.int("MEMORY_PASS_LEASE_SECONDS", default=60)
 MEMORY_CAS_ATTEMPTS = env.int("MEMORY_CAS_ATTEMPTS", default=3)
 # A pass that failed on something that may pass (the memory model failing, whatever the error:
 # a key, a model name, an outage) is never given up: it waits this long, doubling with each

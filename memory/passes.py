@@ -15,9 +15,11 @@ Concurrency, in short (STYLE.md "The memory core"):
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.conf import settings
 from django.db import DatabaseError, connection, transaction
@@ -88,9 +90,12 @@ def run_pass(*, memory_id: int, retry_in: int = 0) -> PassResult:
             if lease is None:
                 return result
             drained: PassResult | None = None
+            held = _Lease(lease)
             try:
-                drained = result = _drain(memory_id)
+                with _kept(memory_id, held):
+                    drained = result = _drain(memory_id)
             finally:
+                lease = held.lease
                 # Release before the next claim: a trigger that came in during this round moved
                 # pass_requested_at, so the request stays owed and the claim below takes it.
                 if drained is None:  # a crash: the task retries in ``retry_in`` seconds
@@ -106,6 +111,45 @@ def run_pass(*, memory_id: int, retry_in: int = 0) -> PassResult:
     scheduling.handed_over(memory_id)
     transaction.on_commit(lambda: enqueue_pass(memory_id=memory_id))
     return result
+
+
+class _Lease:
+    """A running pass's lease, renewed beside it (``_kept``)."""
+
+    def __init__(self, lease: datetime) -> None:
+        self.lease = lease
+        self.stop = threading.Event()
+
+
+@contextmanager
+def _kept(memory_id: int, held: _Lease) -> Iterator[None]:
+    """Renew the lease every third of its length while the pass runs, from a thread of its own
+    (a model call may take longer than a lease): a live pass keeps it, a dead worker's runs out
+    within ``MEMORY_PASS_LEASE_SECONDS`` and the sweeper sends the pass again. Stopped, and
+    joined, before the pass releases the lease, so the release holds the last token."""
+    every = max(settings.MEMORY_PASS_LEASE_SECONDS / 3, 0.1)
+
+    def heartbeat() -> None:
+        try:
+            while not held.stop.wait(every):
+                try:
+                    renewed = scheduling.renew(memory_id, held.lease)
+                except DatabaseError:
+                    log.warning("memory.lease_not_renewed memory=%s", memory_id)
+                    continue
+                if renewed is None:
+                    return  # no longer ours (the lease ran out and another pass took it)
+                held.lease = renewed
+        finally:
+            connection.close()  # this thread's own connection
+
+    thread = threading.Thread(target=heartbeat, name=f"memory-lease-{memory_id}", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        held.stop.set()
+        thread.join()
 
 
 def drop_pass(*, memory_id: int) -> None:

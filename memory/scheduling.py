@@ -124,9 +124,10 @@ def claim(memory_id: int) -> datetime | None:
     claim's token), or None when no pass is owed or another worker holds it.
 
     The request the pass answers is copied to ``pass_claimed_at``. It stays marked until the
-    pass finishes: a worker killed mid-pass leaves it owed, and once the lease expires the
-    sweeper sends it again (``pass_resend_at`` moves with the lease). The lease outlives the
-    task's hard time limit, so a live pass never loses it.
+    pass finishes: a worker killed mid-pass leaves it owed, and once the lease expires (it is
+    short: ``MEMORY_PASS_LEASE_SECONDS``) the sweeper sends it again (``pass_resend_at`` moves
+    with the lease). A live pass renews its lease while it runs (``renew``), so however long it
+    takes it is never run twice.
     """
     now = timezone.now()
     lease = now + timedelta(seconds=settings.MEMORY_PASS_LEASE_SECONDS)
@@ -149,6 +150,17 @@ def backoff_seconds(retries: int) -> int:
     """The wait after ``retries`` + 1 failures in a row: doubling, capped."""
     base, cap = settings.MEMORY_PASS_BACKOFF_SECONDS, settings.MEMORY_PASS_BACKOFF_MAX_SECONDS
     return int(min(cap, base * 2 ** min(retries, 32)))
+
+
+def renew(memory_id: int, lease: datetime) -> datetime | None:
+    """running → running, for longer: a live pass's heartbeat moves its lease (and the resend
+    time with it) a whole lease ahead. Returns the new lease (the token ``release`` then
+    takes), or None when the lease is no longer this pass's."""
+    renewed = timezone.now() + timedelta(seconds=settings.MEMORY_PASS_LEASE_SECONDS)
+    moved = Memory.objects.filter(pk=memory_id, lease_until=lease).update(
+        lease_until=renewed, pass_resend_at=renewed
+    )
+    return renewed if moved else None
 
 
 def release(
