@@ -352,6 +352,9 @@ MEMORY_TURNS_PER_PASS = env.int("MEMORY_TURNS_PER_PASS", default=6)
 MEMORY_TRANSCRIPT_TOKEN_LIMIT = env.int("MEMORY_TRANSCRIPT_TOKEN_LIMIT", default=20_000)
 MEMORY_CALL_TOKEN_LIMIT = env.int("MEMORY_CALL_TOKEN_LIMIT", default=50_000)
 MEMORY_READ_TIMEOUT_MS = env.int("MEMORY_READ_TIMEOUT_MS", default=200)
+# How long a reply waits for the memory row to owe a pass (a migration or a long transaction
+# holding it): past this the exchange is pending and the sweeper owes the pass later.
+MEMORY_TRIGGER_LOCK_TIMEOUT_MS = env.int("MEMORY_TRIGGER_LOCK_TIMEOUT_MS", default=500)
 # A running pass's lease, renewed every third of it while the pass runs: a worker that dies
 # (SIGKILL, a lost machine) leaves its passes owed this long at most, then the sweeper (every
 # half minute) sends them again — within two minutes in all; a live pass is never run twice.

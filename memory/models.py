@@ -46,6 +46,9 @@ class Memory(models.Model):
     # The ``memory.filters.RULES_VERSION`` the stored lines were checked under.
     rules_version = models.PositiveSmallIntegerField(default=0)
     enabled = models.BooleanField(default=True)
+    # When memory was last switched on or off: turns said before it whose memory state was not
+    # known then (pending) were settled by that switch, with the state it replaced.
+    switched_at = models.DateTimeField(null=True, blank=True)
     # Turns up to this message id never go to a pass, not even as context: set by a clear.
     # (Which turns are sources is each message's ``memory_state``.)
     context_from_id = models.BigIntegerField(default=0)

@@ -1,7 +1,8 @@
 """Bounded waits (issue 16, point 4): on the request path every statement and every lock wait has
 a bound, so a stalled database or a locked table answers 503 within seconds (``/healthz`` too,
-with its own shorter bounds); after a worker dies, its passes are sent again within two
-minutes, and a live pass, however long, is never run twice.
+with its own shorter bounds); a remember said while memory is locked gets its reply at once and
+is read later, never lost; after a worker dies, its passes are sent again within two minutes,
+and a live pass, however long, is never run twice.
 
 The stalls are real: locks taken by another connection (what a migration takes), and a server
 that accepts connections and never answers. Each request runs beside the test with a generous
@@ -29,6 +30,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from chat.models import Message
 from memory import passes, scheduling
 from memory.models import Memory
 from memory.queueing import sweep_owed_passes
@@ -176,6 +178,69 @@ def test_a_management_command_such_as_migrate_is_never_cut(db) -> None:
     run = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True)
     assert run.returncode == 0, run.stderr[-2000:]
     assert run.stdout.split() == ["0", "0"]
+
+
+# --- A remember said while memory is locked -----------------------------------------------------
+
+
+MEMORY_LOCKS = {
+    # What a migration of the memory table takes: not even a read gets through.
+    "table": ("LOCK TABLE memory_memory IN ACCESS EXCLUSIVE MODE", False),
+    # A long transaction on the person's memory row: the read gets through, owing a pass waits.
+    "row": ("SELECT id FROM memory_memory WHERE owner_id = %s FOR UPDATE", True),
+}
+
+
+@pytest.mark.parametrize("lock", MEMORY_LOCKS, ids=MEMORY_LOCKS)
+def test_a_remember_said_while_memory_is_locked_gets_its_reply_and_is_read_later(
+    api, account, memory_model, lock, empty_queue, settings
+) -> None:
+    settings.CHAT_MODEL_TIMEOUT = HANG  # what is measured is not the model
+    memory = get_memory(owner_id=account.pk)
+    # The chat model's reply, then the memory model's answer to the pass.
+    memory_model.answer("Nice to meet you, Anna.", answer("Name is Anna"))
+    chat = api.post("/api/v1/conversations", {"model": "scripted/chat-a"}, format="json")
+    url = f"/api/v1/conversations/{chat.json()['id']}/messages"
+    sql, for_owner = MEMORY_LOCKS[lock]
+
+    with held(sql, [account.pk] if for_owner else None):
+        sent = finished(
+            lambda: api.post(url, {"content": "My name is Anna, remember that"}, format="json")
+        )
+
+    assert sent.status_code == 201
+    assert sent.json()["assistant_message"] is not None  # the reply, as if nothing was locked
+    said = Message.objects.get(pk=sent.json()["user_message"]["id"])
+    assert said.memory_state == Message.MemoryState.PENDING  # not lost, not read yet
+
+    sweep_owed_passes()  # memory answers again: the sweeper tells it
+    memory.refresh_from_db()
+    assert memory.pass_requested
+    assert passes.run_pass(memory_id=memory.pk).outcome == "ok"
+    memory.refresh_from_db()
+    assert memory.lines == ["Name is Anna"]
+
+
+def test_a_pending_turn_said_with_memory_off_is_never_read(api, account, memory_model) -> None:
+    from memory.services import set_enabled
+
+    memory = get_memory(owner_id=account.pk)
+    set_enabled(owner_id=account.pk, enabled=False)
+    memory_model.answer("Nice to meet you, Anna.")
+    chat = api.post("/api/v1/conversations", {"model": "scripted/chat-a"}, format="json")
+    url = f"/api/v1/conversations/{chat.json()['id']}/messages"
+    with held(MEMORY_LOCKS["table"][0]):
+        finished(
+            lambda: api.post(url, {"content": "My name is Anna, remember that"}, format="json")
+        )
+
+    set_enabled(owner_id=account.pk, enabled=True)  # settles it as memory was: off
+    sweep_owed_passes()
+
+    assert set(Message.objects.values_list("memory_state", flat=True)) == {
+        Message.MemoryState.SKIPPED
+    }
+    assert passes.run_pass(memory_id=memory.pk).outcome == "not_owed"
 
 
 # --- A worker that dies -------------------------------------------------------------------------
