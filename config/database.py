@@ -9,12 +9,22 @@ startup message (no round trip of their own).
   meets a long lock fails, and is retried, instead of hanging until its hard time limit.
 - **Management commands** (``migrate`` above all): none, so a migration is never killed half
   way; ``connect_timeout`` still bounds every connection (``config/settings.py``).
+
+A frozen server applies no bound of its own, so with them comes one on our side
+(``config.db.postgresql``): a call still unanswered a grace after the statement bound has its
+connection cut.
 """
 
 from __future__ import annotations
 
 from django.conf import settings
 from django.db import connections
+
+from config.db.postgresql.base import STALL_SECONDS
+
+# How long past its statement bound a call may still wait before the connection is cut: room
+# for the server to answer the cancel, and for a commit.
+STALL_GRACE_SECONDS = 2
 
 
 def session_options(*, statement_ms: int, lock_ms: int) -> str:
@@ -31,7 +41,15 @@ def bound_waits(*, statement_ms: int, lock_ms: int) -> None:
             continue
         options = wrapper.settings_dict.setdefault("OPTIONS", {})
         options["options"] = session_options(statement_ms=statement_ms, lock_ms=lock_ms)
+        wrapper.settings_dict[STALL_SECONDS] = stall_seconds(statement_ms, lock_ms)
         wrapper.close()
+
+
+def stall_seconds(statement_ms: int, lock_ms: int) -> float | None:
+    """The bound of one call on our side: the longer server bound and a grace (None: none)."""
+    if not statement_ms:
+        return None
+    return max(statement_ms, lock_ms) / 1000 + STALL_GRACE_SECONDS
 
 
 def bound_waits_for_requests() -> None:

@@ -109,6 +109,9 @@ TEMPLATES = [
 DATABASES = {
     "default": env.db("DATABASE_URL", default=f"sqlite:///{DATA_DIR / 'whizi.sqlite3'}"),
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Django's, with every call bounded on our side too (a frozen server never answers).
+    DATABASES["default"]["ENGINE"] = "config.db.postgresql"
 if DATABASES["default"]["ENGINE"].endswith("postgresql"):
     # Persistent connections: opening one costs several milliseconds (TCP, authentication,
     # backend start), a fifth of an uncontended chat request. Each web thread and each Celery
@@ -120,10 +123,15 @@ if DATABASES["default"]["ENGINE"].endswith("postgresql"):
     # process for no gain here, where one thread serves one request at a time.
     DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=60))
     DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", True)
-    # A server that does not answer costs a bounded moment to connect to, in every process.
-    DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
-        "connect_timeout", env.int("DATABASE_CONNECT_TIMEOUT", default=3)
-    )
+    # A server that does not answer costs a bounded moment to connect to, in every process; a
+    # connection whose server or network went away (data or keepalives unacknowledged) breaks
+    # within seconds instead of waiting on the socket for the kernel's minutes.
+    _options = DATABASES["default"].setdefault("OPTIONS", {})
+    _options.setdefault("connect_timeout", env.int("DATABASE_CONNECT_TIMEOUT", default=3))
+    _options.setdefault("tcp_user_timeout", env.int("DATABASE_TCP_USER_TIMEOUT_MS", default=10_000))
+    _options.setdefault("keepalives_idle", 10)
+    _options.setdefault("keepalives_interval", 5)
+    _options.setdefault("keepalives_count", 3)
 else:
     DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=0))
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):

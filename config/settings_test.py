@@ -11,7 +11,7 @@ os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/15")
 os.environ["PRODUCTION"] = "false"
 os.environ["TESTING"] = "true"
 
-from config.database import session_options
+from config.database import STALL_SECONDS, session_options, stall_seconds
 from config.settings import *  # noqa: F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -34,4 +34,8 @@ DATABASES["default"]["CONN_MAX_AGE"] = 0  # noqa: F405
 DATABASES["default"]["OPTIONS"]["options"] = session_options(  # noqa: F405
     statement_ms=DATABASE_REQUEST_STATEMENT_TIMEOUT_MS,  # noqa: F405
     lock_ms=DATABASE_REQUEST_LOCK_TIMEOUT_MS,  # noqa: F405
+)
+DATABASES["default"][STALL_SECONDS] = stall_seconds(  # noqa: F405
+    DATABASE_REQUEST_STATEMENT_TIMEOUT_MS,  # noqa: F405
+    DATABASE_REQUEST_LOCK_TIMEOUT_MS,  # noqa: F405
 )

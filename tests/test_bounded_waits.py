@@ -13,6 +13,7 @@ is that it finished while the stall still held, never how fast.
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 import threading
@@ -133,6 +134,95 @@ def test_a_database_that_never_answers_is_503_within_seconds_healthz_too(api) ->
     assert health.status_code == 503
     assert health.json()["database"] == "down"
     assert Client().get("/healthz").json()["database"] == "ok"
+
+
+class FreezableProxy:
+    """A TCP proxy to PostgreSQL that can stop forwarding while its connections stay open: what
+    is sent is taken and nothing comes back, as from a frozen server (a stopped process, a
+    stalled disk), where no TCP timeout fires."""
+
+    def __init__(self, target: tuple[str, int]) -> None:
+        self.target = target
+        self.frozen, self.stopped = threading.Event(), threading.Event()
+        self.server = socket.socket()
+        self.server.bind(("127.0.0.1", 0))
+        self.server.listen(8)
+        self.port = self.server.getsockname()[1]
+        self.sockets: list[socket.socket] = []
+        self.threads = [threading.Thread(target=self._accept, daemon=True)]
+        self.threads[0].start()
+
+    def _accept(self) -> None:
+        self.server.settimeout(0.1)
+        while not self.stopped.is_set():
+            try:
+                client, _ = self.server.accept()
+            except OSError:
+                continue
+            upstream = socket.create_connection(self.target)
+            self.sockets += [client, upstream]
+            for source, sink in ((client, upstream), (upstream, client)):
+                thread = threading.Thread(target=self._pump, args=(source, sink), daemon=True)
+                thread.start()
+                self.threads.append(thread)
+
+    def _pump(self, source: socket.socket, sink: socket.socket) -> None:
+        source.settimeout(0.1)
+        while not self.stopped.is_set():
+            if self.frozen.is_set():
+                self.stopped.wait(0.05)
+                continue
+            try:
+                data = source.recv(65536)
+            except TimeoutError:
+                continue
+            except OSError:
+                return
+            if not data:
+                return
+            try:
+                sink.sendall(data)
+            except OSError:
+                return
+
+    def close(self) -> None:
+        self.stopped.set()
+        for thread in self.threads:
+            thread.join()
+        for sock in [*self.sockets, self.server]:
+            sock.close()
+
+
+@contextmanager
+def through_a_proxy() -> Iterator[FreezableProxy]:
+    """Every connection goes through a freezable proxy, and is kept between requests as in
+    production (``CONN_MAX_AGE``, checked before reuse)."""
+    settings_dict = connection.settings_dict
+    saved = {key: settings_dict.get(key) for key in ("HOST", "PORT", "CONN_MAX_AGE")}
+    proxy = FreezableProxy((saved["HOST"] or "127.0.0.1", int(saved["PORT"] or 5432)))
+    connection.close()
+    settings_dict.update(HOST="127.0.0.1", PORT=str(proxy.port), CONN_MAX_AGE=60)
+    try:
+        yield proxy
+    finally:
+        connection.close()
+        settings_dict.update(saved)
+        proxy.close()
+
+
+def test_a_server_that_freezes_under_an_open_connection_answers_503_within_seconds(api) -> None:
+    with through_a_proxy() as proxy:
+
+        def two_requests() -> tuple[Any, Any]:
+            first = api.get("/api/v1/conversations")  # opens a connection, kept for the next
+            proxy.frozen.set()
+            # The same thread, so the same open connection: its check before reuse, and any
+            # query, would wait for ever on a frozen server.
+            return first, api.get("/api/v1/conversations")
+
+        first, second = finished(two_requests)
+    assert first.status_code == 200
+    assert_unavailable(second)
 
 
 def bounds_of_a_new_connection() -> tuple[str, str]:
