@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import psycopg
 from django.db.backends.postgresql import base
 
 log = logging.getLogger(__name__)
@@ -58,6 +59,13 @@ class StallGuard:
             with self._lock:
                 self._calls.pop(call, None)
 
+    def after_fork(self) -> None:
+        """In a forked child (gunicorn's workers, Celery's pool): no thread, no held lock, no
+        call of the parent's."""
+        self._lock = threading.Lock()
+        self._calls = {}
+        self._thread = None
+
     def _watch(self) -> None:
         while True:
             time.sleep(self.tick)
@@ -86,6 +94,7 @@ def _shut(fileno: int) -> None:
 
 
 guard = StallGuard()
+os.register_at_fork(after_in_child=guard.after_fork)
 
 
 class DatabaseWrapper(base.DatabaseWrapper):
@@ -95,7 +104,10 @@ class DatabaseWrapper(base.DatabaseWrapper):
 
     @contextmanager
     def _bounded(self) -> Iterator[None]:
-        fileno = self.connection.fileno() if self.connection is not None else None
+        try:
+            fileno = self.connection.fileno() if self.connection is not None else None
+        except psycopg.Error:
+            fileno = None  # closed already: the call fails at once, with nothing to wait on
         with guard.bound(fileno, self.settings_dict.get(STALL_SECONDS)):
             yield
 
