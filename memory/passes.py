@@ -290,6 +290,7 @@ def _model_answers(memory: Memory) -> bool:
     except PassFailed as failure:
         model_health.failed(failure.kind)
         return False
+    model_health.succeeded()
     return True
 
 

@@ -99,7 +99,13 @@ def test_make_run_serves_remembers_and_stops_cleanly(tmp_path):
             tmp_path / "run.log"
         ).read_text()[-2000:]
         health = call(port, "GET", "/healthz")
-        assert health == {"status": "ok", "database": "ok", "broker": "ok", "worker": "ok"}
+        assert health == {
+            "status": "ok",
+            "database": "ok",
+            "broker": "ok",
+            "worker": "ok",
+            "memory_model": "ok",
+        }
         token = call(port, "POST", "/api/v1/auth/guest")["token"]
         conversation = call(port, "POST", "/api/v1/conversations", {}, token)
         call(
