@@ -566,7 +566,8 @@ def bench_sweeper(table: Table) -> None:
     people = User.objects.bulk_create(
         User(username=f"outage{i}", email=f"outage{i}@example.com") for i in range(10_005)
     )
-    # What drop_pass leaves when every pass failed on a memory model outage: owed, paused.
+    # What a memory model outage leaves: every pass owed, backing off, due for the sweeper when
+    # its wait is over (``scheduling.release(back_off=True)``).
     Memory.objects.bulk_create(
         (
             Memory(owner=p, pass_requested=True, pass_not_before=later, pass_resend_at=later)

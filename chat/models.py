@@ -119,6 +119,12 @@ class Message(models.Model):
                 condition=models.Q(memory_state=0),
                 name="message_unread_by_memory",
             ),
+            # What the sweeper settles: turns memory could not be told of (almost always none).
+            models.Index(
+                fields=["id"],
+                condition=models.Q(memory_state=3),
+                name="message_pending_for_memory",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -123,7 +123,9 @@ def receipts_after(conversation: Conversation, *, after_id: int) -> Watch:
             conversation.messages.filter(role=Message.Role.USER, id__gte=after_id).order_by("id")
         )
     )
-    waiting = any(turn.memory_state == TurnState.UNREAD for turn in turns) and (
-        Memory.objects.filter(owner_id=conversation.owner_id, pass_requested=True).exists()
+    # A pending turn is waiting for memory to hear of it (the sweeper tells it).
+    waiting = any(turn.memory_state == TurnState.PENDING for turn in turns) or (
+        any(turn.memory_state == TurnState.UNREAD for turn in turns)
+        and Memory.objects.filter(owner_id=conversation.owner_id, pass_requested=True).exists()
     )
     return Watch(receipts_in(turns, owner_id=conversation.owner_id), waiting=waiting)

@@ -290,10 +290,15 @@ def _user_state(
 ) -> int:
     """Never read when said in a temporary chat, with memory off, or in a conversation that
     changed hands while the request was on its way (its guest signed up or logged in). When the
-    request's memory read failed, whether memory was on is unknown: the turn is never read
-    either, so a turn said with memory off is never learned (memory misses a turn instead)."""
+    request's memory read failed (its table locked, the database slow), whether memory was on
+    is unknown: the turn is pending, decided later as memory was when it was said
+    (``memory.turns.TurnState.PENDING``), so it is neither lost nor read with memory off."""
     changed_hands = memory.owner_id is not None and memory.owner_id != locked.owner_id
-    if conversation.temporary or not memory.enabled or memory.failed or changed_hands:
+    if conversation.temporary or changed_hands:
+        return Message.MemoryState.SKIPPED
+    if memory.failed:
+        return Message.MemoryState.PENDING
+    if not memory.enabled:
         return Message.MemoryState.SKIPPED
     return Message.MemoryState.UNREAD
 
@@ -301,10 +306,11 @@ def _user_state(
 def _reply_state(user_message: Message) -> Any:
     """A reply starts in its question's state, as the question is now (a clear may have put it
     out of reach meanwhile), decided in the reply's own INSERT."""
-    skipped = Message.MemoryState.SKIPPED
-    question_skipped = Message.objects.filter(pk=user_message.pk, memory_state=skipped)
+    skipped, pending = Message.MemoryState.SKIPPED, Message.MemoryState.PENDING
+    question = Message.objects.filter(pk=user_message.pk)
     return Case(
-        When(Exists(question_skipped), then=Value(skipped)),
+        When(Exists(question.filter(memory_state=skipped)), then=Value(skipped)),
+        When(Exists(question.filter(memory_state=pending)), then=Value(pending)),
         default=Value(Message.MemoryState.UNREAD),
         output_field=IntegerField(),
     )
@@ -350,7 +356,10 @@ def _store_reply(
     memory: memory_services.MemoryRead,
 ) -> Message:
     """Store the reply and, in the same transaction, owe a memory pass if this reply calls for
-    one (enqueued after commit): no reply without its trigger."""
+    one (enqueued after commit): no reply without its trigger. When memory cannot be told now
+    (its row locked, its table stalled: ``request_pass_or_defer`` waits a bounded moment), or
+    could not be read, the exchange is pending and the sweeper owes the pass once memory
+    answers: never a lost remember, never a reply held up or failed by memory."""
     content = clean_text(text)
     tokens = context.message_tokens(content)  # counted before the conversation's lock is taken
     try:
@@ -368,10 +377,18 @@ def _store_reply(
             # the same owner said whether memory is on (this exchange was said with it off).
             same_owner = memory.owner_id == locked.owner_id
             wanted = memory.enabled or not same_owner
-            if wanted and _calls_for_pass(conversation, user_message, before=before, now=locked):
-                memory_queueing.request_pass(
+            # A pending exchange (the read failed) asks the sweeper, not the memory row.
+            if (
+                wanted
+                and not memory.failed
+                and _calls_for_pass(conversation, user_message, before=before, now=locked)
+                and not memory_queueing.request_pass_or_defer(
                     owner_id=locked.owner_id, memory_id=memory.memory_id if same_owner else None
                 )
+            ):
+                Message.objects.filter(
+                    pk__in=(user_message.pk, reply.pk), memory_state=Message.MemoryState.UNREAD
+                ).update(memory_state=Message.MemoryState.PENDING)
     except IntegrityError:
         raise ConversationGone from None
     return reply

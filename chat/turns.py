@@ -4,6 +4,7 @@ turns memory learns from. Plugged in by ``ChatConfig.ready``."""
 from __future__ import annotations
 
 from collections.abc import Collection
+from datetime import datetime
 
 from django.db import models
 from django.db.models import Exists, F, OuterRef, Subquery, Value
@@ -116,8 +117,27 @@ class ChatTurns:
 
     def skip_unread_of(self, owner_id: int) -> int:
         return Message.objects.filter(
-            conversation__owner_id=owner_id, memory_state=TurnState.UNREAD
+            conversation__owner_id=owner_id,
+            memory_state__in=(TurnState.UNREAD, TurnState.PENDING),
         ).update(memory_state=TurnState.SKIPPED)
+
+    def owners_with_pending(self, *, limit: int) -> list[int]:
+        rows = Message.objects.filter(memory_state=TurnState.PENDING).values_list(
+            "conversation__owner_id", flat=True
+        )
+        return list(rows.distinct()[:limit])
+
+    def settle_pending(self, owner_id: int, *, enabled: bool, since: datetime | None) -> int:
+        pending = Message.objects.filter(
+            conversation__owner_id=owner_id, memory_state=TurnState.PENDING
+        )
+        if not enabled:
+            pending.update(memory_state=TurnState.SKIPPED)
+            return 0
+        said_after = pending if since is None else pending.filter(created_at__gt=since)
+        unread = said_after.update(memory_state=TurnState.UNREAD)
+        pending.update(memory_state=TurnState.SKIPPED)  # said before the switch that came after
+        return unread
 
     def skip_through(self, owner_id: int, last_id: int) -> int:
         return (

@@ -19,8 +19,10 @@ app.steps["consumer"].add("config.heartbeat:Heartbeat")
 def _import_litellm_before_forking(**kwargs: Any) -> None:
     """litellm takes seconds to import and the tokenizer about a second to load: do both once
     in the worker's main process, before the pool forks, so no pass pays for them."""
+    from config.database import bound_waits_for_workers
     from config.warmup import warm_up
 
+    bound_waits_for_workers()
     warm_up()
 
 

@@ -1,27 +1,46 @@
 """``GET /healthz``: is the database answering, can the broker be reached, and is a worker
-consuming (its heartbeat, ``config/heartbeat.py``)? And, to ``make run`` alone, is this the
-server it started?"""
+consuming (its heartbeat, ``config/heartbeat.py``)? These three decide the status (200 or
+503) a load balancer acts on. It also says whether the memory model answers
+(``memory.model_health``), without changing the status: a failing memory model makes memory
+late, never the chat unavailable, so no web server is taken out of service for it. And, to
+``make run`` alone, is this the server it started?"""
 
 from __future__ import annotations
 
 import hmac
 
 from django.conf import settings
-from django.db import DatabaseError, connection
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.http import require_GET
 
 from config import heartbeat
 from config.celery import app
+from config.database import session_options
 from config.launcher import RUN_HEADER
+from memory import model_health
 
 
 def _database_ok() -> bool:
+    """A connection of its own, opened and answering within ``HEALTHZ_DATABASE_TIMEOUT``: the
+    truth about the database now, and a bounded wait even when the server stalls (a stalled
+    server never answers a query on a connection already open, whatever its bounds)."""
+    probe = connections.create_connection(DEFAULT_DB_ALIAS)
+    if probe.vendor == "postgresql":
+        timeout = settings.HEALTHZ_DATABASE_TIMEOUT
+        options = {
+            **probe.settings_dict.get("OPTIONS", {}),
+            "connect_timeout": timeout,
+            "options": session_options(statement_ms=1000, lock_ms=1000),
+        }
+        probe.settings_dict = {**probe.settings_dict, "OPTIONS": options}
     try:
-        with connection.cursor() as cursor:
+        with probe.cursor() as cursor:
             cursor.execute("SELECT 1")
     except DatabaseError:
         return False
+    finally:
+        probe.close()
     return True
 
 
@@ -54,6 +73,7 @@ def healthz(request: HttpRequest) -> JsonResponse:
         {
             "status": "ok" if healthy else "degraded",
             **{k: "ok" if v else "down" for k, v in checks.items()},
+            **model_health.report(),
         },
         status=200 if healthy else 503,
     )

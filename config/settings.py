@@ -110,6 +110,9 @@ TEMPLATES = [
 DATABASES = {
     "default": env.db("DATABASE_URL", default=f"sqlite:///{DATA_DIR / 'whizi.sqlite3'}"),
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Django's, with every call bounded on our side too (a frozen server never answers).
+    DATABASES["default"]["ENGINE"] = "config.db.postgresql"
 if DATABASES["default"]["ENGINE"].endswith("postgresql"):
     # Persistent connections: opening one costs several milliseconds (TCP, authentication,
     # backend start), a fifth of an uncontended chat request. Each web thread and each Celery
@@ -121,6 +124,15 @@ if DATABASES["default"]["ENGINE"].endswith("postgresql"):
     # process for no gain here, where one thread serves one request at a time.
     DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=60))
     DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", True)
+    # A server that does not answer costs a bounded moment to connect to, in every process; a
+    # connection whose server or network went away (data or keepalives unacknowledged) breaks
+    # within seconds instead of waiting on the socket for the kernel's minutes.
+    _options = DATABASES["default"].setdefault("OPTIONS", {})
+    _options.setdefault("connect_timeout", env.int("DATABASE_CONNECT_TIMEOUT", default=3))
+    _options.setdefault("tcp_user_timeout", env.int("DATABASE_TCP_USER_TIMEOUT_MS", default=10_000))
+    _options.setdefault("keepalives_idle", 10)
+    _options.setdefault("keepalives_interval", 5)
+    _options.setdefault("keepalives_count", 3)
 else:
     DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=0))
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
@@ -131,6 +143,20 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
         "init_command": "PRAGMA journal_mode=WAL;",
         "transaction_mode": "IMMEDIATE",
     }
+# Bounds on one statement and one lock wait, in milliseconds (0: none), by kind of process
+# (``config/database.py``): web requests answer 503 within a few seconds when the database
+# stalls or a table is locked (a migration); workers wait longer; migrations are never cut.
+DATABASE_REQUEST_STATEMENT_TIMEOUT_MS = env.int(
+    "DATABASE_REQUEST_STATEMENT_TIMEOUT_MS", default=5000
+)
+DATABASE_REQUEST_LOCK_TIMEOUT_MS = env.int("DATABASE_REQUEST_LOCK_TIMEOUT_MS", default=2000)
+DATABASE_WORKER_STATEMENT_TIMEOUT_MS = env.int(
+    "DATABASE_WORKER_STATEMENT_TIMEOUT_MS", default=60_000
+)
+DATABASE_WORKER_LOCK_TIMEOUT_MS = env.int("DATABASE_WORKER_LOCK_TIMEOUT_MS", default=10_000)
+# /healthz's own check: a fresh connection within this many seconds, one statement within a
+# second.
+HEALTHZ_DATABASE_TIMEOUT = env.int("HEALTHZ_DATABASE_TIMEOUT", default=2)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "accounts.User"
@@ -343,7 +369,7 @@ CELERY_TASK_DEFAULT_QUEUE = "default"
 CELERY_TASK_ROUTES = {"memory.*": {"queue": "memory"}}
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 # How often beat's sweeper sends the owed passes no queued task will run (memory/queueing.py).
-MEMORY_SWEEP_SECONDS = env.float("MEMORY_SWEEP_SECONDS", default=60.0)
+MEMORY_SWEEP_SECONDS = env.float("MEMORY_SWEEP_SECONDS", default=30.0)
 CELERY_BEAT_SCHEDULE = {
     "memory-sweep-owed-passes": {
         "task": "memory.sweep_owed_passes",
@@ -394,9 +420,19 @@ MEMORY_TURNS_PER_PASS = env.int("MEMORY_TURNS_PER_PASS", default=6)
 MEMORY_TRANSCRIPT_TOKEN_LIMIT = env.int("MEMORY_TRANSCRIPT_TOKEN_LIMIT", default=20_000)
 MEMORY_CALL_TOKEN_LIMIT = env.int("MEMORY_CALL_TOKEN_LIMIT", default=50_000)
 MEMORY_READ_TIMEOUT_MS = env.int("MEMORY_READ_TIMEOUT_MS", default=200)
-# Longer than the pass task's hard time limit (300 s), so a live pass never loses its lease.
-MEMORY_PASS_LEASE_SECONDS = env.int("MEMORY_PASS_LEASE_SECONDS", default=600)
+# How long a reply waits for the memory row to owe a pass (a migration or a long transaction
+# holding it): past this the exchange is pending and the sweeper owes the pass later.
+MEMORY_TRIGGER_LOCK_TIMEOUT_MS = env.int("MEMORY_TRIGGER_LOCK_TIMEOUT_MS", default=500)
+# A running pass's lease, renewed every third of it while the pass runs: a worker that dies
+# (SIGKILL, a lost machine) leaves its passes owed this long at most, then the sweeper (every
+# half minute) sends them again — within two minutes in all; a live pass is never run twice.
+MEMORY_PASS_LEASE_SECONDS = env.int("MEMORY_PASS_LEASE_SECONDS", default=60)
 MEMORY_CAS_ATTEMPTS = env.int("MEMORY_CAS_ATTEMPTS", default=3)
+# A pass that failed on something that may pass (the memory model failing, whatever the error:
+# a key, a model name, an outage) is never given up: it waits this long, doubling with each
+# failure in a row up to the cap, and the sweeper sends it again — for as long as it takes.
+MEMORY_PASS_BACKOFF_SECONDS = env.int("MEMORY_PASS_BACKOFF_SECONDS", default=30)
+MEMORY_PASS_BACKOFF_MAX_SECONDS = env.int("MEMORY_PASS_BACKOFF_MAX_SECONDS", default=300)
 # The versions of a list kept for undo and restore: every one among the newest this many, or
 # younger than this many days (older ones are pruned on the next write).
 MEMORY_HISTORY_KEEP_VERSIONS = env.int("MEMORY_HISTORY_KEEP_VERSIONS", default=50)
@@ -406,8 +442,9 @@ MEMORY_HISTORY_KEEP_DAYS = env.int("MEMORY_HISTORY_KEEP_DAYS", default=90)
 # unacknowledged message out again by itself (``visibility_timeout`` above). Sooner would only
 # duplicate a pass that is merely waiting its turn in a backlog.
 MEMORY_PASS_RESEND_AFTER_SECONDS = env.int("MEMORY_PASS_RESEND_AFTER_SECONDS", default=600)
-# A pass dropped after its retries stays owed and is tried again after this long; only work
-# that made it fail this many times in a row is given up as read.
+# A pass that crashed (a bug, not the model) through all its task's retries is dropped: it
+# stays owed and is tried again after this long; only work that crashed it this many times in a
+# row is given up as read.
 MEMORY_DROPPED_PASS_RETRY_SECONDS = env.int("MEMORY_DROPPED_PASS_RETRY_SECONDS", default=3600)
 MEMORY_PASS_DROPS_BEFORE_SKIP = env.int("MEMORY_PASS_DROPS_BEFORE_SKIP", default=3)
 GUEST_IDLE_DAYS = env.int("GUEST_IDLE_DAYS", default=30)

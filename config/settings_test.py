@@ -11,6 +11,7 @@ os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/15")
 os.environ["PRODUCTION"] = "false"
 os.environ["TESTING"] = "true"
 
+from config.database import STALL_SECONDS, session_options, stall_seconds
 from config.settings import *  # noqa: F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -28,3 +29,13 @@ THROTTLE_ENABLED = False
 # (a persistent one would keep the test database from being dropped). Production keeps them
 # (config/settings.py); tests/test_startup.py checks that.
 DATABASES["default"]["CONN_MAX_AGE"] = 0  # noqa: F405
+# The suite is the request path (the test client, in-process workers): its waits are bounded as
+# a web process's are (``config/wsgi.py``).
+DATABASES["default"]["OPTIONS"]["options"] = session_options(  # noqa: F405
+    statement_ms=DATABASE_REQUEST_STATEMENT_TIMEOUT_MS,  # noqa: F405
+    lock_ms=DATABASE_REQUEST_LOCK_TIMEOUT_MS,  # noqa: F405
+)
+DATABASES["default"][STALL_SECONDS] = stall_seconds(  # noqa: F405
+    DATABASE_REQUEST_STATEMENT_TIMEOUT_MS,  # noqa: F405
+    DATABASE_REQUEST_LOCK_TIMEOUT_MS,  # noqa: F405
+)

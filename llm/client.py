@@ -30,12 +30,23 @@ Messages = list[dict[str, str]]
 
 
 class ModelError(Exception):
-    """A model call failed. The message is a fixed code: never prompt or answer text."""
+    """A model call failed. The message is a fixed code: never prompt or answer text.
 
-    def __init__(self, code: str, *, retryable: bool) -> None:
+    ``code`` is what a client is told (the chat API's error codes); ``kind`` names the failure
+    for operators (``auth``, ``forbidden``, ``unknown_model``, ``context_window``…);
+    ``about_content`` says the request itself may be what failed (its content is refused or too
+    long), so the same request will fail again while other requests may pass. Every other
+    failure is the provider's or its configuration's (a key, an outage, a model name): nothing
+    about the request, and it passes when the provider or the configuration is fixed."""
+
+    def __init__(
+        self, code: str, *, retryable: bool, kind: str | None = None, about_content: bool = False
+    ) -> None:
         super().__init__(f"model call failed: {code}")
         self.code = code
         self.retryable = retryable
+        self.kind = kind or code
+        self.about_content = about_content
 
 
 @dataclass(frozen=True)
@@ -150,24 +161,31 @@ def cache_prefix(model: str, messages: Messages) -> list[dict[str, Any]]:
 
 
 def _map_error(exc: BaseException) -> ModelError:
-    lib = litellm()
-    retryable_types = (
-        lib.exceptions.Timeout,
-        lib.exceptions.RateLimitError,
-        lib.exceptions.APIConnectionError,
-        lib.exceptions.ServiceUnavailableError,
-        lib.exceptions.InternalServerError,
-    )
-    if isinstance(exc, lib.exceptions.RateLimitError):
-        return ModelError("rate_limited", retryable=True)
-    if isinstance(exc, retryable_types):
-        return ModelError("unavailable", retryable=True)
-    if isinstance(exc, lib.exceptions.AuthenticationError):
-        return ModelError("auth", retryable=False)
-    if isinstance(exc, lib.exceptions.ContextWindowExceededError):
-        return ModelError("too_long", retryable=False)
-    if isinstance(exc, lib.exceptions.BadRequestError | lib.exceptions.NotFoundError):
-        return ModelError("bad_request", retryable=False)
+    """litellm's exception (whatever the provider) as a content-free ``ModelError``. The order
+    matters: litellm's content errors are kinds of ``BadRequestError``."""
+    errors = litellm().exceptions
+    for error_type, code, kind, retryable, about_content in (
+        (errors.ContextWindowExceededError, "too_long", "context_window", False, True),
+        (errors.ContentPolicyViolationError, "bad_request", "content_policy", False, True),
+        # A 400 litellm says is about a parameter, or a 402: the configuration or the bill.
+        (errors.UnsupportedParamsError, "bad_request", "unsupported_params", False, False),
+        (errors.PaymentRequiredError, "bad_request", "payment_required", False, False),
+        (errors.AuthenticationError, "auth", "auth", False, False),
+        (errors.PermissionDeniedError, "auth", "forbidden", False, False),
+        (errors.NotFoundError, "bad_request", "unknown_model", False, False),
+        # Any other 400 (or 422) may be about the request's content or about the
+        # configuration: the caller finds out by trying less (memory passes split their work).
+        (errors.BadRequestError, "bad_request", "bad_request", False, True),
+        (errors.UnprocessableEntityError, "bad_request", "bad_request", False, True),
+        (errors.RateLimitError, "rate_limited", "rate_limited", True, False),
+        (errors.Timeout, "unavailable", "timeout", True, False),
+        (errors.APIConnectionError, "unavailable", "unreachable", True, False),
+        (errors.ServiceUnavailableError, "unavailable", "unavailable", True, False),
+        (errors.BadGatewayError, "unavailable", "unavailable", True, False),
+        (errors.InternalServerError, "unavailable", "unavailable", True, False),
+    ):
+        if isinstance(exc, error_type):
+            return ModelError(code, retryable=retryable, kind=kind, about_content=about_content)
     # Anything else (a provider bug, an odd response) may well pass on a later try.
     return ModelError("error", retryable=True)
 

@@ -66,7 +66,7 @@ class OwedFilter(admin.SimpleListFilter):
 
 
 def _backing_off(now: Any) -> Q:
-    return Q(pass_failures__gt=0) | Q(pass_not_before__gt=now)
+    return Q(pass_failures__gt=0) | Q(pass_retries__gt=0) | Q(pass_not_before__gt=now)
 
 
 class BackingOffFilter(admin.SimpleListFilter):

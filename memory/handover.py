@@ -112,6 +112,13 @@ def hand_over_turns(*, from_owner_id: int, into_owner_id: int) -> None:
     A pass running on the guest loses its compare-and-set (the version moves) and reads nothing.
     """
     source = Memory.objects.filter(owner_id=from_owner_id).first()
+    # Turns the guest said while its memory could not be read are decided by the guest's
+    # memory as it was then, before they become the account's.
+    turns.store().settle_pending(
+        from_owner_id,
+        enabled=source is None or source.enabled,
+        since=None if source is None else source.switched_at,
+    )
     if source is not None:  # no row: the guest never cleared nor switched memory off
         Memory.objects.filter(pk=source.pk).update(version=F("version") + 1)
         scheduling.cancel(source.pk)

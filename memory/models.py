@@ -46,6 +46,9 @@ class Memory(models.Model):
     # The ``memory.filters.RULES_VERSION`` the stored lines were checked under.
     rules_version = models.PositiveSmallIntegerField(default=0)
     enabled = models.BooleanField(default=True)
+    # When memory was last switched on or off: turns said before it whose memory state was not
+    # known then (pending) were settled by that switch, with the state it replaced.
+    switched_at = models.DateTimeField(null=True, blank=True)
     # Turns up to this message id never go to a pass, not even as context: set by a clear.
     # (Which turns are sources is each message's ``memory_state``.)
     context_from_id = models.BigIntegerField(default=0)
@@ -60,6 +63,9 @@ class Memory(models.Model):
     pass_not_before = models.DateTimeField(null=True, blank=True)
     # Passes dropped in a row after their retries (the turns stay unread until the limit).
     pass_failures = models.PositiveSmallIntegerField(default=0)
+    # Tries in a row that failed on something that may pass (the memory model failing, a lost
+    # compare-and-set): the next backs off longer, up to a cap, for as long as it takes.
+    pass_retries = models.PositiveIntegerField(default=0)
     # When the sweeper sends the owed pass if no task has run it by then. Moved forward when a
     # task is sent (by the resend bound), when a pass backs off or takes its lease (to when
     # they end); left in the past when a send failed. A value left behind by some path errs

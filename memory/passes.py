@@ -15,16 +15,18 @@ Concurrency, in short (STYLE.md "The memory core"):
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.conf import settings
 from django.db import DatabaseError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from memory import changes, history, provenance, scheduling, tombstones, turns
+from memory import changes, history, model_health, provenance, scheduling, tombstones, turns
 from memory.filters import RULES_VERSION
 from memory.models import Memory, MemoryEvent, Outcome
 from memory.queueing import enqueue_pass
@@ -87,15 +89,21 @@ def run_pass(*, memory_id: int, retry_in: int = 0) -> PassResult:
             lease = scheduling.claim(memory_id)
             if lease is None:
                 return result
-            result = PassResult(Outcome.ERROR, retry=True)
+            drained: PassResult | None = None
+            held = _Lease(lease)
             try:
-                result = _drain(memory_id)
+                with _kept(memory_id, held):
+                    drained = result = _drain(memory_id)
             finally:
+                lease = held.lease
                 # Release before the next claim: a trigger that came in during this round moved
                 # pass_requested_at, so the request stays owed and the claim below takes it.
-                again = scheduling.release(
-                    memory_id, lease, retry_in=retry_in if result.retry else None, more=result.more
-                )
+                if drained is None:  # a crash: the task retries in ``retry_in`` seconds
+                    again = scheduling.release(memory_id, lease, retry_in=retry_in, more=False)
+                else:
+                    again = scheduling.release(
+                        memory_id, lease, back_off=drained.retry, more=drained.more
+                    )
             if not again:
                 return result
     # One new task takes over; the sweeper counts it as queued (enqueue_pass says otherwise if
@@ -105,12 +113,52 @@ def run_pass(*, memory_id: int, retry_in: int = 0) -> PassResult:
     return result
 
 
+class _Lease:
+    """A running pass's lease, renewed beside it (``_kept``)."""
+
+    def __init__(self, lease: datetime) -> None:
+        self.lease = lease
+        self.stop = threading.Event()
+
+
+@contextmanager
+def _kept(memory_id: int, held: _Lease) -> Iterator[None]:
+    """Renew the lease every third of its length while the pass runs, from a thread of its own
+    (a model call may take longer than a lease): a live pass keeps it, a dead worker's runs out
+    within ``MEMORY_PASS_LEASE_SECONDS`` and the sweeper sends the pass again. Stopped, and
+    joined, before the pass releases the lease, so the release holds the last token."""
+    every = max(settings.MEMORY_PASS_LEASE_SECONDS / 3, 0.1)
+
+    def heartbeat() -> None:
+        try:
+            while not held.stop.wait(every):
+                try:
+                    renewed = scheduling.renew(memory_id, held.lease)
+                except DatabaseError:
+                    log.warning("memory.lease_not_renewed memory=%s", memory_id)
+                    continue
+                if renewed is None:
+                    return  # no longer ours (the lease ran out and another pass took it)
+                held.lease = renewed
+        finally:
+            connection.close()  # this thread's own connection
+
+    thread = threading.Thread(target=heartbeat, name=f"memory-lease-{memory_id}", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        held.stop.set()
+        thread.join()
+
+
 def drop_pass(*, memory_id: int) -> None:
-    """Give up on a pass after its last retry, without losing a turn: the turns stay unread and
-    the pass stays owed, tried again after ``MEMORY_DROPPED_PASS_RETRY_SECONDS`` (an outage
-    of the memory model makes memory late, never forgetful). Only work that made the pass fail
-    ``MEMORY_PASS_DROPS_BEFORE_SKIP`` times in a row (a voice session or a turn the model always
-    chokes on) is given up, as never read, so it cannot block every later pass. The list stays
+    """Give up on a pass that crashed through its task's last retry (a bug, not the model: a
+    failing model backs off for as long as it fails), without losing a turn: the turns stay
+    unread and the pass stays owed, tried again after ``MEMORY_DROPPED_PASS_RETRY_SECONDS``.
+    Only work that crashed the pass ``MEMORY_PASS_DROPS_BEFORE_SKIP`` times in a row (a voice
+    session or a turn the code always chokes on) is given up, as never read, so it cannot block
+    every later pass. The list stays
     as it was, and the trace says which it was. A pass running meanwhile (another task holds
     the lease) decides instead: nothing is dropped under it."""
     memory = Memory.objects.lease_free(timezone.now()).filter(pk=memory_id).first()
@@ -158,7 +206,19 @@ def _drain(memory_id: int) -> PassResult:
 
 
 def _apply_next(memory_id: int) -> PassResult:
-    for _ in range(settings.MEMORY_CAS_ATTEMPTS):
+    """Read the next work and store what the model makes of it.
+
+    A failure of the memory model itself (a key, a model name, an outage: anything but this
+    work) gives nothing up: the pass backs off and tries again, for as long as it takes, and
+    ``memory.model_health`` tells the operator. A failure that may be about the work (its
+    content refused or too long, an answer that cannot be read or would wipe the list) splits
+    it: the oldest half alone, down to one turn, which is tried twice; only if it still fails
+    while the model answers the list with no turn at all is that one turn given up (never read).
+    """
+    turns_at_most: int | None = None
+    tried_alone = False
+    conflicts = 0
+    while True:  # bounded: each round returns, halves the work, or counts a lost race
         memory = (
             Memory.objects.filter(pk=memory_id)
             .annotate(voice_pending=turns.store().voice_pending())
@@ -168,7 +228,7 @@ def _apply_next(memory_id: int) -> PassResult:
             return PassResult(Outcome.NO_WORK)  # the account was deleted: nothing to bring back
         if not memory.enabled:
             return PassResult(Outcome.NO_WORK)
-        work = next_work(memory)
+        work = next_work(memory, turns_at_most=turns_at_most)
         if work is None:
             return PassResult(Outcome.NO_WORK)
         more = work.more or work.task == "voice"
@@ -181,34 +241,57 @@ def _apply_next(memory_id: int) -> PassResult:
         try:
             rewrite = rewrite_for(memory, work)
         except PassFailed as failure:
-            record_event(
-                owner_id=memory.owner_id,
-                kind=kind,
-                outcome=failure.outcome,
-                before=memory.lines,
-                after=memory.lines,
-                model=settings.MEMORY_MODEL,
-            )
-            if failure.retryable:
+            _trace_failure(memory, kind, failure.outcome)
+            if not failure.about_work:
+                model_health.failed(failure.kind)
                 return PassResult(failure.outcome, retry=True)
-            # A permanent failure gives the work up (never read), or every later pass would
-            # choke on it.
-            _give_up(work)
-            return PassResult(failure.outcome, more=more)
+            if len(work.transcript) > 1:
+                turns_at_most = len(work.transcript) // 2
+                continue
+            if not tried_alone:
+                tried_alone = True  # once more: an unreadable answer may be a fluke
+                continue
+            if not _model_answers(memory):
+                return PassResult(failure.outcome, retry=True)  # it fails on anything
+            _give_up_alone(work)
+            _trace_failure(memory, kind, Outcome.SKIPPED)
+            return PassResult(failure.outcome, more=True)
+        model_health.succeeded()
         outcome = Outcome.UNCHANGED if rewrite.lines == memory.lines else Outcome.OK
         if _store(memory, work, rewrite, kind=kind, outcome=outcome):
             return PassResult(outcome, more=more)
         # Lost the compare-and-set (a clear, a delete, a switch, a handover, or another pass
         # marked these turns): re-read the list and the turns, and decide again.
-    assert memory is not None  # every attempt read a memory and lost its compare-and-set
+        conflicts += 1
+        if conflicts >= settings.MEMORY_CAS_ATTEMPTS:
+            _trace_failure(memory, MemoryEvent.Kind.PASS, Outcome.CONFLICT, model="")
+            return PassResult(Outcome.CONFLICT, retry=True)
+
+
+def _trace_failure(
+    memory: Memory, kind: str, outcome: Outcome, *, model: str | None = None
+) -> None:
     record_event(
         owner_id=memory.owner_id,
-        kind=MemoryEvent.Kind.PASS,
-        outcome=Outcome.CONFLICT,
+        kind=kind,
+        outcome=outcome,
         before=memory.lines,
         after=memory.lines,
+        model=settings.MEMORY_MODEL if model is None else model,
     )
-    return PassResult(Outcome.CONFLICT, retry=True)
+
+
+def _model_answers(memory: Memory) -> bool:
+    """Whether the memory model answers this list with no turn at all: if it does, what it kept
+    failing on was the work; if not, the model itself is failing (a 400 every request gets is
+    its configuration), and nothing is given up."""
+    try:
+        rewrite_for(memory, Work(task="rewrite", transcript=[], forget_requested=False))
+    except PassFailed as failure:
+        model_health.failed(failure.kind)
+        return False
+    model_health.succeeded()
+    return True
 
 
 def _store(memory: Memory, work: Work, rewrite: Rewrite, *, kind: str, outcome: Outcome) -> bool:
@@ -245,7 +328,7 @@ def _store(memory: Memory, work: Work, rewrite: Rewrite, *, kind: str, outcome: 
             transaction.set_rollback(True)  # another pass read these voice turns first
             return False
         _keep_forgetting_final(memory, work, rewrite.lines)
-        if memory.pass_failures:
+        if memory.pass_failures or memory.pass_retries:
             scheduling.succeeded(memory.pk)
         record_event(
             owner_id=memory.owner_id,
@@ -322,6 +405,15 @@ def _consume(work: Work) -> None:
     if work.voice_session_id is not None:
         _mark_voice_read(work)
     _mark_read(work)
+
+
+def _give_up_alone(work: Work) -> None:
+    """The one turn (or voice turn) a pass kept failing on while the model answers other work:
+    never read, and the rest of the work goes on."""
+    if work.voice_session_id is not None:
+        _mark_voice_read(work)
+    else:
+        turns.store().mark_skipped(work.message_ids)
 
 
 def _give_up(work: Work) -> None:

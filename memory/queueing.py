@@ -11,11 +11,19 @@ import time
 from datetime import datetime
 
 from celery import current_app
-from django.db import DatabaseError, IntegrityError, close_old_connections, transaction
+from django.conf import settings
+from django.db import (
+    DatabaseError,
+    IntegrityError,
+    OperationalError,
+    close_old_connections,
+    connection,
+    transaction,
+)
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from memory import scheduling
+from memory import scheduling, turns
 from memory.models import Memory
 
 log = logging.getLogger(__name__)
@@ -45,6 +53,63 @@ def request_pass(*, owner_id: int, memory_id: int | None = None) -> bool:
         # The task goes to the broker after commit (and after the response).
         transaction.on_commit(lambda: after_response.send(memory_id))
     return trigger is not scheduling.Trigger.OFF
+
+
+def request_pass_or_defer(*, owner_id: int, memory_id: int | None = None) -> bool:
+    """``request_pass`` inside the caller's transaction (a reply's), waiting at most
+    ``MEMORY_TRIGGER_LOCK_TIMEOUT_MS`` for the memory row. False when the pass could not be
+    owed now (the row is locked, the table stalled: a migration, a long transaction): nothing
+    of it was written, the caller's transaction goes on, and the caller leaves its turns
+    pending (``memory.turns.TurnState.PENDING``), which the sweeper settles and owes a pass
+    for once memory answers. True when owed, or when there is nothing to owe (memory off)."""
+    try:
+        with transaction.atomic():
+            if connection.vendor == "postgresql":
+                with connection.cursor() as cursor:
+                    # For this savepoint's statements only: its rollback, or the reply's
+                    # commit right after, ends it.
+                    cursor.execute(
+                        "SET LOCAL lock_timeout = %s", [settings.MEMORY_TRIGGER_LOCK_TIMEOUT_MS]
+                    )
+            request_pass(owner_id=owner_id, memory_id=memory_id)
+    except OperationalError:
+        log.warning(
+            "memory.trigger_deferred owner=%s (turns pending; the sweeper owes it)", owner_id
+        )
+        return False
+    return True
+
+
+def settle_pending_turns() -> int:
+    """Decide the turns said while memory could not be read or told (``TurnState.PENDING``), as
+    each owner's memory was when they were said, and owe a pass for those that are now unread.
+    Under the memory row's lock, so a switch cannot settle them the other way meanwhile. Stops
+    at the first memory still locked or stalled (the next sweep tries again). Returns how many
+    passes it owed."""
+    owed = 0
+    for owner_id in turns.store().owners_with_pending(limit=SWEEP_BATCH):
+        try:
+            with transaction.atomic():
+                memory_id = _memory_id(owner_id)
+                if memory_id is None:
+                    continue  # the owner is gone: its turns went with it
+                memory = (
+                    Memory.objects.select_for_update()
+                    .filter(pk=memory_id)
+                    .values("enabled", "switched_at")
+                    .first()
+                )
+                if memory is None:
+                    continue
+                unread = turns.store().settle_pending(
+                    owner_id, enabled=memory["enabled"], since=memory["switched_at"]
+                )
+                if unread and request_pass(owner_id=owner_id, memory_id=memory_id):
+                    owed += 1
+        except OperationalError:
+            log.warning("memory.pending_unsettled owner=%s (memory still unavailable)", owner_id)
+            break
+    return owed
 
 
 def _memory_id(owner_id: int) -> int | None:
@@ -156,7 +221,8 @@ def passes_to_resend(now: datetime, *, everything: bool = False) -> QuerySet[Mem
 
 
 def sweep_owed_passes(*, everything: bool = False) -> int:
-    """Send the owed passes that no queued task will run (Celery beat, every minute): never
+    """Settle the pending turns (``settle_pending_turns``), then send the owed passes that no
+    queued task will run (Celery beat, every half minute): never
     sent (the broker was away), sent longer ago than ``MEMORY_PASS_RESEND_AFTER_SECONDS`` and
     still not run (presumed lost), a dropped pass whose pause is over, a dead worker's lease
     run out. A pass waiting in the queue or backing off is left alone, and not even read.
@@ -164,6 +230,7 @@ def sweep_owed_passes(*, everything: bool = False) -> int:
     ``everything``: every owed pass whose lease is free, whatever its resend time (the one
     embedded worker died, and the tasks it held went with it).
     """
+    settle_pending_turns()
     now = timezone.now()
     sent: list[int] = []
     for memory_id in list(passes_to_resend(now, everything=everything)):

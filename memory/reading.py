@@ -78,16 +78,18 @@ class Work:
         return self.conversations[number - 1]
 
 
-def next_work(memory: Memory) -> Work | None:
+def next_work(memory: Memory, *, turns_at_most: int | None = None) -> Work | None:
+    """The next work of the memory's pass; ``turns_at_most`` reads fewer turns than the cap
+    allows (a pass splitting work the model failed on), the rest left for the next round."""
     voice = None
     if getattr(memory, "voice_pending", True):
         voice = turns.store().next_voice_work(memory.owner_id)
     if voice is not None:
-        return _voice_work(voice)
-    return _chat_work(memory)
+        return _voice_work(voice, turns_at_most)
+    return _chat_work(memory, turns_at_most)
 
 
-def _voice_work(voice: turns.VoiceWork) -> Work:
+def _voice_work(voice: turns.VoiceWork, turns_at_most: int | None = None) -> Work:
     """The session's next turns within the cap, from where the last pass stopped (a long turn
     read in parts, from the character it stopped at)."""
     said: list[Turn] = [dict(turn) for turn in voice.transcript]
@@ -95,7 +97,7 @@ def _voice_work(voice: turns.VoiceWork) -> Work:
     unread = said[start:]
     if unread:
         unread[0] = {**unread[0], "read_to": voice.chars_read}
-    taken = fit_transcript(unread)
+    taken = fit_transcript(unread)[:turns_at_most]
     last_done = not taken or taken[-1]["done"]
     end = start + len(taken) - (0 if last_done else 1)
     transcript = [{"role": t["role"], "content": t["content"]} for t in taken]
@@ -116,7 +118,7 @@ def _voice_work(voice: turns.VoiceWork) -> Work:
     )
 
 
-def _chat_work(memory: Memory) -> Work | None:
+def _chat_work(memory: Memory, turns_at_most: int | None = None) -> Work | None:
     """Every turn no pass has read yet, oldest first, across conversations, within the
     transcript cap; what does not fit stays unread for the next round."""
     unread: list[Turn] = [
@@ -124,7 +126,7 @@ def _chat_work(memory: Memory) -> Work | None:
     ]
     if not unread:
         return None
-    taken = fit_transcript(unread)
+    taken = fit_transcript(unread)[:turns_at_most]
     numbers: dict[int, int] = {}
     for row in taken:
         numbers.setdefault(row["conversation_id"], len(numbers) + 1)

@@ -36,12 +36,18 @@ CONDENSE_KEEP_SHARE = 0.25
 
 
 class PassFailed(Exception):
-    """A pass could not produce a list; the saved list is untouched. Content-free."""
+    """A pass could not produce a list; the saved list is untouched. Content-free.
 
-    def __init__(self, code: str, *, retryable: bool) -> None:
+    ``about_work``: the failure may be about this work (its content refused or too long, an
+    answer that cannot be read or would wipe the list), so less work may pass; otherwise the
+    memory model itself failed (its provider or configuration: ``kind`` says how), and the
+    same work passes once it answers again."""
+
+    def __init__(self, code: str, *, about_work: bool, kind: str | None = None) -> None:
         super().__init__(f"memory pass failed: {code}")
         self.code = code
-        self.retryable = retryable
+        self.about_work = about_work
+        self.kind = kind or code
         # A code of the seam's that the trace does not know yet is still an error.
         self.outcome = Outcome(code) if code in Outcome.values else Outcome.ERROR
 
@@ -114,12 +120,12 @@ def _ask(
             **_endpoint(model),
         )
     except llm.ModelError as error:
-        raise PassFailed(error.code, retryable=error.retryable) from None
+        raise PassFailed(error.code, about_work=error.about_content, kind=error.kind) from None
     try:
         proposed = edits.parse_answer(answer.text)
     except MalformedAnswer as error:
         # A truncated or garbled answer is an error, never an empty list.
-        raise PassFailed(f"malformed_{error.reason}", retryable=True) from None
+        raise PassFailed(f"malformed_{error.reason}", about_work=True) from None
     refuse = _refusing_forgotten(forgotten, said) if forgotten else refusal_reason
     applied = edits.apply_edits(lines, proposed, refuse=refuse, known_good=known_good)
     return applied, answer
@@ -206,7 +212,7 @@ def _propose(
     # newer code rules refuse are not its doing.
     dropped = applied.removed + applied.folded
     if _looks_like_a_wipe(lines, dropped, forget_requested=work.forget_requested):
-        raise PassFailed("wipe_refused", retryable=False)
+        raise PassFailed("wipe_refused", about_work=True)
     proposed, refused = applied.lines, sum(applied.refused.values())
     tokens_in, tokens_out, latency = answer.tokens_in, answer.tokens_out, answer.latency_ms
     condensed = cut = False
@@ -261,7 +267,7 @@ def fit_under_cap(
         usage = (answer.tokens_in, answer.tokens_out, answer.latency_ms)
         if budget.list_tokens(condensed) < settings.MEMORY_TARGET_TOKENS * CONDENSE_KEEP_SHARE:
             # Shortening an over-full list to almost nothing is a broken answer, not a condense.
-            raise PassFailed("wipe_refused", retryable=False)
+            raise PassFailed("wipe_refused", about_work=True)
         trace(
             owner_id=owner_id,
             kind=MemoryEvent.Kind.CONDENSE,

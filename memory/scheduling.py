@@ -10,8 +10,11 @@ the row:
 - **running**: a worker holds the lease (``lease_until`` in the future). The request it answers
   is copied to ``pass_claimed_at``; a trigger during the pass moves ``pass_requested_at`` past
   it, so the release leaves the pass owed and it runs once more.
-- **backing off**: a failure that may pass (``pass_not_before`` in the future): the task's retry
-  runs then, and the sweeper waits too.
+- **backing off**: a failure that may pass (``pass_not_before`` in the future): the memory
+  model failing, a lost compare-and-set, or a crash (the task's retry is queued for then);
+  ``pass_retries`` counts the failures in a row, and the wait doubles with each up to a cap. No
+  task is queued for a failure of the model: the sweeper sends one when the wait is over, for
+  as long as it fails.
 - **paused**: a pass dropped after its retries (``pass_failures`` counts them) is owed again
   after ``MEMORY_DROPPED_PASS_RETRY_SECONDS``.
 
@@ -40,6 +43,7 @@ COORDINATION_COLUMNS: Final = (
     "lease_until",
     "pass_not_before",
     "pass_failures",
+    "pass_retries",
     "pass_resend_at",
 )
 
@@ -120,9 +124,10 @@ def claim(memory_id: int) -> datetime | None:
     claim's token), or None when no pass is owed or another worker holds it.
 
     The request the pass answers is copied to ``pass_claimed_at``. It stays marked until the
-    pass finishes: a worker killed mid-pass leaves it owed, and once the lease expires the
-    sweeper sends it again (``pass_resend_at`` moves with the lease). The lease outlives the
-    task's hard time limit, so a live pass never loses it.
+    pass finishes: a worker killed mid-pass leaves it owed, and once the lease expires (it is
+    short: ``MEMORY_PASS_LEASE_SECONDS``) the sweeper sends it again (``pass_resend_at`` moves
+    with the lease). A live pass renews its lease while it runs (``renew``), so however long it
+    takes it is never run twice.
     """
     now = timezone.now()
     lease = now + timedelta(seconds=settings.MEMORY_PASS_LEASE_SECONDS)
@@ -141,9 +146,35 @@ def claim(memory_id: int) -> datetime | None:
     return lease if claimed == 1 else None
 
 
-def release(memory_id: int, lease: datetime, *, retry_in: int | None, more: bool) -> bool:
+def backoff_seconds(retries: int) -> int:
+    """The wait after ``retries`` + 1 failures in a row: doubling, capped."""
+    base, cap = settings.MEMORY_PASS_BACKOFF_SECONDS, settings.MEMORY_PASS_BACKOFF_MAX_SECONDS
+    return int(min(cap, base * 2 ** min(retries, 32)))
+
+
+def renew(memory_id: int, lease: datetime) -> datetime | None:
+    """running → running, for longer: a live pass's heartbeat moves its lease (and the resend
+    time with it) a whole lease ahead. Returns the new lease (the token ``release`` then
+    takes), or None when the lease is no longer this pass's."""
+    renewed = timezone.now() + timedelta(seconds=settings.MEMORY_PASS_LEASE_SECONDS)
+    moved = Memory.objects.filter(pk=memory_id, lease_until=lease).update(
+        lease_until=renewed, pass_resend_at=renewed
+    )
+    return renewed if moved else None
+
+
+def release(
+    memory_id: int,
+    lease: datetime,
+    *,
+    more: bool,
+    retry_in: int | None = None,
+    back_off: bool = False,
+) -> bool:
     """running → idle (the request answered, no newer trigger), owed (a newer trigger, or
-    ``more`` work left) or backing off (``retry_in`` seconds, after a failure that may pass).
+    ``more`` work left) or backing off: ``back_off`` after a failure that may pass (the wait
+    grows with the failures in a row; the sweeper sends the pass when it is over), or
+    ``retry_in`` seconds after a crash (the task's own retry is queued for then).
 
     Returns whether this worker should take another round (the pass is owed again)."""
     mine = Memory.objects.filter(pk=memory_id, lease_until=lease)
@@ -154,6 +185,19 @@ def release(memory_id: int, lease: datetime, *, retry_in: int | None, more: bool
         retry_at = now + timedelta(seconds=retry_in)
         mine.update(
             lease_until=None, pass_not_before=retry_at, pass_resend_at=_resend_bound(retry_at)
+        )
+        return False
+    if back_off:
+        retries = mine.values_list("pass_retries", flat=True).first()
+        if retries is None:
+            return False  # not our lease any more
+        # Nothing is queued for the retry: the sweeper sends it once the wait is over.
+        retry_at = now + timedelta(seconds=backoff_seconds(retries))
+        mine.update(
+            lease_until=None,
+            pass_retries=F("pass_retries") + 1,
+            pass_not_before=retry_at,
+            pass_resend_at=retry_at,
         )
         return False
     if more:
@@ -167,8 +211,10 @@ def release(memory_id: int, lease: datetime, *, retry_in: int | None, more: bool
 
 
 def succeeded(memory_id: int) -> None:
-    """A stored pass ends a run of drops (in the transaction that stores it)."""
-    Memory.objects.filter(pk=memory_id, pass_failures__gt=0).update(pass_failures=0)
+    """A stored pass ends a run of failures and drops (in the transaction that stores it)."""
+    Memory.objects.filter(pk=memory_id).filter(
+        Q(pass_failures__gt=0) | Q(pass_retries__gt=0)
+    ).update(pass_failures=0, pass_retries=0)
 
 
 def free_leases() -> None:

@@ -348,7 +348,7 @@ def read_for_request(*, owner_id: int) -> MemoryRead:
         row = _read_row(owner_id)
     except DatabaseError:
         log.warning("memory.read_failed owner=%s", owner_id)
-        return MemoryRead(enabled=True, block=None, failed=True)
+        return MemoryRead(enabled=True, block=None, owner_id=owner_id, failed=True)
     if row is None:
         return MemoryRead(enabled=True, block=None, owner_id=owner_id)
     memory_id, enabled, tokens, lines = row
@@ -548,11 +548,15 @@ def set_enabled(*, owner_id: int, enabled: bool) -> MemoryView:
     memory = get_memory(owner_id=owner_id)
     if memory.enabled != enabled:
         with transaction.atomic():
-            Memory.objects.filter(pk=memory.pk).update(
-                enabled=enabled,
-                version=F("version") + 1,
-                updated_at=timezone.now(),
-            )
+            now = timezone.now()
+            switched = Memory.objects.filter(
+                pk=memory.pk, enabled=memory.enabled, switched_at=memory.switched_at
+            ).update(enabled=enabled, version=F("version") + 1, updated_at=now, switched_at=now)
+            if not switched:
+                return view_memory(owner_id=owner_id)  # switched meanwhile: as it is now
+            # Turns said before now while memory could not be read are decided as memory was
+            # then, under this row's lock, so no later settling reads them the other way.
+            turns.store().settle_pending(owner_id, enabled=memory.enabled, since=memory.switched_at)
             scheduling.cancel(memory.pk)
             if enabled and has_unread_work(owner_id):
                 request_pass(owner_id=owner_id)

@@ -13,8 +13,9 @@ class PassCrashed(Exception):
 
 # The task's hard limit sits above two model calls (rewrite + condense) and the writes.
 _PASS_TIME_LIMIT = 300
-# Past these retries a pass is dropped (its turns stay unread, tried again later). A constant,
-# since the task's ``max_retries`` may be None (retry for ever) as far as its type says.
+# A pass that crashed (a bug, a database error, the soft time limit) is retried this many
+# times, then dropped (its turns stay unread, tried again later). A constant, since the task's
+# ``max_retries`` may be None (retry for ever) as far as its type says.
 _PASS_RETRIES = 4
 
 
@@ -29,30 +30,25 @@ _PASS_RETRIES = 4
     time_limit=_PASS_TIME_LIMIT,
 )
 def run_memory_pass(self: Task, memory_id: int) -> None:
-    """Run the owed pass of one memory; retried with backoff only when the failure may pass."""
+    """Run the owed pass of one memory. A failure that may pass (the memory model failing, a
+    lost race) backs off in the database and the sweeper sends the pass again when the wait is
+    over, for as long as it fails; only a crash is retried here, and dropped past its retries."""
     backoff = min(600, 15 * 2**self.request.retries)
     try:
-        result = passes.run_pass(memory_id=memory_id, retry_in=backoff)
+        passes.run_pass(memory_id=memory_id, retry_in=backoff)
     except Exception as exc:  # noqa: BLE001 - see below
         # Any crash (a database error, a bug, the soft time limit): its message can quote the
         # values it choked on, so Celery logs only its kind (retried outside this block, so the
         # original is no exception's context). The pass stays owed and its list untouched;
-        # past the retries it is dropped like a failed pass, so work that crashes it every
-        # time is given up in the end instead of blocking the owner's later turns for ever.
-        crashed: PassCrashed | None = PassCrashed(type(exc).__name__)
+        # past the retries it is dropped, so work that crashes it every time is given up in
+        # the end instead of blocking the owner's later turns for ever.
+        crashed = PassCrashed(type(exc).__name__)
     else:
-        crashed = None
-    if crashed is not None:
-        if self.request.retries >= _PASS_RETRIES:
-            passes.drop_pass(memory_id=memory_id)
-            return
-        raise self.retry(countdown=backoff, exc=crashed)
-    if not result.retry:
         return
     if self.request.retries >= _PASS_RETRIES:
         passes.drop_pass(memory_id=memory_id)
         return
-    raise self.retry(countdown=backoff)
+    raise self.retry(countdown=backoff, exc=crashed)
 
 
 @shared_task(name="memory.sweep_owed_passes", ignore_result=True)

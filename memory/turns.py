@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Protocol, TypedDict
 
 from django.db import models
@@ -28,6 +29,10 @@ class TurnState(models.IntegerChoices):
     UNREAD = 0  # a source for the next pass
     READ = 1  # read by a pass: never a source again, may go along as context
     SKIPPED = 2  # cleared, said with memory off, or in a temporary chat: never read at all
+    # Said while memory could not be read or told (its table locked, the database slow): not a
+    # source yet. Settled as memory was when it was said (``settle_pending``), by the sweeper
+    # or by the switch: unread (and a pass owed) with memory on, skipped with it off.
+    PENDING = 3
 
 
 class UnreadTurn(TypedDict):
@@ -114,7 +119,17 @@ class TurnStore(Protocol):
         ...
 
     def skip_unread_of(self, owner_id: int) -> int:
-        """Put every unread turn of the owner out of every pass's reach (a clear)."""
+        """Put every unread or pending turn of the owner out of every pass's reach (a clear)."""
+        ...
+
+    def owners_with_pending(self, *, limit: int) -> list[int]:
+        """Owners with pending turns (``TurnState.PENDING``), at most ``limit`` of them."""
+        ...
+
+    def settle_pending(self, owner_id: int, *, enabled: bool, since: datetime | None) -> int:
+        """Decide the owner's pending turns as memory was when they were said: unread if it
+        was on (``enabled``) and no switch came after them (``since``: the last switch, which
+        settled what came before it), else skipped; how many became unread."""
         ...
 
     def skip_through(self, owner_id: int, last_id: int) -> int:

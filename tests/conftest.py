@@ -130,6 +130,18 @@ def _broker_breaker_closed() -> Iterator[None]:
     broker_breaker.reset()
 
 
+@pytest.fixture(autouse=True)
+def _memory_model_healthy() -> Iterator[None]:
+    """Each test starts with the memory model in good standing: a test that made it fail
+    leaves no state in the shared cache for the next one's /healthz."""
+    from django.core.cache import cache
+
+    from memory import model_health
+
+    cache.delete(model_health.KEY)
+    yield
+
+
 @pytest.fixture
 def memory_model(scripted: Scripted, settings: Any) -> Scripted:
     """Memory passes on the scripted model: each test says what the memory model answers."""

@@ -27,6 +27,7 @@ def test_without_a_worker_healthz_is_degraded() -> None:
         "database": "ok",
         "broker": "ok",
         "worker": "down",
+        "memory_model": "ok",
     }
 
 

@@ -225,7 +225,13 @@ def test_make_run_serves_remembers_and_stops_cleanly(tmp_path, data_dir):
         # is the server it started.
         run.wait_ready()
         health = call(port, "GET", "/healthz")
-        assert health == {"status": "ok", "database": "ok", "broker": "ok", "worker": "ok"}
+        assert health == {
+            "status": "ok",
+            "database": "ok",
+            "broker": "ok",
+            "worker": "ok",
+            "memory_model": "ok",
+        }
         # Without this run's token, /healthz says nothing of it.
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=10) as response:
             assert RUN_HEADER not in response.headers

@@ -222,7 +222,13 @@ def test_the_openapi_document_is_served(api):
 @pytest.mark.django_db(transaction=True)
 def test_healthz_reports_the_database_the_broker_and_the_worker(client, worker):
     response = client.get("/healthz")
-    assert response.json() == {"status": "ok", "database": "ok", "broker": "ok", "worker": "ok"}
+    assert response.json() == {
+        "status": "ok",
+        "database": "ok",
+        "broker": "ok",
+        "worker": "ok",
+        "memory_model": "ok",
+    }
     assert response.status_code == 200
 
 

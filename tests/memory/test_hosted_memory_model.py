@@ -278,10 +278,12 @@ def test_a_wipe_the_person_asked_for_empties_the_list(account, hosted):
 def test_a_wipe_nobody_asked_for_is_refused_and_keeps_every_line(account, hosted):
     conversation_with(account, "What's a good jazz album?", "Kind of Blue.")
     memory = memory_with(account, *LIST)
-    hosted.answer(remove_every_line)
+    hosted.answer(*[remove_every_line] * 10)
 
     result = run(memory)
-    assert result.outcome == "wipe_refused" and not result.retry
+    # Refused, then tried on less work and on the list alone: a model that wipes whatever it
+    # reads is failing, and the turns wait for it.
+    assert result.outcome == "wipe_refused" and result.retry
     assert memory.lines == LIST
     assert data_of(hosted.requests[0])["forget_requested"] is False
 
@@ -301,7 +303,7 @@ def test_an_unreadable_answer_fails_the_pass_for_a_retry_and_keeps_the_turns(
 ):
     conversation = conversation_with(account, "I'm vegan", "Noted.")
     memory = memory_with(account, *LIST)
-    hosted.answer(answer_text)
+    hosted.answer(*[answer_text] * 10)
 
     result = run(memory)
     assert result.outcome == outcome and result.retry
@@ -322,15 +324,18 @@ def test_a_provider_error_fails_the_pass_for_a_retry_and_keeps_the_turns(account
     assert unread(conversation) == 2
 
 
-def test_a_refused_key_is_a_permanent_failure_that_stores_nothing(account, hosted):
-    conversation_with(account, "I'm vegan", "Noted.")
+def test_a_refused_key_fails_the_pass_for_a_retry_and_keeps_the_turns(account, hosted):
+    conversation = conversation_with(account, "I'm vegan", "Noted.")
     memory = memory_with(account, *LIST)
     error = {"error": {"message": "bad key", "type": "invalid_request_error"}}
-    hosted.answer(("status", 401, error))
+    hosted.answer(*[("status", 401, error)] * 5)
 
     result = run(memory)
-    assert result.outcome == "auth" and not result.retry
+    # A key is configuration: nothing about these turns, which wait until the key works.
+    assert result.outcome == "auth" and result.retry
     assert memory.lines == LIST
+    assert unread(conversation) == 2
+    assert memory.pass_requested
 
 
 def test_a_full_list_pass_that_changes_two_lines_gets_under_100_tokens_back(account, hosted):

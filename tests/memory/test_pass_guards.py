@@ -58,7 +58,7 @@ def test_a_wipe_asked_for_in_everyday_words_is_carried_out(account, memory_model
 def test_a_wipe_nobody_asked_for_is_refused_and_keeps_every_line(account, memory_model):
     conversation_with(account, "What's a good jazz album?", "Kind of Blue.")
     memory = memory_with(account, *LIST)
-    memory_model.answer(remove_all)
+    memory_model.answer(*[remove_all] * 10)
 
     assert run(memory).outcome == "wipe_refused"
     assert memory.lines == LIST
@@ -68,7 +68,8 @@ def test_a_wipe_disguised_as_rewrites_into_one_line_is_refused(account, memory_m
     conversation_with(account, "What's a good jazz album?", "Kind of Blue.")
     memory = memory_with(account, *LIST)
     memory_model.answer(
-        edits_answer(*({"op": "replace", "line": n, "text": "Likes jazz"} for n in (1, 2, 3, 4)))
+        *[edits_answer(*({"op": "replace", "line": n, "text": "Likes jazz"} for n in (1, 2, 3, 4)))]
+        * 10
     )
 
     assert run(memory).outcome == "wipe_refused"

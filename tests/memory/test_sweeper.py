@@ -1,4 +1,4 @@
-"""The sweeper (Celery beat, every minute) sends only the owed passes no queued task will run,
+"""The sweeper (Celery beat, every half minute) sends only the owed passes no queued task will run,
 and its query does not even read the passes that are backing off or waiting in the queue."""
 
 import pytest

@@ -97,7 +97,7 @@ def test_remembers_sent_while_the_broker_refuses_connections_are_kept_once_it_is
     from memory.queueing import broker_breaker
 
     broker_breaker.reset()  # the breaker's pause is over
-    assert sweep_owed_passes() == 1  # what beat does every minute
+    assert sweep_owed_passes() == 1  # what beat does every half minute
 
     assert wait_for(lambda: settled(account))
     assert Memory.objects.get(owner=account).lines == [f"Likes {t}" for t in THINGS[:8]]

@@ -1,0 +1,1 @@
+"""Database backends of our own: PostgreSQL with a bound on every call (``postgresql``)."""
