@@ -10,10 +10,10 @@ must never run in the person's browser. Two libraries, two locks:
   http, https and mailto addresses (anything else stays text, relative links too: a reply
   never links into the product, where a GET could act for the person).
 - nh3 (Ammonia) then cleans what markdown-it made, with an allow-list of the tags Markdown
-  produces and nothing else: no attributes but ``href``, a list's ``start`` and a code block's
-  language class; the same three link schemes, relative links denied; every link opens in a
-  new tab with ``rel="noopener noreferrer nofollow"``. Should markdown-it ever let something
-  through, it stops here.
+  produces and nothing else: no attributes but ``href``, a list's ``start``, a code block's
+  language class and a table cell's alignment class; the same three link schemes, relative
+  links denied; every link opens in a new tab with ``rel="noopener noreferrer nofollow"``.
+  Should markdown-it ever let something through, it stops here.
 
 Pure: no Django import, so the same function serves the page, the stream and the tests.
 """
@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import nh3
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
+from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
 # The tags markdown-it makes with the rules enabled below, and no others.
@@ -70,13 +71,28 @@ def _image_as_link(
 
 _markdown.add_render_rule("image", _image_as_link)
 
+ALIGNMENTS = {"text-align:left": "align-left", "text-align:center": "align-center"}
+ALIGNMENTS["text-align:right"] = "align-right"
+
+
+def _alignment_as_class(state: StateCore) -> None:
+    # A table column's alignment comes as a style attribute, which the CSP would refuse: a class
+    # instead, one of three.
+    for token in state.tokens:
+        if token.type in ("th_open", "td_open") and (style := token.attrs.pop("style", None)):
+            token.attrSet("class", ALIGNMENTS.get(str(style), ""))
+
+
+_markdown.core.ruler.push("alignment_as_class", _alignment_as_class)
+
 
 def _keep_attribute(tag: str, attribute: str, value: str) -> str | None:
-    # Called for the allowed attributes only (table cells' alignment styles are already gone,
-    # as the CSP would refuse them). A class is a fence's language ("```python"), kept only in
-    # its one known shape.
+    # Called for the allowed attributes only. A class is a fence's language ("```python") or a
+    # table cell's alignment, each kept only in its known shape.
+    if attribute == "class" and tag == "code":
+        return value if _LANGUAGE_CLASS.fullmatch(value) else None
     if attribute == "class":
-        return value if tag == "code" and _LANGUAGE_CLASS.fullmatch(value) else None
+        return value if value in ALIGNMENTS.values() else None
     return value
 
 
@@ -84,7 +100,14 @@ _cleaner = nh3.Cleaner(
     tags=set(TAGS),
     clean_content_tags={"script", "style"},
     # "*": none, or Ammonia's defaults (lang, title) would be allowed on every tag.
-    attributes={"*": set(), "a": {"href"}, "code": {"class"}, "ol": {"start"}},
+    attributes={
+        "*": set(),
+        "a": {"href"},
+        "code": {"class"},
+        "ol": {"start"},
+        "th": {"class"},
+        "td": {"class"},
+    },
     attribute_filter=_keep_attribute,
     url_schemes=set(LINK_SCHEMES),
     url_relative="deny",

@@ -4,6 +4,7 @@ read, checked against what the browser would see."""
 
 from __future__ import annotations
 
+import re
 from html.parser import HTMLParser
 
 import pytest
@@ -47,8 +48,11 @@ def assert_inert(html: str) -> None:
         if tag == "a":
             assert attrs.get("target") == "_blank"
             assert attrs.get("rel") == "noopener noreferrer nofollow"
-        if "class" in attrs:
-            assert tag == "code" and attrs["class"].startswith("language-"), html
+        if "class" in attrs and tag == "code":
+            assert re.fullmatch(r"language-[\w+#.-]+", attrs["class"]), html
+        elif "class" in attrs:
+            assert tag in {"th", "td"}, html
+            assert attrs["class"] in {"align-left", "align-center", "align-right"}, html
 
 
 HOSTILE = [
@@ -98,6 +102,7 @@ HOSTILE = [
     "[a](https://ok.example)<script>alert(1)</script>",
     "| a | b |\n|---|---|\n| <script>alert(1)</script> | <img src=x onerror=alert(1)> |",
     "| a |\n|:-:|\n| centred |",
+    '| a |\n|---|\n| <td class="align-left" onclick=alert(1)>x |',
     "```html\n<script>alert(1)</script>\n```",
     '```js" onmouseover="alert(1)\nx\n```',
     "```x onload=alert(1)\ncode\n```",
@@ -189,10 +194,16 @@ def test_lists_emphasis_and_line_breaks_render() -> None:
     )
 
 
-def test_a_table_renders_without_its_alignment_styles() -> None:
-    assert render("| City | Days |\n|:-----|-----:|\n| Turin | 3 |") == (
-        "<table>\n<thead>\n<tr>\n<th>City</th>\n<th>Days</th>\n</tr>\n</thead>\n"
-        "<tbody>\n<tr>\n<td>Turin</td>\n<td>3</td>\n</tr>\n</tbody>\n</table>\n"
+def test_a_table_renders_its_alignment_as_classes_not_styles() -> None:
+    assert render("| City | Days | |\n|:-----|-----:|:-:|\n| Turin | 3 | x |") == (
+        '<table>\n<thead>\n<tr>\n<th class="align-left">City</th>\n'
+        '<th class="align-right">Days</th>\n<th class="align-center"></th>\n</tr>\n</thead>\n'
+        '<tbody>\n<tr>\n<td class="align-left">Turin</td>\n<td class="align-right">3</td>\n'
+        '<td class="align-center">x</td>\n</tr>\n</tbody>\n</table>\n'
+    )
+    assert render("| a |\n|---|\n| b |") == (
+        "<table>\n<thead>\n<tr>\n<th>a</th>\n</tr>\n</thead>\n"
+        "<tbody>\n<tr>\n<td>b</td>\n</tr>\n</tbody>\n</table>\n"
     )
 
 
