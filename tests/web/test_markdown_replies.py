@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
 from django.conf import settings
 from django.test import Client
 from django.urls import reverse
@@ -149,3 +150,22 @@ def test_the_api_keeps_the_raw_markdown_in_its_content_and_its_stream(
     contents = [message["content"] for message in history["messages"]]
     assert contents == ["List?", "- one\n- **two**", "More", "1. *three*"]
     assert not any("<" in content for content in contents)
+
+
+COPY_LABELS = {
+    "it": ("Copia", "Copiato", "Impossibile copiare", "Copia la risposta", "Copia il codice"),
+    "fr": ("Copier", "Copié", "Impossible de copier", "Copier la réponse", "Copier le code"),
+}
+
+
+@pytest.mark.parametrize("language", ["it", "fr"])
+def test_the_copy_buttons_speak_italian_and_french(
+    account_client: Client, conversation: Conversation, scripted: Any, language: str
+) -> None:
+    scripted.answer("Ciao!")
+    chat_services.send_message(conversation=conversation, content="Ciao")
+    url = reverse("chat:conversation", args=[conversation.pk])
+    page = account_client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    names = ("copy-text", "copied", "copy-failed", "copy-reply", "copy-code")
+    for name, label in zip(names, COPY_LABELS[language], strict=True):
+        assert f'data-{name}="{label}"' in page
