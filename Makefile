@@ -62,6 +62,7 @@ format: install
 bench: install
 	$(PY) benchmarks/memory_bench.py
 
-# Refresh docs/screenshots/ (Settings → Memory in English and Italian) from a real browser.
+# Refresh docs/screenshots/ (Settings → Memory in English and Italian, the chat on a desktop and a
+# phone) from a real browser.
 screenshots: install
 	UPDATE_SCREENSHOTS=1 $(PY) -m pytest tests/e2e -k screenshots

@@ -7,9 +7,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from typing import cast
 
 from django.http import StreamingHttpResponse
 
+from chat import markdown
+from chat.models import Message
 from chat.services import StreamEvent
 
 
@@ -30,3 +33,23 @@ def streaming_reply(events: Iterator[StreamEvent], **first: object) -> Streaming
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"
     return response
+
+
+def with_markdown(events: Iterator[StreamEvent]) -> Iterator[StreamEvent]:
+    """The web page's events: each "delta" keeps its text and, when a render is due, carries
+    the reply so far as sanitised HTML (``settled`` blocks to append, the ``live`` last block);
+    "done" carries the stored reply rendered, exactly as the conversation page shows it (what is
+    stored is the text cleaned of invisible characters). The mobile API streams the plain
+    events: its clients get the Markdown text and render it themselves."""
+    reply = markdown.LiveReply()
+    for event in events:
+        if event.kind == "delta":
+            preview = reply.add(str(event.data.get("content", "")))
+            if preview is not None:
+                data = {**event.data, "settled": preview.settled, "live": preview.live}
+                event = StreamEvent("delta", data)
+        elif event.kind == "done":
+            stored = Message.objects.filter(pk=cast(int, event.data["assistant_message_id"]))
+            html = markdown.render(stored.values_list("content", flat=True).first() or "")
+            event = StreamEvent("done", {**event.data, "html": html})
+        yield event

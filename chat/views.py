@@ -23,7 +23,7 @@ from chat import receipts, services
 from chat.access import conversation_for, project_for
 from chat.forms import NewConversationForm, ProjectForm
 from chat.models import Conversation, Message, Project
-from chat.streaming import streaming_reply
+from chat.streaming import streaming_reply, with_markdown
 from core import throttling
 from core.error_pages import shown_on_page
 from core.people import acting_person, person_of, person_optional, person_required
@@ -147,7 +147,7 @@ def send(request: HttpRequest, pk: int) -> HttpResponse | StreamingHttpResponse:
         return redirect("chat:conversation", pk=conversation.pk)
     # Refused input is JSON for the page's script (core.error_pages), before any stream.
     message, events = services.stream_message(conversation=conversation, content=content)
-    return streaming_reply(_localized(events), user_message=_message_data(message))
+    return streaming_reply(with_markdown(_localized(events)), user_message=_message_data(message))
 
 
 @require_POST

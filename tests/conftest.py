@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import socket
+import threading
 import time
 import uuid
 from collections import deque
@@ -87,6 +88,18 @@ class Scripted:
         return item
 
 
+class Streamed:
+    """A scripted answer that streams in exactly these pieces; a ``threading.Event`` among them
+    holds the stream there until the test sets it (to look at a reply halfway)."""
+
+    def __init__(self, *pieces: str | threading.Event) -> None:
+        self.pieces = pieces
+
+    @property
+    def text(self) -> str:
+        return "".join(piece for piece in self.pieces if isinstance(piece, str))
+
+
 @pytest.fixture
 def scripted() -> Iterator[Scripted]:
     import llm
@@ -97,6 +110,29 @@ def scripted() -> Iterator[Scripted]:
     class ScriptedProvider(TextProvider):
         def answer(self, model: str, messages: list[dict[str, Any]]) -> str:
             return script.next_text(model, messages)
+
+        def streaming(self, model: str, messages: list, *args: Any, **kwargs: Any) -> Any:
+            if not (script.answers and isinstance(script.answers[0], Streamed)):
+                yield from super().streaming(model, messages)
+                return
+            streamed = script.answers.popleft()
+            script.calls.append({"model": model, "messages": messages})
+            final = max(i for i, piece in enumerate(streamed.pieces) if isinstance(piece, str))
+            for i, piece in enumerate(streamed.pieces):
+                if isinstance(piece, threading.Event):
+                    piece.wait(timeout=60)  # a bound, should the test never set it
+                    continue
+                last = i == final
+                yield {
+                    "text": piece,
+                    "tool_use": None,
+                    "is_finished": last,
+                    "finish_reason": "stop" if last else "",
+                    "index": 0,
+                    "usage": {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120}
+                    if last
+                    else None,
+                }
 
         def usage(self, messages: list[dict[str, Any]], text: str) -> tuple[int, int]:
             return 100, 20

@@ -1,4 +1,5 @@
-// Whizi web pages: streamed chat replies, an instant Memory section, confirmation dialogs.
+// Whizi web pages: streamed chat replies in Markdown with copy buttons, an instant Memory section,
+// confirmation dialogs.
 // Plain JavaScript, no build step, no external assets. Every form here also works without this
 // file: the script only makes the same requests without reloading the page.
 (() => {
@@ -51,6 +52,172 @@
       }
     }
     if (buffer.trim()) yield parseEvent(buffer);
+  }
+
+  // ---- Replies: Markdown the server rendered and sanitised, and copy buttons -------------
+  // A reply's HTML only ever comes from the server (chat.markdown: markdown-it-py with raw HTML
+  // off, then the nh3 sanitiser); the reply's own text is only ever set as text.
+
+  function fragmentOf(serverHtml) {
+    const template = document.createElement("template");
+    template.innerHTML = serverHtml;
+    return template.content;
+  }
+
+  const SVG = "http://www.w3.org/2000/svg";
+
+  // Two sheets (copy) and a tick (copied); CSS shows the one the button's state calls for.
+  function copyIcon() {
+    const icon = document.createElementNS(SVG, "svg");
+    icon.setAttribute("viewBox", "0 0 16 16");
+    icon.setAttribute("width", "14");
+    icon.setAttribute("height", "14");
+    icon.setAttribute("aria-hidden", "true");
+    icon.classList.add("copy-icon");
+    for (const [shape, d] of [
+      ["sheets", "M5.5 5.5h7.5v8.5h-7.5z M3 10.5V2.5h7.5"],
+      ["tick", "M3 8.5l3.2 3.2L13 4.8"],
+    ]) {
+      const path = document.createElementNS(SVG, "path");
+      path.setAttribute("d", d);
+      path.classList.add(`copy-icon-${shape}`);
+      icon.append(path);
+    }
+    return icon;
+  }
+
+  function copyButton(chat, kind, label) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "copy-button";
+    button.dataset.copy = kind;
+    button.setAttribute("aria-label", label);
+    button.append(copyIcon());
+    const text = document.createElement("span");
+    text.className = "copy-label";
+    text.textContent = chat.dataset.copyText;
+    button.append(text);
+    return button;
+  }
+
+  // Each code block gets a bar with its language and its own copy button.
+  function decorateCode(chat, root) {
+    root.querySelectorAll("pre").forEach((pre) => {
+      if (pre.parentElement?.classList.contains("code-block")) return;
+      const block = document.createElement("div");
+      block.className = "code-block";
+      const bar = document.createElement("div");
+      bar.className = "code-bar";
+      const language = document.createElement("span");
+      language.className = "code-language";
+      const named = /\blanguage-(\S+)/.exec(pre.querySelector("code")?.className || "");
+      language.textContent = named ? named[1] : "";
+      bar.append(language, copyButton(chat, "code", chat.dataset.copyCode));
+      pre.replaceWith(block);
+      block.append(bar, pre);
+    });
+  }
+
+  // Under every reply: copy it (its Markdown, as the model wrote it).
+  function addReplyActions(chat, item) {
+    if (item.querySelector("[data-reply-actions]")) return;
+    const actions = document.createElement("div");
+    actions.className = "message-actions";
+    actions.dataset.replyActions = "";
+    actions.append(copyButton(chat, "reply", chat.dataset.copyReply));
+    item.querySelector(".bubble").after(actions);
+  }
+
+  function lastLeaf(element) {
+    let leaf = element;
+    while (leaf.lastElementChild && !["BR", "HR"].includes(leaf.lastElementChild.tagName)) {
+      leaf = leaf.lastElementChild;
+    }
+    return leaf;
+  }
+
+  // A streaming reply: the blocks the server settled stay, its last block is replaced at each
+  // render, and text that came since the last render waits at the end of it, as text (so an
+  // open code block grows as code).
+  function streamingReply(chat, body) {
+    let settled = null;
+    let live = null;
+    let pending = null;
+    return {
+      add(payload) {
+        if (typeof payload.live === "string") {
+          if (!settled) {
+            settled = document.createElement("div");
+            live = document.createElement("div");
+            settled.className = live.className = "stream-part";
+            body.replaceChildren(settled, live);
+          }
+          settled.append(fragmentOf(payload.settled || ""));
+          live.replaceChildren(fragmentOf(payload.live));
+          decorateCode(chat, body);
+          pending = null;
+        } else if (payload.content) {
+          if (!pending) {
+            pending = document.createTextNode("");
+            lastLeaf(live || body).append(pending);
+          }
+          pending.data += payload.content;
+        }
+      },
+      finish(serverHtml) {
+        body.replaceChildren(fragmentOf(serverHtml));
+        decorateCode(chat, body);
+      },
+    };
+  }
+
+  async function copyText(text) {
+    try {
+      await navigator.clipboard.writeText(text);
+      return true;
+    } catch {
+      /* no Clipboard API (a page served over plain http) or no permission: the old way */
+    }
+    const buffer = document.createElement("textarea");
+    buffer.className = "copy-buffer";
+    buffer.value = text;
+    buffer.setAttribute("readonly", "");
+    document.body.append(buffer);
+    buffer.select();
+    let copied = false;
+    try {
+      copied = document.execCommand("copy");
+    } catch {
+      copied = false;
+    }
+    buffer.remove();
+    return copied;
+  }
+
+  const COPIED_SHOWN_MS = 2_000;
+
+  function setupCopy(chat) {
+    const status = chat.querySelector("[data-copy-status]");
+    chat.addEventListener("click", async (event) => {
+      const button = event.target.closest("[data-copy]");
+      if (!button) return;
+      const text =
+        button.dataset.copy === "code"
+          ? button.closest(".code-block").querySelector("code").textContent
+          : button.closest(".message").querySelector(".bubble").dataset.source;
+      const copied = await copyText(text || "");
+      button.focus({ preventScroll: true }); // the old way's selection took it
+      const label = button.querySelector(".copy-label");
+      label.textContent = copied ? chat.dataset.copied : chat.dataset.copyFailed;
+      button.classList.toggle("copied", copied);
+      status.textContent = label.textContent; // said by screen readers too
+      clearTimeout(button.copiedTimer);
+      button.copiedTimer = setTimeout(() => {
+        label.textContent = chat.dataset.copyText;
+        button.classList.remove("copied");
+        if (status.textContent === chat.dataset.copied) status.textContent = "";
+      }, COPIED_SHOWN_MS);
+    });
   }
 
   // ---- The conversation page -------------------------------------------------------------
@@ -118,6 +285,9 @@
       const mine = addBubble(list, "user", chat.dataset.you, content);
       const reply = addBubble(list, "assistant", chat.dataset.assistant, "");
       const body = reply.querySelector(".bubble");
+      body.classList.add("markdown");
+      const rendered = streamingReply(chat, body);
+      let source = "";
       reply.classList.add("streaming");
       reply.setAttribute("aria-busy", "true");
       input.value = "";
@@ -154,16 +324,21 @@
           if (event === "start" && payload.user_message) {
             mine.dataset.messageId = payload.user_message.id;
           } else if (event === "delta") {
-            body.textContent += payload.content || "";
+            source += payload.content || "";
+            rendered.add(payload);
             scrollDown();
           } else if (event === "done") {
             reply.dataset.messageId = payload.assistant_message_id;
+            body.dataset.source = source;
+            rendered.finish(payload.html || "");
+            addReplyActions(chat, reply);
             finished = true;
             watchReceipts(chat, list, mine.dataset.messageId);
           } else if (event === "error") {
             // The person's message is kept; only the reply failed.
             reply.classList.add("error");
             reply.setAttribute("role", "alert");
+            body.classList.remove("markdown");
             body.textContent = payload.detail || chat.dataset.networkError;
             finished = true;
           }
@@ -173,6 +348,7 @@
       } finally {
         if (!finished) {
           reply.classList.add("error");
+          body.classList.remove("markdown");
           body.textContent = chat.dataset.networkError;
         }
         reply.classList.remove("streaming");
@@ -195,6 +371,11 @@
       send(input.value);
     });
     submitOnEnter(input, form);
+    list.querySelectorAll(".message.assistant").forEach((item) => {
+      decorateCode(chat, item);
+      if (item.querySelector(".bubble[data-source]")) addReplyActions(chat, item);
+    });
+    setupCopy(chat);
     scrollDown();
 
     // The first message typed on the new-chat page, carried over its redirect.

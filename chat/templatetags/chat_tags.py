@@ -1,0 +1,17 @@
+"""Template filters of the chat pages."""
+
+from __future__ import annotations
+
+from django import template
+from django.utils.safestring import SafeString, mark_safe
+
+from chat import markdown
+
+register = template.Library()
+
+
+@register.filter
+def reply_html(text: str) -> SafeString:
+    """A reply's Markdown as the HTML the page shows, rendered and sanitised by
+    ``chat.markdown`` (the same function the stream uses), so it is safe to mark so."""
+    return mark_safe(markdown.render(text))  # noqa: S308 - sanitised by nh3 just before
