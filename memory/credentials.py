@@ -10,8 +10,11 @@ and so is a password-like value behind the name of what it opens, with no creden
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Final
+
+from rapidfuzz.distance import DamerauLevenshtein
 
 from memory.lines import fold
 from memory.normalize import LEET_WORD_RE, leet_readings
@@ -40,6 +43,10 @@ _STRONG_WORDS: Final = (
     r"|netzwerkschlussel"
 )
 _KEY_OF: Final = r"(?:licen[cs]e|product|activation|serial)"
+_OWNER_WORDS: Final = (
+    r"(?:(?:the|my|his|her|their|our|your|la|sa|ma|ta|sua|mia|tua|su|mi|tu|la|minha|dela|dele"
+    r"|seu|sua|meu) )?"
+)
 _WEAK_WORDS: Final = (
     r"pins?(?: codes?| numbers?)?|cvv|cvc|otp"
     r"|(?:door|gate|alarm|safe|unlock|access|security|entry|garage|lock|phone) codes?"
@@ -53,6 +60,15 @@ _WEAK_WORDS: Final = (
     r"|codigo (?:pin|secreto|de acceso|de acesso|de desbloqueo|de desbloqueio|da porta)"
     rf"|clave (?:del )?{_KEY_OF}|chave (?:do |da )?{_KEY_OF}"
     r"|geheimzahl|geheimcode|zugangscode|wlan-?passwort"
+    # The code of a bank card is its PIN: "the code of her card is 7702", "le code de sa carte
+    # bleue", "il codice del bancomat", "el código de su tarjeta", "der Code seiner Bankkarte".
+    rf"|codes? (?:of|for|on) {_OWNER_WORDS}(?:bank |credit |debit |cash )?card"
+    rf"|(?:bank|credit|debit|cash) ?card (?:code|number code)"
+    rf"|codice (?:della |del |dello |di )?(?:{_OWNER_WORDS})?(?:carta|bancomat|tessera"
+    r"|postamat)"
+    rf"|code (?:de |du |d')?(?:{_OWNER_WORDS})?(?:carte|cb)"
+    rf"|codigo (?:de |del |da |do )?(?:{_OWNER_WORDS})?(?:tarjeta|cartao|multibanco)"
+    rf"|code (?:der |meiner |seiner |ihrer |deiner )?(?:bank|kredit|ec-?|geld)?karte"
     # "Su clave es perrito99": the bare word is how Spanish (and others) say "password".
     r"|claves?|chiav[ei]|cles?|chaves?|schlussel"
     # "Email pass: hunter2", "Passe: soleil2023": short for password ("ski pass" has no digits).
@@ -90,6 +106,8 @@ _COMPOUND_HEAD_RE: Final = re.compile(
 _ASSIGN_RE: Final = re.compile(
     r"\s*(?:[:=]|->)\s*|,?\s+(?:is|was|are|were|will be|era|sono|sara|est|etait|c'est|sont"
     r"|es|son|fue|ist|lautet|war|sind|sao|foi|era)\s+(?:[:=]\s*)?"
+    # "le code de sa carte est le 7702", "el código es el 6612": an article before a number.
+    r"(?:(?:le|la|il|el|o|the|der|die) (?=\d))?"
 )
 # A word between the credential word and the assignment, up to five ("password for my bank is").
 _BETWEEN_WORD_RE: Final = re.compile(r"\s+[^\s:=.;,!?]+")
@@ -139,6 +157,12 @@ _VALUE_AS_RE: Final = re.compile(
 _NAMED_VALUE_RE: Final = re.compile(
     r"(?:\s+(?!(?:in|on|at|since|until|nel|dal|fino|en|depuis|jusqu|desde|hasta|im|am|seit|bis"
     r"|em|no|na|ate)\b)[^\W\d_]+){1,2}\s+([^\s.,;:!?)]+)"
+)
+# "Password del wifi di casa CasaRossi2019", "Passwort für die Arbeit Tulpe42": what it is for,
+# in up to five words, then a value of letters and digits.
+_FOR_VALUE_RE: Final = re.compile(
+    rf"\s+{_PREPOSITIONS}(?:\s+(?!(?:in|on|at|since|until|nel|dal|fino|en|depuis|jusqu|desde"
+    r"|hasta|im|am|seit|bis|em|no|na|ate)\b)[^\W\d_]+(?:'[^\W\d_]+)?){1,4}\s+([^\s.,;:!?)]+)"
 )
 # A code of 4-8 digits that is not a year.
 _CODE_RE: Final = re.compile(r"(?!(?:19|20)\d\d$)\d{4,8}")
@@ -265,6 +289,9 @@ def _has_value_after(match: re.Match[str], after: str, *, strong: bool) -> bool:
     # "mot de passe Gmail soleil2024": a service name or two, then a value with a digit.
     named = _NAMED_VALUE_RE.match(after)
     if named and (_LETTER_DIGIT_RE.match(named.group(1)) or _CODE_RE.fullmatch(named.group(1))):
+        return True
+    described = _FOR_VALUE_RE.match(after)
+    if strong and described and _LETTER_DIGIT_RE.match(described.group(1)):
         return True
     # "password for my bank is x", "Passwort fürs WLAN lautet x".
     return _has_assigned_value(after, words_count=strong)
@@ -480,12 +507,37 @@ _NETWORK_RE: Final = re.compile(rf"\b{_NETWORK}\b")
 _BARE_KEY_RE: Final = re.compile(r"keys?|claves?|chiav[ei]|cles?|chaves?|schlussel")
 
 
+# Password words as typed in a hurry ("pasword", "passwrd", "Paswort", "passowrd",
+# "contrasena" with a letter missing): one edit (a swap of neighbours counts as one) from a
+# password word of seven letters or more. Shorter words and real words lie too close to others
+# ("passwd" is one edit from "passed"); "passport" and "passage" are two or more away.
+_PASSWORD_CUES: Final = ("password", "passwort", "kennwort", "contrasena", "passphrase")
+_LONG_WORD_RE: Final = re.compile(r"\b[a-z]{7,11}\b")
+_MOT_DE_PASSE_RE: Final = re.compile(r"\b(mots?) de pas(?:e|se?s|ss)\b")
+
+
+@functools.lru_cache(maxsize=4096)
+def _password_word(word: str) -> str:
+    if word in _PASSWORD_CUES or (word.endswith("s") and word[:-1] in _PASSWORD_CUES):
+        return word
+    for cue in _PASSWORD_CUES:
+        if DamerauLevenshtein.distance(word, cue, score_cutoff=1) <= 1:
+            return cue
+    return word
+
+
+def _respell(spoken: str) -> str:
+    """Misspelt password words written as the word they miss: "pasword" → "password"."""
+    spoken = _MOT_DE_PASSE_RE.sub(r"\1 de passe", spoken)
+    return _LONG_WORD_RE.sub(lambda match: _password_word(match.group()), spoken)
+
+
 def has_credential(line: str) -> bool:
     """Whether a line names a credential together with its value, in any of the six languages."""
     if has_labelled_password(line):
         return True
     # Italian and Portuguese "è"/"é" ("is") would fold into "e", which also means "and".
-    spoken = _spell_digits(_deleet(fold(_ACCENTED_IS_RE.sub("is", line))))
+    spoken = _respell(_spell_digits(_deleet(fold(_ACCENTED_IS_RE.sub("is", line)))))
     # In a line about a network, a bare "key" is its password ("Die WLAN-Kennung ist X und der
     # Schlüssel ist Sonne").
     network = _NETWORK_RE.search(spoken) is not None

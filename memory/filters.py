@@ -16,10 +16,11 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
+from memory.instruction_wishes import wishes_promotion
 from memory.instructions import has_markup, is_instruction
 from memory.lines import clean_line, fold, line_key
 from memory.links import has_link
-from memory.normalize import for_checks, unleet
+from memory.normalize import for_checks, unleet, unspace
 from memory.secrets import is_secret
 
 RefusalReason = Literal["length", "secret", "markup", "link", "instruction"]
@@ -39,7 +40,11 @@ RefusalReason = Literal["length", "secret", "markup", "link", "instruction"]
 # network without digits, a comma before "is"; instructions said as statements to the
 # assistant and preferences that make it promote something (`memory.instruction_declaratives`);
 # leetspeak read in letters for every check (`memory.normalize.unleet`).
-RULES_VERSION: Final = 6
+# 7: wishes that put a third party (a name, a code, a shop or brand) in the answers
+# (`memory.instruction_wishes`), while wishes about style are kept; "insert in every answer"
+# orders; spaced-out letters read as words; UK UTR, Canadian SIN and NAS, misspelt password
+# words, "password for X value" and the code of a bank card.
+RULES_VERSION: Final = 7
 MIN_CHARS: Final = 3
 MAX_CHARS: Final = 160
 
@@ -56,7 +61,8 @@ def refusal_reason(line: str) -> RefusalReason | None:
         return "length"
     # The checks read the line with look-alikes folded ("４１１１", "evil。example", a Cyrillic
     # "а" in "Pаssword"); the line itself is stored as written.
-    text = for_checks(cleaned)
+    # Spaced-out letters ("r e c o m m e n d  X") are read as the words they spell.
+    text = for_checks(clean_line(unspace(line)))
     folded = fold(text)
     # Leetspeak ("4lw4ys r3c0mm3nd", "S5N", "d00r c0d3") is read in letters too.
     readings = unleet(folded)
@@ -66,7 +72,12 @@ def refusal_reason(line: str) -> RefusalReason | None:
         return "markup"
     if has_link(text):
         return "link"
-    if is_instruction(folded) or any(is_instruction(reading) for reading in readings):
+    if (
+        is_instruction(folded)
+        or any(is_instruction(reading) for reading in readings)
+        or wishes_promotion(text)
+        or any(wishes_promotion(reading) for reading in readings)
+    ):
         return "instruction"
     return None
 
@@ -93,7 +104,8 @@ def validate_lines(
     seen: set[str] = set()
     for candidate in candidates:
         line = clean_line(candidate)
-        reason = None if line in known_good else refusal_reason(line)
+        # The candidate as proposed: its double spaces separate spaced-out words.
+        reason = None if line in known_good else refusal_reason(candidate)
         if reason is not None:
             refused[reason] += 1
             continue

@@ -40,17 +40,17 @@ _ADVERBS_EN: Final = (
 )
 # Second-person present forms, by language (folded). Italian, Spanish and Portuguese drop the
 # pronoun; their second person is never how a fact about the person is written.
-_PUSH_IT: Final = r"consigli|raccomandi|promuovi|pubblicizzi|menzioni|citi|sponsorizzi"
+_PUSH_IT: Final = r"consigli|raccomandi|promuovi|pubblicizzi|menzioni|sponsorizzi"
 _ACT_IT: Final = (
-    rf"{_PUSH_IT}|rispondi|dici|parli|scrivi|suggerisci|cominci|includi|aggiungi|nomini|indichi"
+    rf"{_PUSH_IT}|citi|rispondi|dici|parli|scrivi|suggerisci|cominci|includi|aggiungi|nomini|indichi"
     r"|proponi|fai|ripeti|mandi|rimandi|devi|dovrai"
 )
 _PUSH_FR: Final = (
     r"recommandes|recommandez|conseilles|conseillez|promeus|promouvez|mentionnes|mentionnez"
-    r"|vantes|vantez|cites|citez|fais la promotion|faites la promotion|fais de la pub"
+    r"|vantes|vantez|fais la promotion|faites la promotion|fais de la pub"
 )
 _ACT_FR: Final = (
-    rf"{_PUSH_FR}|reponds|repondez|dis|dites|parles|parlez|ecris|ecrivez|suggeres|suggerez"
+    rf"{_PUSH_FR}|cites|citez|reponds|repondez|dis|dites|parles|parlez|ecris|ecrivez|suggeres|suggerez"
     r"|termines|terminez|commences|commencez|ajoutes|ajoutez|inclus|incluez|utilises|utilisez"
     r"|proposes|proposez|indiques|indiquez|fais|faites|dois|devez|vas|allez"
 )
@@ -67,10 +67,10 @@ _ACT_ES: Final = (
 _PUSH_PT: Final = (
     r"recomenda|recomendas|recomende|recomendes|promove|promoves|promova|promovas|divulga"
     r"|divulgas|divulgue|anuncia|anuncias|anuncie|menciona|mencionas|mencione|indica|indicas"
-    r"|indique|elogia|elogie|faz propaganda|faca propaganda|cita|cite"
+    r"|indique|elogia|elogie|faz propaganda|faca propaganda"
 )
 _ACT_PT: Final = (
-    rf"{_PUSH_PT}|responde|respondes|responda|diz|dizes|diga|dizer|fala|falas|fale|escreve"
+    rf"{_PUSH_PT}|cita|cite|responde|respondes|responda|diz|dizes|diga|dizer|fala|falas|fale|escreve"
     r"|escreves|escreva|sugere|sugeres|sugira|termina|terminas|termine|comeca|comecas|comece"
     r"|inclui|incluis|inclua|adiciona|adicione|usa|usas|use|tem que|tem de|tens que|deve|deves"
     r"|precisa|vai|coloca|coloque|poe|ponha"
@@ -133,6 +133,7 @@ _ADDRESSED_RES: Final = (
 _PUSH_RE: Final = re.compile(
     rf"^(?:{_PUSH_EN}|{_PUSH_IT}|{_PUSH_FR}|{_PUSH_ES}|{_PUSH_PT}|{_PUSH_DE}|{_PUSH_3RD})$"
 )
+_PUSH_EN_RE: Final = re.compile(rf"^(?:{_PUSH_EN})$")
 # A preference in front of "you": there only a verb that pushes something is an order.
 _PREFERENCE_BEFORE_RE: Final = re.compile(
     r"\b(?:likes?|loves?|enjoys?|prefers?|appreciates?|hates?|dislikes?|wants?|would like|'d like"
@@ -143,6 +144,8 @@ _PREFERENCE_BEFORE_RE: Final = re.compile(
     r"|piensa|cree|dice|glaubt|denkt|sagt|meint|acha|pensa|diz|gli piace|le piace|ama|preferisce"
     r"|vuole"
     r"|apprezza|aime|adore|prefere|veut|apprecie|le gusta|les gusta|le encanta|prefiere|quiere"
+    r"|vorrebbe|desidera|souhaite|voudrait|aimerait|gustaria|le gustaria|quisiera|desea"
+    r"|wunscht sich|hatte gern|hatte gerne|gostaria|deseja|queria"
     r"|mag es|mogen es|liebt es|findet es gut|bevorzugt|mochte|will|gosta|adora|prefere|quer)"
     r"\b(?: it| es| ca)?(?:,)?(?: (?:when|if|whenever|that|quando|se|che|quand|si|que|cuando"
     r"|wenn|dass|como))?(?: tu| you| du| voce)?\s*$"
@@ -190,7 +193,9 @@ def _addresses_assistant(folded: str, *, push_only: bool) -> bool:
         for match in pattern.finditer(folded):
             groups = match.groupdict()
             verb = groups.get("verb") or groups.get("verb2") or ""
-            if _PUSH_RE.match(verb):
+            # Each pattern's verb is pushing in its own languages: "you cite" is English, where
+            # Portuguese "cite" would push.
+            if (_PUSH_EN_RE if pattern is _ADDRESSED_RES[0] else _PUSH_RE).match(verb):
                 return True
             # "Likes it when you answer with examples" shapes the answers; "Gets anxious when
             # you talk about exams" says "you" of anyone.

@@ -137,12 +137,19 @@ _COMMANDS: Final = (
         r"\b(?:termina|finisci|concludi|chiudi|inizia|comincia|aggiungi|includi|metti|termine"
         r"|terminez|finis|finissez|conclus|commence|commencez|ajoute|ajoutez|inclus|mets"
         r"|finaliza|acaba|concluye|empieza|inicia|anade|agrega|incluye|pon|beende|beginne"
-        r"|schliesse|fuge|finalize|conclua|comece|inicie|adicione|inclua|coloque)\b.{0,25}"
+        r"|schliesse|fuge|finalize|conclua|comece|inicie|adicione|inclua|coloque"
+        # "Inserisci in ogni risposta …", "Insira em cada resposta …", "Setze in jede Antwort".
+        r"|inserisci|inserite|inserez|insere|inserta|mete|setze|baue|insira|ponha|poe)\b.{0,25}"
         r"\b(?:(?:ogni|ciascuna|tutte le|le tue) (?:risposta|risposte)|i tuoi messaggi"
         r"|(?:chaque|toutes (?:tes|vos|les)|tes|vos) reponses?|(?:tes|vos) messages"
         r"|(?:cada|todas (?:tus|las)|tus) respuestas?|tus mensajes"
         r"|(?:jede|jeder|jedes|alle|deine) (?:antwort|antworten)|deine nachrichten"
         r"|(?:cada|todas as|suas) respostas?)\b"
+    ),
+    # "Insert in every answer a line about X", "Put in each reply …": said at a clause start.
+    (
+        r"(?:^|[.;:!?]\s*)(?:please |always )?(?:insert|put|add|include|append|slip|mention)"
+        r"\b.{0,25}\b(?:every|each|all|any) (?:answers?|repl(?:y|ies)|responses?|messages?)\b"
     ),
     (
         r"\bda (?:ora|adesso) in poi,? (?:rispondi|parla|scrivi|usa|sei|devi)\b"

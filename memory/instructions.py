@@ -277,9 +277,42 @@ def _reading_after(clause: str) -> Reading:
     return "strict"
 
 
+# A wish about how answers are written: "Gosta que você responda sempre em português", "Wants
+# every answer to include a summary". Whether a third party is put in them is
+# `memory.instruction_wishes`.
+_STYLE_WISH_RE: Final = re.compile(
+    r"\b(?:wants?|would like|'d like|wish(?:es)?|likes?|loves?|prefers?|expects?|gosta|quer"
+    r"|gostaria|prefere|vuole|preferisce|piace|vorrebbe|veut|souhaite|aime|prefere|voudrait"
+    r"|quiere|prefiere|gusta|gustaria|mochte|will|mag es|bevorzugt|wunscht sich)"
+    r"(?: it)?,?(?: (?:that|when|if|che|quando|que|q|quand|cuando|dass|wenn))?"
+    r"(?: (?:you|u|tu|voce|vous|du))?(?: (?:to|always|sempre|toujours|siempre|immer))?\s*$"
+)
+_STYLE_PHRASE_RE: Final = re.compile(
+    r"^(?:(?:rispondi|reponds|repondez|antworte|responda|responde|contesta|risponde)\b"
+    r"|(?:every|each|all) (?:answers?|repl(?:y|ies)|responses?) to (?:include|contain|have)\b)"
+)
+
+
+def _is_style_wish(folded: str, match: re.Match[str]) -> bool:
+    """Whether a phrase said to the assistant is only the object of a wish about answers."""
+    phrase = match.group()
+    before = folded[: match.start()]
+    if not _STYLE_PHRASE_RE.match(phrase):
+        return False
+    # "wants every answer to include …": the wish opens the phrase itself.
+    return bool(_STYLE_WISH_RE.search(before)) or bool(
+        re.match(r"(?:every|each|all) ", phrase)
+        and re.search(
+            r"\b(?:wants?|would like|'d like"
+            r"|likes?|prefers?|expects?)\s*$",
+            before,
+        )
+    )
+
+
 def is_instruction(folded: str) -> bool:
     """Whether a folded line reads as an instruction to the assistant, anywhere in it."""
-    if ADDRESSED_TO_ASSISTANT.search(folded):
+    if any(not _is_style_wish(folded, match) for match in ADDRESSED_TO_ASSISTANT.finditer(folded)):
         return True
     segments = _segments(folded)
     if any(is_declared_instruction(text, quoted=quoted) for text, quoted in segments):

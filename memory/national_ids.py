@@ -30,6 +30,7 @@ from typing import Final
 from stdnum.ar import cuit
 from stdnum.be import nn
 from stdnum.br import cnpj, cpf
+from stdnum.ca import sin
 from stdnum.ch import ssn as ahv
 from stdnum.cl import rut
 from stdnum.de import idnr
@@ -210,7 +211,8 @@ def _has_shaped_number(line: str, folded: str) -> bool:
 # FR/ES/DE/PT (folded; German compounds by their stem: "Personalausweisnummer", "Ausweis-Nr").
 _ID_LABEL_RE: Final = re.compile(
     r"\b(?:ssn|social security|social insurance(?: number)?|sin number|national insurance"
-    r"|ni (?:number|no)|nino|national id(?:entity)?(?: number| card)?|id card|id number"
+    r"|ni (?:number|no)|nino|utr|unique tax ?payer reference|tax ?payer reference"
+    r"|assurance sociale|national id(?:entity)?(?: number| card)?|id card|id number"
     r"|identity (?:card|number|document)|passport|tax (?:id|code|number|file number)|itin|tfn"
     r"|nhs (?:number|no)|pps(?:n| number| no)?|medicare(?: number)?|driver'?s? licen[cs]e"
     r"|driving licen[cs]e|health (?:card|insurance number)"
@@ -290,6 +292,25 @@ def _has_labelled_number(folded: str) -> bool:
     return False
 
 
+# Canadian SIN behind its short label, English or French ("SIN 046 454 286", "NAS : 046-454-286").
+# "sin" is also Spanish for "without" and a NAS is a network drive, so the number must pass
+# the SIN's Luhn check.
+_SIN_RE: Final = re.compile(
+    r"\b(?:sin|nas)\b(?: (?:number|no|nr|numero|#))?(?:\s*(?::|is|est|es|=)\s*|\s+)"
+    r"(?:(?:le|the) )?(\d{3}[ .-]?\d{3}[ .-]?\d{3})(?![\d-])"
+)
+
+
+def _has_labelled_sin(folded: str) -> bool:
+    return any(
+        sin.is_valid(re.sub(r"\D", "", match.group(1))) for match in _SIN_RE.finditer(folded)
+    )
+
+
 def has_national_id(line: str, folded: str) -> bool:
     """Whether a cleaned line (and its `fold`) holds an identity, social security or tax number."""
-    return _has_shaped_number(line, folded) or _has_labelled_number(folded)
+    return (
+        _has_shaped_number(line, folded)
+        or _has_labelled_number(folded)
+        or _has_labelled_sin(folded)
+    )

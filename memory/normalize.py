@@ -78,6 +78,23 @@ def for_checks(line: str) -> str:
     return _WORD_RE.sub(_fold_word, text)
 
 
+# Spaced-out letters: "r e c o m m a n d e  t o u j o u r s" (one space between letters, two or
+# more between words). A run of four single characters at least is a word; three or fewer are
+# initials ("J R R Tolkien", "A B C") and stay as they are.
+_SPACED_RUN_RE: Final = re.compile(r"(?<!\S)\S(?: \S){3,}(?!\S)")
+# Once a line has such a word, its shorter runs are words too ("i s t", "o f").
+_SHORT_RUN_RE: Final = re.compile(r"(?<!\S)\S(?: \S)+(?!\S)")
+
+
+def unspace(line: str) -> str:
+    """Return the raw `line` with its spaced-out words written together: "p a s s w o r d  i s
+    h u n t e r 2" → "password  is  hunter2". Run before the line's spaces are made single,
+    since the wider gaps are what separate the words."""
+    if not _SPACED_RUN_RE.search(line):
+        return line
+    return _SHORT_RUN_RE.sub(lambda match: match.group().replace(" ", ""), line)
+
+
 # Leetspeak: symbols and digits standing for letters inside a word ("4lw4ys", "p@ssw0rd",
 # "1gn0r3"). "1" may stand for "i" ("1nstruct10ns") or "l" ("a1ways"), so both readings are made.
 _LEET_I: Final = str.maketrans("@4$5031!|7", "aassoeiilt")
