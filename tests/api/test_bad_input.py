@@ -401,3 +401,28 @@ def test_the_account_of_a_client_is_untouched_by_all_of_it(account: User) -> Non
     post_raw(client, "/api/v1/projects", DEEP_BODIES["unbalanced [ × 100,000"])
     client.delete("/api/v1/memory/lines/0", HTTP_IF_MATCH="²")
     assert client.get("/api/v1/memory").status_code == 200
+
+
+# A lone UTF-16 surrogate, written as a JSON escape, parses to a string UTF-8 cannot hold: it
+# broke the per-email throttle's key (a 500 on login, signup and password reset).
+LONE_SURROGATES = {
+    "high": r'{"email": "a\ud800@example.com", "password": "x"}',
+    "low": r'{"email": "a\udc00@example.com", "password": "x"}',
+    "in the password": r'{"email": "a@example.com", "password": "pa\udbffss"}',
+}
+
+
+@pytest.mark.parametrize("body", LONE_SURROGATES.values(), ids=LONE_SURROGATES.keys())
+@pytest.mark.parametrize(
+    "path", ["/api/v1/auth/login", "/api/v1/auth/signup", "/api/v1/auth/password-reset"]
+)
+def test_a_lone_surrogate_is_malformed_json_not_a_500(path: str, body: str) -> None:
+    response = post_raw(APIClient(), path, body)
+    assert response.status_code == 400
+    assert response.json()["code"] == "malformed_json"
+
+
+def test_a_paired_surrogate_is_one_character_and_accepted(api: APIClient) -> None:
+    response = post_raw(api, "/api/v1/memory/lines", r'{"text": "Loves the \ud83c\udf35 emoji"}')
+    assert response.status_code == 201, response.content
+    assert Memory.objects.get().lines == ["Loves the \U0001f335 emoji"]
