@@ -129,7 +129,7 @@ def delete(request: HttpRequest) -> HttpResponse:
         form = DeleteAccountForm(account)
         return render(request, "accounts/delete_confirm.html", {"delete_form": form})
     # A password check: guessing it is throttled like a login.
-    if refused := throttling.refuse_page(request, throttling.LoginThrottle):
+    if refused := throttling.refuse_page(request, *throttling.PASSWORD_CHECK):
         return refused
     form = DeleteAccountForm(account, request.POST)
     if not form.is_valid():
@@ -153,7 +153,7 @@ def password_change(request: HttpRequest) -> HttpResponse:
         return redirect("accounts:settings")
     # A password check: guessing it is throttled like a login.
     if request.method == "POST" and (
-        refused := throttling.refuse_page(request, throttling.LoginThrottle)
+        refused := throttling.refuse_page(request, *throttling.PASSWORD_CHECK)
     ):
         return refused
     form = PasswordChangeForm(request.POST or None)

@@ -253,6 +253,7 @@ THROTTLE_RATES = {
     "message": _rate("THROTTLE_MESSAGE", "20/min"),  # chat messages per person
     "voice": _rate("THROTTLE_VOICE", "30/hour"),  # voice sessions started per person
     # password-reset mails asked for, per client address and per e-mail asked about
+    "password_check": _rate("THROTTLE_PASSWORD_CHECK", "20/hour"),  # own password, per person
     "password_reset": _rate("THROTTLE_PASSWORD_RESET", "10/hour"),
     "password_reset_email": _rate("THROTTLE_PASSWORD_RESET_EMAIL", "3/hour"),
 }

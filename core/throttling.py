@@ -155,6 +155,10 @@ class VoiceThrottle(PerPerson):
     scope = "voice"
 
 
+class PasswordCheckThrottle(PerPerson):
+    scope = "password_check"
+
+
 class PasswordResetThrottle(PerAddress):
     scope = "password_reset"
 
@@ -165,6 +169,9 @@ class PasswordResetEmailThrottle(PerEmail):
 
 LOGIN = (LoginThrottle, LoginEmailThrottle)
 SIGNUP = (SignupThrottle, SignupEmailThrottle)
+# A person's own password, checked before a change or a deletion: per address like a login, and
+# per person, so a stolen token cannot guess it from many addresses.
+PASSWORD_CHECK = (LoginThrottle, PasswordCheckThrottle)
 # Counted alike whether an account has the address or not: a 429 tells nobody who has one.
 PASSWORD_RESET = (PasswordResetThrottle, PasswordResetEmailThrottle)
 

@@ -357,6 +357,7 @@ def test_every_scope_has_a_rate(settings):
         "guest",
         "message",
         "voice",
+        "password_check",
         "password_reset",
         "password_reset_email",
     }

@@ -127,8 +127,8 @@ class PasswordChangeSerializer(serializers.Serializer):
 
 
 class PasswordView(APIView):
-    # A password check: guessing it is throttled like a login.
-    throttle_classes = [throttling.LoginThrottle]
+    # A password check: guessing it is throttled like a login, and per person.
+    throttle_classes = list(throttling.PASSWORD_CHECK)
 
     @extend_schema(
         request=PasswordChangeSerializer,
@@ -204,8 +204,8 @@ class PasswordResetConfirmView(APIView):
 
 
 class AccountView(APIView):
-    # A password check: guessing it is throttled like a login.
-    throttle_classes = [throttling.LoginThrottle]
+    # A password check: guessing it is throttled like a login, and per person.
+    throttle_classes = list(throttling.PASSWORD_CHECK)
 
     @extend_schema(
         request=PasswordSerializer,
