@@ -49,3 +49,15 @@ class TokenAuthenticationWithActivity(TokenAuthentication):
         if delta > knox_settings.MIN_REFRESH_INTERVAL:
             AuthToken.objects.filter(digest=auth_token.digest).update(expiry=new_expiry)
             auth_token.expiry = new_expiry
+
+
+class TokenIfStillValid(TokenAuthenticationWithActivity):
+    """For logging in and signing up, where a token along only says which guest comes with the
+    person: a token that has ended (expired, logged out, a password changed) is as if absent,
+    so an app that still sends its old one gets a new token, not a 401."""
+
+    def authenticate(self, request: Any) -> tuple[Any, Any] | None:
+        try:
+            return super().authenticate(request)
+        except exceptions.AuthenticationFailed:
+            return None

@@ -16,6 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts import passwords, services
+from accounts.api.authentication import TokenIfStillValid
 from accounts.models import User
 from accounts.tokens import issue_token
 from core import throttling
@@ -66,6 +67,7 @@ class GuestView(APIView):
 
 class SignupView(APIView):
     permission_classes = [AllowAny]
+    authentication_classes = [TokenIfStillValid]
     throttle_classes = list(throttling.SIGNUP)
 
     @extend_schema(
@@ -88,6 +90,7 @@ class SignupView(APIView):
 
 class LoginView(APIView):
     permission_classes = [AllowAny]
+    authentication_classes = [TokenIfStillValid]
     throttle_classes = list(throttling.LOGIN)
 
     @extend_schema(

@@ -61,6 +61,21 @@ def test_logout_ends_only_this_devices_token(account):
     assert works(laptop)
 
 
+@pytest.mark.parametrize("stale", ["ended", "made up"])
+def test_an_app_sending_an_ended_token_along_can_still_log_in_and_sign_up(account, stale):
+    old = log_in()
+    assert with_token(old).post("/api/v1/auth/logout").status_code == 204
+    app = with_token(old if stale == "ended" else "0" * 64)
+    credentials = {"email": "anna@example.com", "password": PASSWORD}
+    response = app.post("/api/v1/auth/login", credentials, format="json")
+    assert response.status_code == 200, response.content
+    assert works(response.json()["token"])
+    new = {"email": "bea@example.com", "password": PASSWORD}
+    response = app.post("/api/v1/auth/signup", new, format="json")
+    assert response.status_code == 201, response.content
+    assert works(response.json()["token"])
+
+
 def test_logout_all_ends_every_token_of_the_person_and_nobody_elses(account, other_api):
     phone, laptop = log_in(), log_in()
     assert with_token(phone).post("/api/v1/auth/logout-all").status_code == 204
