@@ -6,10 +6,10 @@ from collections.abc import Callable
 
 from django.http import HttpRequest
 
-from chat.models import Conversation
+from chat import chats
 from core.people import person_of
 
-# The sidebar lists the most recent conversations; older ones stay in the export.
+# The sidebar lists the most recent conversations; older ones are found by its search.
 SIDEBAR_CONVERSATIONS = 50
 
 
@@ -18,10 +18,7 @@ def sidebar(request: HttpRequest) -> dict[str, Callable[[], object]]:
     when it first reads it)."""
 
     def conversations() -> object:
-        return list(
-            Conversation.objects.for_owner(person_of(request)).only(
-                "pk", "title", "temporary", "updated_at"
-            )[:SIDEBAR_CONVERSATIONS]
-        )
+        listed = chats.listed(person_of(request)).only("pk", "title", "updated_at")
+        return list(listed[:SIDEBAR_CONVERSATIONS])
 
     return {"sidebar_conversations": conversations}

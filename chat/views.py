@@ -19,7 +19,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from chat import receipts, services
+from chat import chats, receipts, services
 from chat.access import conversation_for, project_for
 from chat.forms import NewConversationForm, ProjectForm
 from chat.models import Conversation, Message, Project
@@ -88,7 +88,7 @@ def _new_chat_page(
 @person_optional
 def home(request: HttpRequest) -> HttpResponse:
     person = person_of(request)
-    latest = Conversation.objects.for_owner(person).first()
+    latest = chats.listed(person).first()  # never a temporary chat
     if latest is not None:
         return redirect("chat:conversation", pk=latest.pk)
     return _new_chat_page(request, NewConversationForm(person))
