@@ -19,8 +19,10 @@ from chat.models import Conversation, ConversationQuerySet
 from core.people import Person
 from memory.lines import clean_text
 
-# A list shows the newest chats; older ones stay in the export (and are found by a search).
+# A list shows the newest chats (the API's, the web sidebar's); older ones are found by a search
+# and stay in the export.
 LIST_LIMIT = 200
+SIDEBAR_LIMIT = 50
 TITLE_MAX_CHARS = 120
 SEARCH_MAX_CHARS = 200
 _EXPIRY_BATCH = 500
@@ -32,6 +34,11 @@ def listed(owner: Person | None, *, query: str = "") -> ConversationQuerySet:
     chats = Conversation.objects.for_owner(owner).listed()
     query = " ".join(clean_text(query).split())
     return chats.matching(query) if query else chats
+
+
+def sidebar_list(owner: Person | None, *, query: str = "") -> list[Conversation]:
+    """What the web sidebar lists: the newest ``SIDEBAR_LIMIT`` of ``listed``."""
+    return list(listed(owner, query=query).only("pk", "title", "updated_at")[:SIDEBAR_LIMIT])
 
 
 def clean_title(title: object) -> str:

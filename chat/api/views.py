@@ -136,7 +136,9 @@ class MessageCreateView(APIView):
         content = data.validated_data["content"]
         if request.accepted_renderer.format == "sse":
             message, events = services.stream_message(conversation=conversation, content=content)
-            return streaming_reply(events, user_message=s.MessageSerializer(message).data)
+            return streaming_reply(
+                events, user_message=s.MessageSerializer(message).data, title=conversation.title
+            )
         exchange = services.send_message(conversation=conversation, content=content)
         body: dict[str, object] = {
             "user_message": s.MessageSerializer(exchange.user_message).data,

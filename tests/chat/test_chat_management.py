@@ -3,6 +3,7 @@ chats kept out of the list and deleted once they expire."""
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 import pytest
@@ -49,6 +50,19 @@ def test_the_first_message_names_the_chat_with_a_short_title(api):
 def test_a_bare_greeting_leaves_the_chat_to_be_named_by_the_next_message(api):
     conversation = conversation_with(api, "Ciao!", "Ricetta del tiramisù, per favore")
     assert conversation["title"] == "Ricetta del tiramisù, per favore"
+
+
+def test_a_streamed_reply_starts_with_the_title_the_chat_now_has(api):
+    conversation = api.post(API, {}, format="json").json()
+    response = api.post(
+        f"{API}/{conversation['id']}/messages",
+        {"content": "Hey! Ideas for a rainy Sunday?"},
+        format="json",
+        HTTP_ACCEPT="text/event-stream",
+    )
+    first = b"".join(response.streaming_content).decode().split("\n\n")[0]
+    assert first.startswith("event: start\n")
+    assert json.loads(first.split("data: ", 1)[1])["title"] == "Ideas for a rainy Sunday"
 
 
 # --- Rename -------------------------------------------------------------------------------------

@@ -126,7 +126,7 @@ def test_chatting_fills_memory_which_can_be_seen_deleted_cleared_and_switched_of
     page.wait_for_url(re.compile(r"/c/\d+/$"))
     wait_for_reply(page, 1)
 
-    page.get_by_role("link", name="Settings").click()
+    page.get_by_role("link", name="Settings", exact=True).click()
     memory = page.locator("#memory")
     row = memory.locator(".memory-row > summary")
     expect(row).to_contain_text("What Whizi remembers")
@@ -178,7 +178,7 @@ def test_the_settings_page_shows_where_a_line_came_from_and_its_chat_opens_by_ke
     chat_url = page.url
     wait_for_reply(page, 1)
 
-    page.get_by_role("link", name="Settings").click()
+    page.get_by_role("link", name="Settings", exact=True).click()
     memory = page.locator("#memory")
     memory.locator(".memory-row > summary").click()
     anna = memory.locator("li").filter(has=page.locator(".memory-line", has_text="Name is Anna"))
@@ -318,7 +318,7 @@ def test_a_guests_facts_follow_them_into_their_new_account(page: Page, eager_mem
     page.wait_for_url(re.compile(r"/c/\d+/$"))
     expect(page.locator(".sidebar")).to_contain_text("anna@example.com")
 
-    page.get_by_role("link", name="Settings").click()
+    page.get_by_role("link", name="Settings", exact=True).click()
     expect(page.get_by_text("Sign up to keep your chats")).to_have_count(0)
     page.locator("#memory .memory-row > summary").click()
     expect(page.locator("#memory .memory-line").filter(has_text="Anna")).to_have_count(1)
