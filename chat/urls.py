@@ -18,4 +18,6 @@ urlpatterns = [
     path("c/<int:pk>/delete", views.delete, name="delete"),
     path("c/search", views.search, name="search"),
     path("projects/", views.projects, name="projects"),
+    path("projects/<int:pk>/", views.project, name="project"),
+    path("projects/<int:pk>/delete", views.delete_project, name="delete_project"),
 ]

@@ -176,6 +176,35 @@ def projects(request: HttpRequest) -> HttpResponse:
     return render(request, "chat/projects.html", {"form": form, "projects": owned}, status=status)
 
 
+@require_http_methods(["GET", "POST"])
+@person_optional
+def project(request: HttpRequest, pk: int) -> HttpResponse:
+    """A project's page: its name and instructions, edited; its deletion offered."""
+    project = project_for(person_of(request), pk)
+    initial = {"name": project.name, "instructions": project.instructions}
+    form = ProjectForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        services.update_project(project=project, **form.cleaned_data)
+        messages.success(request, _("Project saved."))
+        return redirect("chat:projects")
+    context = {"project": project, "form": form, "chats": project.conversations.count()}
+    return render(request, "chat/project.html", context, status=400 if form.errors else 200)
+
+
+@require_http_methods(["GET", "POST"])
+@person_optional
+def delete_project(request: HttpRequest, pk: int) -> HttpResponse:
+    """Asks first (the page without JavaScript; the project's page asks in a dialog), then
+    deletes the project with its chats."""
+    project = project_for(person_of(request), pk)
+    if request.method == "GET":
+        context = {"project": project, "chats": project.conversations.count()}
+        return render(request, "chat/project_delete_confirm.html", context)
+    services.delete_project(project=project)
+    messages.success(request, _("Project deleted."))
+    return redirect("chat:projects")
+
+
 # --- Managing chats from the sidebar: rename, delete, search --------------------------------------
 
 

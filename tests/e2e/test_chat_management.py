@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 
 from accounts.models import User
 from chat import services as chat_services
-from chat.models import Conversation
+from chat.models import Conversation, Project
 from tests.e2e.conftest import guest_session
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -158,3 +158,35 @@ def test_a_temporary_chat_stays_out_of_the_sidebar_and_home(page: Page, live_ser
     expect(page).to_have_url(re.compile(rf"/c/{kept.pk}/$"))
     page.get_by_role("searchbox", name="Search chats").fill("secret")
     expect(page.locator(".conversation-list")).to_have_text("No chats found.")
+
+
+def test_a_project_is_edited_then_deleted_after_a_confirmation(
+    page: Page, live_server: Any
+) -> None:
+    guest = guest_session(page, live_server.url)
+    project = chat_services.create_project(owner_id=guest.pk, name="Thesis", instructions="Old")
+    chat(guest, "Chapter one", project=project)
+    page.goto("/projects/")
+    page.get_by_role("link", name="Edit “Thesis”").click()
+
+    page.get_by_label("Name", exact=True).fill("Thesis on urban gardens")
+    page.get_by_label("Instructions", exact=True).fill("Answer in British English.")
+    page.get_by_role("button", name="Save").click()
+    expect(page.locator(".notice.success")).to_have_text("Project saved.")
+    expect(page.locator(".project h2")).to_have_text(["Thesis on urban gardens"])
+    expect(page.locator(".project-instructions")).to_have_text(["Answer in British English."])
+
+    page.get_by_role("link", name="Edit “Thesis on urban gardens”").click()
+    page.get_by_role("link", name="Delete project").click()
+    dialog = page.get_by_role("dialog", name="Delete “Thesis on urban gardens”?")
+    expect(dialog).to_contain_text("its 1 chat")
+    dialog.get_by_role("button", name="Cancel").click()
+    expect(dialog).to_be_hidden()
+    assert Project.objects.exists()
+
+    page.get_by_role("link", name="Delete project").click()
+    dialog.get_by_role("button", name="Delete project").click()
+    expect(page.locator(".notice.success")).to_have_text("Project deleted.")
+    expect(page.locator(".project")).to_have_count(0)
+    assert not Project.objects.exists()
+    assert not Conversation.objects.exists()

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
 from chat import services as chat_services
-from chat.models import Conversation, Message
+from chat.models import Conversation, Message, Project
 from tests.web.conftest import text_of
 
 JSON = {"HTTP_ACCEPT": "application/json"}
@@ -184,3 +185,54 @@ def test_a_visitor_can_search_and_finds_nothing(client: Client, db: None) -> Non
     response = client.get(reverse("chat:search"), {"q": "x"})
     assert response.status_code == 200
     assert not User.objects.exists()  # looking creates no guest
+
+
+# --- Projects -----------------------------------------------------------------------------------
+
+
+def test_a_project_is_edited_on_its_page(account_client: Client, account: User) -> None:
+    project = chat_services.create_project(owner_id=account.pk, name="Thesis", instructions="A")
+    url = reverse("chat:project", args=[project.pk])
+    form = text_of(account_client.get(url))
+    assert 'value="Thesis"' in form and ">\nA</textarea>" in form
+    response = account_client.post(url, {"name": " Thesis 2 ", "instructions": "In Italian."})
+    assert response["Location"] == reverse("chat:projects")
+    project.refresh_from_db()
+    assert (project.name, project.instructions) == ("Thesis 2", "In Italian.")
+    assert reverse("chat:project", args=[project.pk]) in text_of(
+        account_client.get(reverse("chat:projects"))
+    )
+
+
+def test_a_project_needs_a_name_when_edited(account_client: Client, account: User) -> None:
+    project = chat_services.create_project(owner_id=account.pk, name="Thesis")
+    response = account_client.post(reverse("chat:project", args=[project.pk]), {"name": " "})
+    assert response.status_code == 400
+    project.refresh_from_db()
+    assert project.name == "Thesis"
+
+
+def test_deleting_a_project_asks_first_and_takes_its_chats(
+    account_client: Client, account: User
+) -> None:
+    project = chat_services.create_project(owner_id=account.pk, name="Thesis")
+    chat(account, "Chapter one", project=project)
+    outside = chat(account, "Outside")
+    url = reverse("chat:delete_project", args=[project.pk])
+    confirm = text_of(account_client.get(url))
+    assert "Delete “Thesis”?" in confirm and "1 chat" in confirm
+    response = account_client.post(url, follow=True)
+    assert "Project deleted." in text_of(response)
+    assert not Project.objects.exists()
+    assert list(Conversation.objects.all()) == [outside]
+
+
+@pytest.mark.parametrize("name", ["chat:project", "chat:delete_project"])
+def test_someone_elses_project_is_404_on_the_web(
+    account_client: Client, guest: User, name: str
+) -> None:
+    theirs = chat_services.create_project(owner_id=guest.pk, name="Theirs")
+    url = reverse(name, args=[theirs.pk])
+    assert account_client.get(url).status_code == 404
+    assert account_client.post(url, {"name": "Mine"}).status_code == 404
+    assert Project.objects.get().name == "Theirs"
