@@ -11,14 +11,17 @@ from django.conf import settings
 from django.contrib.auth import authenticate, password_validation
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
-from django.db import IntegrityError, OperationalError, transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Field
 from django.utils import timezone
 from django.utils.translation import gettext
-from rest_framework.authtoken.models import Token
+from knox.models import AuthToken
 
+from accounts import tokens
 from accounts.models import User
 from chat.models import Conversation, Project, VoiceSession
+from core import db
+from core.db import retry_on_lock_conflict
 from core.errors import ServiceError
 from memory import handover as memory_handover
 from memory import services as memory_services
@@ -51,14 +54,9 @@ def create_guest() -> User:
     return User.objects.create_guest()
 
 
-def token_for(user: User) -> str:
-    """The API token of ``user`` (one per person; logging out deletes it)."""
-    token, _ = Token.objects.get_or_create(user=user)
-    return token.key
-
-
-def sign_up(*, email: str, password: str, guest: User | None = None) -> User:
-    """Create an account; a guest's memory, conversations and projects move into it."""
+def normalized_email(email: str) -> str:
+    """An e-mail address as accounts store it (stripped, lower case), or AuthError
+    ``invalid_email``."""
     email = User.objects.normalize_email((email or "").strip()).lower()
     try:
         # Checked as stored: lowering can lengthen it (İ → i̇), and the username holds it too.
@@ -67,11 +65,22 @@ def sign_up(*, email: str, password: str, guest: User | None = None) -> User:
         validate_email(email)
     except ValidationError:
         raise AuthError("invalid_email", gettext("Enter a valid email address.")) from None
-    candidate = User(username=email, email=email)
+    return email
+
+
+def check_new_password(password: str, user: User) -> None:
+    """AuthError ``weak_password`` unless ``password`` passes ``AUTH_PASSWORD_VALIDATORS`` for
+    ``user`` (at signup, a password change and a reset alike)."""
     try:
-        password_validation.validate_password(password or "", candidate)
+        password_validation.validate_password(password or "", user)
     except ValidationError as exc:
         raise AuthError("weak_password", " ".join(exc.messages)) from None
+
+
+def sign_up(*, email: str, password: str, guest: User | None = None) -> User:
+    """Create an account; a guest's memory, conversations and projects move into it."""
+    email = normalized_email(email)
+    check_new_password(password, User(username=email, email=email))
     try:
         with transaction.atomic():
             account = User.objects.create_user(username=email, email=email, password=password)
@@ -94,28 +103,29 @@ def log_in(*, email: str, password: str, guest: User | None = None) -> User:
     return account
 
 
+@retry_on_lock_conflict
 def merge_guest(*, guest: User, account: User) -> None:
     """Move a guest into an account (SPEC §8): memory line by line, conversations, projects and
     voice sessions; then delete the guest. The guest's promises about its turns hold in the
     account (``memory.handover.hand_over_turns``).
 
     Never waits on a model: a memory merge that needs the condense pass (over the cap), or that
-    keeps losing races with passes, is finished by a task, and the guest (signed out: its token
-    is gone) is kept until then. Idempotent: a second call, or one racing it, finds the guest
-    gone and does nothing.
+    keeps losing races with passes, is finished by a task, and the guest (signed out: its
+    tokens are gone) is kept until then. Idempotent: a second call, or one racing it, finds the
+    guest gone and does nothing.
     """
     with transaction.atomic():
-        # Locks in the order a chat message takes them (conversation, then memory), so a
-        # message racing the signup waits or goes first, never deadlocks: the guest (no key
-        # update: a message's memory row may still reference it), its conversations, its memory.
-        locked = User.objects.select_for_update(no_key=True).filter(pk=guest.pk, is_guest=True)
-        if locked.values_list("pk", flat=True).first() is None:
+        # Locks in the one order (``core.db``): the guest's projects, conversations (a chat
+        # message locks its conversation first, so one racing the signup lands before it or
+        # in the account), the guest itself, then its memory (a clear holds the guest, then
+        # its memory: it goes wholly before the merge, or finds the guest gone). All without
+        # a key update: rows being written meanwhile may still reference them (a message's
+        # memory row, a conversation's project). Voice sessions come after the memory, as for
+        # everyone who writes both (a voice session's end holds the memory first).
+        db.lock(Project.objects.filter(owner_id=guest.pk), no_key=True)
+        db.lock(Conversation.objects.filter(owner_id=guest.pk), no_key=True)
+        if not db.lock(User.objects.filter(pk=guest.pk, is_guest=True), no_key=True):
             return
-        list(
-            Conversation.objects.select_for_update(no_key=True)
-            .filter(owner_id=guest.pk)
-            .values_list("pk", flat=True)
-        )
         memory_services.lock_memory(owner_id=guest.pk)
         outcome = memory_handover.merge_memories(
             from_owner_id=guest.pk, into_owner_id=account.pk, allow_model=False
@@ -124,7 +134,7 @@ def merge_guest(*, guest: User, account: User) -> None:
         Conversation.objects.filter(owner_id=guest.pk).update(owner_id=account.pk)
         Project.objects.filter(owner_id=guest.pk).update(owner_id=account.pk)
         VoiceSession.objects.filter(owner_id=guest.pk).update(owner_id=account.pk)
-        Token.objects.filter(user_id=guest.pk).delete()
+        tokens.end_all_tokens(guest.pk)
         if outcome is memory_handover.MergeOutcome.MERGED:
             User.objects.filter(pk=guest.pk, is_guest=True).delete()
         else:
@@ -157,9 +167,14 @@ def finish_guest_merge(*, guest_id: int, account_id: int) -> bool:
     return True
 
 
-def log_out(*, user: User) -> None:
-    """Invalidate the API token."""
-    Token.objects.filter(user=user).delete()
+def log_out(*, token: AuthToken) -> None:
+    """End this device's API token; the person's other devices stay logged in."""
+    tokens.end_token(token)
+
+
+def log_out_everywhere(*, user: User) -> None:
+    """End every API token of the person (every device logs in again)."""
+    tokens.end_all_tokens(user.pk)
 
 
 def touch(user: User) -> None:
@@ -181,35 +196,32 @@ def check_deletion_password(*, user: User, password: str | None) -> None:
         )
 
 
+@retry_on_lock_conflict
 def delete_account(*, user: User) -> None:
     """Delete the person and everything of theirs, all or nothing; a pass in flight brings
     nothing back (its compare-and-set finds no memory row).
 
-    Locks are taken in the order everyone else takes them: the conversations (a chat message
-    locks its conversation first, so it lands before the deletion or finds it gone), the
-    person, then the memory row (a pass writes the memory row before its messages, and the
-    cascade below deletes messages first). The trace records the deletion only once it
-    happened.
+    Locks are taken in the order everyone else takes them (``core.db``): the projects and the
+    conversations (a chat message locks its conversation first, so it lands before the
+    deletion or finds it gone; a project's deletion locks the project, then its chats), the
+    person, then the memory row (a pass, a clear and a voice session's end hold it before the
+    messages and voice sessions the cascade deletes after it). The trace records the deletion
+    only once it happened.
     """
     for attempt in range(3):
         try:
             with transaction.atomic():
-                list(
-                    Conversation.objects.select_for_update()
-                    .filter(owner_id=user.pk)
-                    .values_list("pk", flat=True)
-                )
-                person = User.objects.select_for_update().filter(pk=user.pk)
-                if person.values_list("pk", flat=True).first() is None:
+                db.lock(Project.objects.filter(owner_id=user.pk))
+                db.lock(Conversation.objects.filter(owner_id=user.pk))
+                if not db.lock(User.objects.filter(pk=user.pk)):
                     return
                 memory_services.lock_memory(owner_id=user.pk)
                 memory_handover.forget_owner(owner_id=user.pk)
                 User.objects.filter(pk=user.pk).delete()
             return
-        except (IntegrityError, OperationalError):
+        except IntegrityError:
             # Something of theirs was written between the locks and the delete (a new
-            # conversation, say), or the database broke a deadlock with someone who locks in
-            # another order: everything rolled back; look again.
+            # conversation, say): everything rolled back; look again.
             if attempt == 2:
                 raise
 

@@ -1,17 +1,19 @@
-"""Account housekeeping tasks."""
+"""Account tasks: housekeeping, finishing guest merges, mailing password-reset links."""
 
 from __future__ import annotations
 
 from celery import Task, shared_task
 
-from accounts import services
+from accounts import passwords, services, tokens
 
 
 @shared_task(name="accounts.housekeeping", ignore_result=True)
 def housekeeping() -> None:
-    """Celery beat, hourly: delete idle guests with their memory; re-send unfinished merges."""
+    """Celery beat, hourly: delete idle guests with their memory; re-send unfinished merges;
+    delete expired API tokens."""
     services.delete_idle_guests()
     services.resume_guest_merges()
+    tokens.delete_expired_tokens()
 
 
 @shared_task(
@@ -27,3 +29,19 @@ def finish_guest_merge(self: Task, guest_id: int, account_id: int) -> None:
     """Finish a guest's merge into an account that needed the memory model (over the cap)."""
     if not services.finish_guest_merge(guest_id=guest_id, account_id=account_id):
         raise self.retry(countdown=min(600, 15 * 2**self.request.retries))
+
+
+@shared_task(
+    name=passwords.SEND_RESET_TASK,
+    bind=True,
+    acks_late=True,
+    ignore_result=True,
+    max_retries=5,
+    time_limit=120,
+)
+def send_password_reset(self: Task, account_id: int | None, language: str) -> None:
+    """Mail a password-reset link to the account (None: the address had none; nothing to do)."""
+    if not passwords.send_reset_mail(account_id=account_id, language=language):
+        # Raised outside any except block: the mail server's error (which may name the address)
+        # is neither chained into nor logged with what Celery records.
+        raise self.retry(exc=passwords.MailNotSent(), countdown=30 * 2**self.request.retries)

@@ -1,4 +1,5 @@
-"""Account pages: sign up, log in and out, and Settings (preferences, memory, data).
+"""Account pages: sign up, log in and out, Settings (preferences, memory, data), and passwords
+(change, and reset by a mailed link).
 
 Signing up or logging in from a guest session merges the guest (its chats, projects and memory)
 into the account; ``accounts.services`` does that, the views only pass the guest along.
@@ -6,17 +7,27 @@ into the account; ``accounts.services`` does that, the views only pass the guest
 
 from __future__ import annotations
 
+from django import forms
 from django.contrib import messages
-from django.contrib.auth import login, logout
+from django.contrib.auth import login, logout, update_session_auth_hash
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.cache import never_cache
+from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from accounts import services
-from accounts.forms import CredentialsForm, DeleteAccountForm, SignupForm
+from accounts import passwords, services
+from accounts.forms import (
+    CredentialsForm,
+    DeleteAccountForm,
+    NewPasswordForm,
+    PasswordChangeForm,
+    PasswordResetForm,
+    SignupForm,
+)
 from accounts.middleware import MODEL_BACKEND
 from accounts.models import User
 from accounts.web import account_of, guest_of
@@ -127,3 +138,75 @@ def delete(request: HttpRequest) -> HttpResponse:
     logout(request)
     messages.success(request, _("Deleted. Your chats, projects and memory are gone."))
     return redirect("chat:home")
+
+
+def _form_page(request: HttpRequest, template: str, form: forms.Form) -> HttpResponse:
+    return render(request, template, {"form": form}, status=400 if form.errors else 200)
+
+
+@require_http_methods(["GET", "POST"])
+@sensitive_post_parameters()
+@person_optional
+def password_change(request: HttpRequest) -> HttpResponse:
+    account = account_of(request)
+    if account is None or account.is_guest:  # no password to change
+        return redirect("accounts:settings")
+    # A password check: guessing it is throttled like a login.
+    if request.method == "POST" and (
+        refused := throttling.refuse_page(request, throttling.LoginThrottle)
+    ):
+        return refused
+    form = PasswordChangeForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        with shown_on_page(request, form=form):
+            passwords.change_password(
+                user=account,
+                old_password=form.cleaned_data["old_password"],
+                new_password=form.cleaned_data["new_password1"],
+            )
+            update_session_auth_hash(request, account)  # this session stays; the others end
+            messages.success(request, _("Password changed. Your other devices are logged out."))
+            return redirect("accounts:settings")
+    return _form_page(request, "accounts/password_change.html", form)
+
+
+@require_http_methods(["GET", "POST"])
+def password_reset(request: HttpRequest) -> HttpResponse:
+    if request.method == "POST" and (
+        refused := throttling.refuse_page(request, *throttling.PASSWORD_RESET)
+    ):
+        return refused
+    form = PasswordResetForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        with shown_on_page(request, form=form):
+            passwords.request_password_reset(
+                email=form.cleaned_data["email"], language=get_language()
+            )
+            # The same words whoever has the address: nothing here tells who has an account.
+            messages.success(
+                request,
+                _("If an account has this address, a link to reset its password is on its way."),
+            )
+            return redirect("accounts:login")
+    return _form_page(request, "accounts/password_reset.html", form)
+
+
+# The key stays in the address of this page while it is used: nothing on it loads from another
+# origin, and Referrer-Policy is same-origin, so no Referer carries it away; once used it is spent.
+@require_http_methods(["GET", "POST"])
+@never_cache
+@sensitive_post_parameters()
+def password_reset_confirm(request: HttpRequest, key: str) -> HttpResponse:
+    if request.method == "POST" and (
+        refused := throttling.refuse_page(request, throttling.LoginThrottle)
+    ):
+        return refused
+    if passwords.account_for_reset_key(key) is None:
+        return render(request, "accounts/password_reset_confirm.html", {"form": None}, status=400)
+    form = NewPasswordForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        with shown_on_page(request, form=form):
+            passwords.reset_password(key=key, password=form.cleaned_data["new_password1"])
+            messages.success(request, _("Your new password is set. Log in with it."))
+            return redirect("accounts:login")
+    return _form_page(request, "accounts/password_reset_confirm.html", form)

@@ -250,14 +250,14 @@ def full_list() -> list[str]:
 
 def person(name: str, *, memory: bool = True) -> tuple[Any, str]:
     from accounts.models import User
-    from accounts.services import token_for
+    from accounts.tokens import issue_token
     from memory.services import get_memory, set_enabled, write_lines
 
     user = User.objects.create_user(username=name, email=f"{name}@example.com")
     write_lines(memory=get_memory(owner_id=user.pk), lines=full_list(), kind="pass")
     if not memory:
         set_enabled(owner_id=user.pk, enabled=False)
-    return user, token_for(user)
+    return user, issue_token(user)
 
 
 def conversation(owner: Any, *, temporary: bool = False, model: str = "instant/chat") -> int:

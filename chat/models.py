@@ -108,6 +108,9 @@ class Message(models.Model):
     memory_state = models.PositiveSmallIntegerField(
         choices=MemoryState.choices, default=MemoryState.UNREAD
     )
+    # Characters of the content memory has read so far: a turn longer than a pass's transcript
+    # cap is read in parts, over several passes, and stays unread until its last part is read.
+    memory_read_to = models.PositiveIntegerField(default=0)
     # o200k tokens of the content, counted once when stored: the history window sums these.
     # (Null for messages stored before it existed: the window estimates those.)
     tokens = models.PositiveIntegerField(null=True, blank=True)
@@ -162,6 +165,8 @@ class VoiceSession(models.Model):
     # or before a clear). A long transcript is read over several passes: this many turns so far.
     memory_pass_done_at = models.DateTimeField(null=True, blank=True)
     memory_turns_read = models.PositiveIntegerField(default=0)
+    # ...and this many characters of the next one (a turn longer than the cap, read in parts).
+    memory_chars_read = models.PositiveIntegerField(default=0)
 
     objects = OwnedQuerySet.as_manager()
 

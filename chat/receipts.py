@@ -48,7 +48,9 @@ def load_messages(conversation: Conversation) -> None:
 def memory_updated(message: Message) -> bool | None:
     """True: the pass that read this turn changed the list; False: it read it and changed
     nothing; None: no pass read it (not yet, or never: memory off, a temporary chat, a skipped
-    turn). The assistant's turns are never a source of facts: always None."""
+    turn). A turn longer than a pass's transcript cap is read in parts: a part that changed
+    the list says so at once, and the last such part's version is the one shown. The
+    assistant's turns are never a source of facts: always None."""
     if message.role != Message.Role.USER:
         return None
     return message.memory_changed

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, connection, transaction
+from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.db.models import Case, Exists, IntegerField, Value, When
 from django.utils import timezone
 from django.utils.formats import number_format
@@ -22,7 +22,9 @@ from django.utils.translation import gettext_lazy as _
 import llm
 from chat import context, titles
 from chat.models import Conversation, Message, Project, VoiceSession
-from core.errors import Conflict, Invalid, NotFound
+from core import db
+from core.db import is_lock_conflict, retry_on_lock_conflict
+from core.errors import Busy, Conflict, Invalid, NotFound, Unavailable
 from memory import prompts
 from memory import queueing as memory_queueing
 from memory import services as memory_services
@@ -52,9 +54,13 @@ class Exchange:
     error: str | None = None
 
 
+# The reply came but could not be stored: a race lost after its retries, or the database gone.
+REPLY_NOT_STORED_TEXT = _("The reply couldn't be saved. Your message is saved; try again.")
 ERROR_TEXT = {
     "timeout": _("The model took too long to answer. Your message is saved; try again."),
     "rate_limited": _("The model is busy right now. Your message is saved; try again shortly."),
+    Busy.code: REPLY_NOT_STORED_TEXT,
+    Unavailable.code: REPLY_NOT_STORED_TEXT,
 }
 DEFAULT_ERROR_TEXT = _("The model couldn't answer this time. Your message is saved; try again.")
 
@@ -117,15 +123,32 @@ def update_project(
     return project
 
 
+@retry_on_lock_conflict
 def delete_project(*, project: Project) -> None:
-    """Delete a project with its conversations (they belong to it)."""
-    project.delete()
+    """Delete a project with its conversations (they belong to it).
+
+    The project is locked, then its conversations (``core.db``): no conversation is added to
+    it meanwhile, and a message being stored in one of them lands first and goes with it, or
+    finds the conversation gone (``delete_conversation`` says why)."""
+    with transaction.atomic():
+        db.lock(Project.objects.filter(pk=project.pk))
+        db.lock(Conversation.objects.filter(project_id=project.pk))
+        project.delete()
 
 
+@retry_on_lock_conflict
 def delete_conversation(*, conversation: Conversation) -> None:
     """Delete a conversation and its messages. Memory keeps what it already learned from it;
-    the person can delete lines or clear memory for that."""
-    conversation.delete()
+    the person can delete lines or clear memory for that.
+
+    The conversation is locked first, as a message locks it before storing anything
+    (``_lock_conversation``): a message on its way is stored before the deletion and goes
+    with it, or finds the conversation gone (404). Without the lock, a message committed
+    between the cascade's DELETE of the messages and that of the conversation broke the
+    foreign key, and the deletion answered 500."""
+    with transaction.atomic():
+        db.lock(Conversation.objects.filter(pk=conversation.pk))
+        conversation.delete()
 
 
 def create_conversation(
@@ -285,6 +308,7 @@ def _reply_state(user_message: Message) -> Any:
     )
 
 
+@retry_on_lock_conflict
 def _store_user_message(
     conversation: Conversation, text: str, *, memory: memory_services.MemoryRead
 ) -> tuple[Message, Locked]:
@@ -314,6 +338,7 @@ def _store_user_message(
     return message, locked
 
 
+@retry_on_lock_conflict  # mid-stream, a lost race must not lose the reply
 def _store_reply(
     conversation: Conversation,
     user_message: Message,
@@ -401,11 +426,14 @@ def stream_message(
     *, conversation: Conversation, content: object
 ) -> tuple[Message, Iterator[StreamEvent]]:
     """Like ``send_message``, but the reply arrives as events; validation errors raise before
-    anything is stored, model errors arrive as an "error" event after the user message is kept."""
+    anything is stored, model errors arrive as an "error" event after the user message is kept.
+    What needs the database before the reply is stored runs before the stream starts, so a
+    failure there is answered as any request's (a 404, a 503), not inside a 200."""
     text = clean_message(content)
     memory = read_memory(conversation)
     user_message, before = _store_user_message(conversation, text, memory=memory)
-    return user_message, _stream_events(conversation, user_message, before, memory)
+    request = build_request(conversation, memory)
+    return user_message, _stream_events(conversation, user_message, before, memory, request)
 
 
 def _stream_events(
@@ -413,13 +441,12 @@ def _stream_events(
     user_message: Message,
     before: Locked,
     memory: memory_services.MemoryRead,
+    request: list[dict[str, str]],
 ) -> Iterator[StreamEvent]:
     parts: list[str] = []
     try:
         for delta in llm.stream(
-            model=conversation.model,
-            messages=build_request(conversation, memory),
-            timeout=settings.CHAT_MODEL_TIMEOUT,
+            model=conversation.model, messages=request, timeout=settings.CHAT_MODEL_TIMEOUT
         ):
             parts.append(delta)
             yield StreamEvent("delta", {"content": delta})
@@ -437,6 +464,13 @@ def _stream_events(
         )
     except ConversationGone:
         yield StreamEvent("error", {"code": "not_found", "detail": gettext("Not found.")})
+        return
+    except DatabaseError as error:
+        # The stream's 200 is long sent: a failure to store the reply can only be said as its
+        # last event (a race lost after its retries, or the database gone), never as a 500.
+        code = Busy.code if is_lock_conflict(error) else Unavailable.code
+        log.warning("chat.reply_not_stored conversation=%s code=%s", conversation.pk, code)
+        yield StreamEvent("error", {"code": code, "detail": error_text(code)})
         return
     yield StreamEvent("done", {"assistant_message_id": reply.pk, "model": reply.model})
 
@@ -471,19 +505,46 @@ def start_voice_session(*, owner_id: int, model: str | None = None) -> tuple[Voi
     return session, "\n\n".join(parts)
 
 
+class VoiceSessionGone(NotFound):
+    """The voice session was deleted (with its owner) while its end was on its way (HTTP 404)."""
+
+
+@retry_on_lock_conflict
 def end_voice_session(*, session: VoiceSession, transcript: list[dict[str, str]]) -> None:
-    """Store the transcript and owe exactly one voice pass; a second end raises AlreadyEnded."""
+    """Store the transcript and owe exactly one voice pass; a second end raises AlreadyEnded,
+    a session deleted meanwhile (its guest deleted itself, say) VoiceSessionGone.
+
+    The owner's memory row is locked before the session, as by everyone who writes both (a
+    pass, a clear, a guest merge and a deletion hold the memory, then touch voice sessions):
+    an end racing its guest's deletion or signup waits for it or goes first, never deadlocks.
+    Who the owner is, is checked under that lock: a guest's sessions move to the account when
+    it signs up, and the end then counts for the account.
+    """
     turns = [
         {"role": t["role"], "content": clean_text(t["content"])}
         for t in transcript
         if t["role"] in ("user", "assistant")
     ]
-    with transaction.atomic():
-        ended = VoiceSession.objects.filter(pk=session.pk, ended_at__isnull=True).update(
-            ended_at=timezone.now(), transcript=turns
-        )
-        if not ended:
+    for _attempt in range(3):  # a session changes owner at most once (its guest signs up)
+        owner_id = _voice_owner(session.pk)
+        memory_services.get_memory(owner_id=owner_id)  # made outside the lock, on first use
+        with transaction.atomic():
+            memory_id = memory_services.lock_memory(owner_id=owner_id)
+            ended = VoiceSession.objects.filter(
+                pk=session.pk, owner_id=owner_id, ended_at__isnull=True
+            ).update(ended_at=timezone.now(), transcript=turns)
+            if ended:
+                memory_queueing.request_pass(owner_id=owner_id, memory_id=memory_id)
+                return
+        if _voice_owner(session.pk) == owner_id:
             raise AlreadyEnded
-        # The owner now (the UPDATE holds the row): a guest's sessions move when it signs up.
-        owner_id = VoiceSession.objects.filter(pk=session.pk).values_list("owner_id", flat=True)
-        memory_queueing.request_pass(owner_id=owner_id.get())
+    raise Busy  # it kept changing hands: not this request's fault, and nothing was stored
+
+
+def _voice_owner(session_id: int) -> int:
+    """Who owns the voice session now, or VoiceSessionGone."""
+    owner_id = VoiceSession.objects.filter(pk=session_id).values_list("owner_id", flat=True)
+    found = owner_id.first()
+    if found is None:
+        raise VoiceSessionGone
+    return found

@@ -6,12 +6,13 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from django.db import models
-from django.db.models import Exists, OuterRef, Subquery
+from django.db.models import Exists, F, OuterRef, Subquery, Value
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from chat.models import Conversation, Message, VoiceSession
 from memory.models import MemoryVersion
-from memory.turns import ContextTurn, TurnState, UnreadTurn, VersionMade, VoiceWork
+from memory.turns import ContextTurn, Part, TurnState, UnreadTurn, VersionMade, VoiceWork
 
 # A voice session is owed until its pass is done; a clear marks the sessions it puts out of
 # reach as done, ended or not, and a session started with memory off is done from the start.
@@ -29,9 +30,19 @@ class ChatTurns:
                 memory_state=TurnState.UNREAD,
             )
             .order_by("id")
-            .values("id", "conversation_id", "role", "content", "tokens")[:limit]
+            .values("id", "conversation_id", "role", "content", "tokens", "memory_read_to")[:limit]
         )
-        return [UnreadTurn(**row) for row in rows]
+        return [
+            UnreadTurn(
+                id=row["id"],
+                conversation_id=row["conversation_id"],
+                role=row["role"],
+                content=row["content"],
+                tokens=row["tokens"],
+                read_to=row["memory_read_to"],
+            )
+            for row in rows
+        ]
 
     def read_before(
         self, conversation_id: int, *, before_id: int, after_id: int, limit: int
@@ -58,7 +69,13 @@ class ChatTurns:
             or VoiceSession.objects.filter(owner_id=owner_id, **_VOICE_OWED).exists()
         )
 
-    def mark_read(self, turn_ids: tuple[int, ...], *, made: VersionMade | None = None) -> int:
+    def mark_read(
+        self,
+        turn_ids: tuple[int, ...],
+        *,
+        made: VersionMade | None = None,
+        parts: tuple[Part, ...] = (),
+    ) -> int:
         # The version's row is found inside the UPDATE: the pass knows its number, not its id.
         version = None
         if made is not None:
@@ -67,9 +84,25 @@ class ChatTurns:
                     "pk"
                 )[:1]
             )
-        return self._move(
-            turn_ids, TurnState.READ, memory_changed=made is not None, memory_version=version
+        in_part = {part.turn_id: part for part in parts if part.turn_id in turn_ids}
+        whole = tuple(turn_id for turn_id in turn_ids if turn_id not in in_part)
+        read = self._move(
+            whole, TurnState.READ, memory_changed=made is not None, memory_version=version
         )
+        return read + sum(self._move_part(part, version) for part in in_part.values())
+
+    def _move_part(self, part: Part, version: Subquery | None) -> int:
+        """Move a long turn's read mark past one part, from exactly where that part starts."""
+        marks: dict[str, object] = {"memory_read_to": part.end}
+        if version is not None:  # this part changed the list: the turn says so
+            marks.update(memory_changed=True, memory_version=version)
+        if part.done:
+            marks["memory_state"] = TurnState.READ
+            if version is None:  # changed by an earlier part, or not at all
+                marks["memory_changed"] = Coalesce(F("memory_changed"), Value(False))
+        return Message.objects.filter(
+            pk=part.turn_id, memory_state=TurnState.UNREAD, memory_read_to=part.start
+        ).update(**marks)
 
     def mark_skipped(self, turn_ids: tuple[int, ...]) -> int:
         return self._move(turn_ids, TurnState.SKIPPED)
@@ -116,13 +149,23 @@ class ChatTurns:
                 for t in session.transcript
             ],
             turns_read=session.memory_turns_read,
+            chars_read=session.memory_chars_read,
         )
 
-    def mark_voice_read(self, session_id: int, *, start: int, end: int, done: bool) -> bool:
+    def mark_voice_read(
+        self, session_id: int, *, start: int, end: int, done: bool, chars: tuple[int, int] = (0, 0)
+    ) -> bool:
         return bool(
             VoiceSession.objects.filter(
-                pk=session_id, memory_turns_read=start, memory_pass_done_at__isnull=True
-            ).update(memory_turns_read=end, memory_pass_done_at=timezone.now() if done else None)
+                pk=session_id,
+                memory_turns_read=start,
+                memory_chars_read=chars[0],
+                memory_pass_done_at__isnull=True,
+            ).update(
+                memory_turns_read=end,
+                memory_chars_read=chars[1],
+                memory_pass_done_at=timezone.now() if done else None,
+            )
         )
 
     def close_voice_session(self, session_id: int) -> None:

@@ -6,8 +6,13 @@ between reads an empty file and its worker crashes on the JSON (kombu issue #155
 message is written under a name no queue matches and renamed into place (``os.replace`` is atomic
 on one filesystem), so a consumer only ever sees whole messages; and a consumer moves a file into
 the processed folder next to the queue (same filesystem: a rename, never a copy to /tmp) before
-reading it, skipping a file it cannot parse instead of dying on it. Only ``make run`` uses this:
-production runs on Redis.
+reading it. A file that cannot be a message (truncated, empty, not JSON, JSON that is no
+message kombu can deliver, a body that does not decode, a directory) would stop the worker when
+delivered: it is moved whole into the ``unreadable`` folder beside the processed one and said to
+the operator, with no content (the log names the file and the count so far), and the worker goes
+on. Nothing is lost with it: the pass a lost task message stood for is still owed in the
+database, and the sweeper sends it again (``MEMORY_PASS_RESEND_AFTER_SECONDS``). Only ``make
+run`` uses this: production runs on Redis.
 """
 
 from __future__ import annotations
@@ -54,21 +59,59 @@ class Channel(filesystem.Channel):
                 os.replace(os.path.join(self.data_folder_in, name), taken)
             except OSError:
                 continue
-            try:
-                with open(taken, "rb") as f:
-                    payload = f.read()
-            finally:
-                _remove(taken)
-            try:
-                return loads(payload.decode())
-            except ValueError:
-                log.warning("broker.unreadable_message queue=%s (skipped)", queue)
+            payload = self._message_in(taken)
+            if payload is None:
+                self._set_aside(taken, queue)
                 continue
+            _remove(taken)
+            return payload
         raise Empty()
+
+    def _message_in(self, path: str) -> Any:
+        """The message a file holds, or None when delivering it would fail: kombu builds a
+        message of it (and Celery reads our JSON bodies) in the worker's consumer, where an
+        error stops the worker."""
+        try:
+            with open(path, "rb") as f:
+                payload = loads(f.read().decode())
+            message = self.Message(payload, channel=self)
+            if message.content_type == "application/json":
+                loads(message.body or "")  # a task message always has a body
+        except (OSError, ValueError, LookupError, TypeError, AttributeError):
+            # Unreadable, not UTF-8, not JSON, not base64 (all ValueError); a field missing or
+            # an unknown body encoding (LookupError); JSON of the wrong shape.
+            return None
+        return payload
+
+    def _set_aside(self, path: str, queue: str) -> None:
+        """Keep an unreadable file whole for the operator, and say so: its name, where it is
+        and how many are there, never what it holds. No failure here may stop the worker."""
+        try:
+            kept = os.path.join(self._unreadable_folder, os.path.basename(path))
+            os.replace(path, kept)
+        except OSError:
+            with contextlib.suppress(OSError):
+                os.remove(path)
+            log.warning("broker.unreadable_message queue=%s dropped (cannot be set aside)", queue)
+            return
+        try:
+            count = str(len(os.listdir(self._unreadable_folder)))
+        except OSError:
+            count = "?"
+        log.warning(
+            "broker.unreadable_message queue=%s set aside in %s (%s so far)", queue, kept, count
+        )
 
     @cached_property
     def _taken_folder(self) -> str:
         folder = str(self.processed_folder)
+        os.makedirs(folder, exist_ok=True)
+        return folder
+
+    @cached_property
+    def _unreadable_folder(self) -> str:
+        # Beside the processed folder: the same filesystem, so setting aside is a rename.
+        folder = os.path.join(os.path.dirname(self._taken_folder.rstrip(os.sep)), "unreadable")
         os.makedirs(folder, exist_ok=True)
         return folder
 

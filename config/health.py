@@ -1,14 +1,19 @@
 """``GET /healthz``: is the database answering, can the broker be reached, and is a worker
-consuming (its heartbeat, ``config/heartbeat.py``)?"""
+consuming (its heartbeat, ``config/heartbeat.py``)? And, to ``make run`` alone, is this the
+server it started?"""
 
 from __future__ import annotations
 
+import hmac
+
+from django.conf import settings
 from django.db import DatabaseError, connection
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.http import require_GET
 
 from config import heartbeat
 from config.celery import app
+from config.launcher import RUN_HEADER
 
 
 def _database_ok() -> bool:
@@ -29,6 +34,14 @@ def _broker_ok() -> bool:
     return True
 
 
+def _asked_by_our_launcher(request: HttpRequest) -> bool:
+    """The request carries the token ``make run`` gave this server (config/launcher.py). The
+    answer is a yes and nothing else: the token is never echoed, so no one learns it here."""
+    token = settings.RUN_TOKEN
+    sent = request.headers.get(RUN_HEADER, "")
+    return bool(token) and hmac.compare_digest(sent.encode(), token.encode())
+
+
 @require_GET
 def healthz(request: HttpRequest) -> JsonResponse:
     checks = {
@@ -37,10 +50,13 @@ def healthz(request: HttpRequest) -> JsonResponse:
         "worker": heartbeat.worker_alive(),
     }
     healthy = all(checks.values())
-    return JsonResponse(
+    response = JsonResponse(
         {
             "status": "ok" if healthy else "degraded",
             **{k: "ok" if v else "down" for k, v in checks.items()},
         },
         status=200 if healthy else 503,
     )
+    if _asked_by_our_launcher(request):
+        response[RUN_HEADER] = "ours"
+    return response

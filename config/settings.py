@@ -8,6 +8,7 @@ With no environment set, the product runs embedded: SQLite and a filesystem Cele
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +44,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
+    "knox",
     "drf_spectacular",
     "accounts",
     "chat",
@@ -139,6 +140,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# A reset link (SPEC §10, ``POST auth/password-reset``) works once, for this many seconds.
+PASSWORD_RESET_TIMEOUT = env.int("PASSWORD_RESET_TIMEOUT", default=2 * 60 * 60)
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "chat:home"
 LOGOUT_REDIRECT_URL = "chat:home"
@@ -146,6 +149,10 @@ LOGOUT_REDIRECT_URL = "chat:home"
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("it", "Italiano"), ("fr", "Français")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# The Preferences language choice (Django's set_language), guarded like the session cookie: no
+# script reads it (the page's language is the server's), and in production it is Secure too.
+LANGUAGE_COOKIE_HTTPONLY = True
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
@@ -170,6 +177,7 @@ if PRODUCTION:
     SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=60 * 60 * 24 * 30)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
@@ -218,6 +226,9 @@ THROTTLE_RATES = {
     "guest": _rate("THROTTLE_GUEST", "30/hour"),  # guests created per client address
     "message": _rate("THROTTLE_MESSAGE", "20/min"),  # chat messages per person
     "voice": _rate("THROTTLE_VOICE", "30/hour"),  # voice sessions started per person
+    # password-reset mails asked for, per client address and per e-mail asked about
+    "password_reset": _rate("THROTTLE_PASSWORD_RESET", "10/hour"),
+    "password_reset_email": _rate("THROTTLE_PASSWORD_RESET_EMAIL", "3/hour"),
 }
 
 # --- Request limits: checked before a body is parsed --------------------------------------------
@@ -225,6 +236,22 @@ THROTTLE_RATES = {
 DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("MAX_BODY_BYTES", default=2_621_440)
 # Our JSON is three levels deep; nesting past this is refused before json.loads recurses.
 JSON_MAX_DEPTH = env.int("JSON_MAX_DEPTH", default=32)
+
+# --- API tokens (django-rest-knox): hashed, one per device, expiring ---------------------------
+# A login or signup on a device gets a token of its own; only its SHA-512 digest is stored. An
+# account's token lasts API_TOKEN_TTL_DAYS past its last use (each use slides the expiry, written
+# at most hourly) and never longer than API_TOKEN_MAX_DAYS after it was issued: then the device
+# logs in again. A guest's token has no expiry of its own, since it is the guest's only
+# credential: it ends with the guest (idle for GUEST_IDLE_DAYS, deleted, or merged at signup).
+API_TOKEN_TTL_DAYS = env.int("API_TOKEN_TTL_DAYS", default=30)
+API_TOKEN_MAX_DAYS = env.int("API_TOKEN_MAX_DAYS", default=365)
+REST_KNOX = {
+    "TOKEN_TTL": timedelta(days=API_TOKEN_TTL_DAYS),
+    "AUTO_REFRESH": True,
+    "AUTO_REFRESH_MAX_TTL": timedelta(days=API_TOKEN_MAX_DAYS),
+    "MIN_REFRESH_INTERVAL": 3600,
+    "AUTH_HEADER_PREFIX": "Token",
+}
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -236,9 +263,10 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "core.schema.AutoSchema",
     "EXCEPTION_HANDLER": "core.api.exception_handler",
     "UNAUTHENTICATED_USER": None,
-    # Which X-Forwarded-For hop is the client: 0 trusts the header not at all (the embedded
-    # server faces the browser); production sits behind one TLS-terminating proxy.
-    "NUM_PROXIES": env.int("NUM_PROXIES", default=1 if PRODUCTION else 0),
+    # Which X-Forwarded-For hop is the client. 0 (the default) trusts the header not at all: a
+    # client facing the web server directly could otherwise pick the address its rate limits
+    # count. Behind proxies, set NUM_PROXIES to how many (1 behind one TLS-terminating proxy).
+    "NUM_PROXIES": env.int("NUM_PROXIES", default=0),
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Whizi mobile API",
@@ -246,6 +274,33 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
 }
+
+# --- Mail: password-reset links --------------------------------------------------------------
+# Embedded, mail is printed by the worker (the console backend); production sends it by SMTP
+# with the EMAIL_* variables (Django's settings of the same names).
+EMAIL_BACKEND = env.str(
+    "EMAIL_BACKEND",
+    default="django.core.mail.backends.smtp.EmailBackend"
+    if PRODUCTION
+    else "django.core.mail.backends.console.EmailBackend",
+)
+EMAIL_HOST = env.str("EMAIL_HOST", default="localhost")
+EMAIL_PORT = env.int("EMAIL_PORT", default=25)
+EMAIL_HOST_USER = env.str("EMAIL_HOST_USER", default="")
+EMAIL_HOST_PASSWORD = env.str("EMAIL_HOST_PASSWORD", default="")
+EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", default=False)
+EMAIL_USE_SSL = env.bool("EMAIL_USE_SSL", default=False)
+EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=10)
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Whizi <noreply@localhost>")
+# Where the links in mail point (no request is at hand when a worker writes it): the first of
+# ALLOWED_HOSTS over HTTPS in production, this machine embedded.
+_first_host = next((h for h in ALLOWED_HOSTS if h.strip(".*")), "localhost")
+SITE_URL = env.str(
+    "SITE_URL",
+    default=f"https://{_first_host.lstrip('.')}"
+    if PRODUCTION
+    else f"http://127.0.0.1:{env.int('PORT', default=8000)}",
+).rstrip("/")
 
 # --- Celery -------------------------------------------------------------------------------------
 REDIS_URL = env.str("REDIS_URL", default="")
@@ -287,8 +342,13 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_DEFAULT_QUEUE = "default"
 CELERY_TASK_ROUTES = {"memory.*": {"queue": "memory"}}
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
+# How often beat's sweeper sends the owed passes no queued task will run (memory/queueing.py).
+MEMORY_SWEEP_SECONDS = env.float("MEMORY_SWEEP_SECONDS", default=60.0)
 CELERY_BEAT_SCHEDULE = {
-    "memory-sweep-owed-passes": {"task": "memory.sweep_owed_passes", "schedule": 60.0},
+    "memory-sweep-owed-passes": {
+        "task": "memory.sweep_owed_passes",
+        "schedule": MEMORY_SWEEP_SECONDS,
+    },
     "accounts-housekeeping": {"task": "accounts.housekeeping", "schedule": 3600.0},
     "chat-delete-expired-temporary-chats": {
         "task": "chat.delete_expired_temporary_chats",
@@ -298,6 +358,9 @@ CELERY_BEAT_SCHEDULE = {
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
 # A live worker refreshes its heartbeat this often; /healthz says "down" after three misses.
 WORKER_HEARTBEAT_SECONDS = env.int("WORKER_HEARTBEAT_SECONDS", default=10)
+# Given by `make run` to the server it starts (config/launcher.py), so that it says "ready" for
+# that server only; unset elsewhere. A TOKEN by name: Django's error reports mask it.
+RUN_TOKEN = env.str("WHIZI_RUN_TOKEN", default="")
 
 # --- Models -------------------------------------------------------------------------------------
 # litellm model strings; "offline/..." are the built-in models (llm registers the provider).

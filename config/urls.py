@@ -3,14 +3,15 @@ read-only admin under /admin/ (staff only)."""
 
 from django.contrib import admin
 from django.urls import include, path
-from rest_framework.authtoken.models import TokenProxy
+from knox.models import AuthToken
 
 from config.health import healthz
 
-# DRF registers its tokens in the admin, and a token is a person's credential: operators see
-# only what memory/admin.py registers (read-only, content-free) and Django's groups.
-if admin.site.is_registered(TokenProxy):
-    admin.site.unregister(TokenProxy)
+# knox registers its tokens in the admin, and a token is a person's credential (even hashed, its
+# row says who is logged in where): operators see only what memory/admin.py registers
+# (read-only, content-free) and Django's groups.
+if admin.site.is_registered(AuthToken):
+    admin.site.unregister(AuthToken)
 
 urlpatterns = [
     path("admin/", admin.site.urls),

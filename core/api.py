@@ -16,12 +16,14 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
-from core.errors import Invalid, NotFound, ServiceError, Unavailable
+from core.db import is_lock_conflict
+from core.errors import Busy, Invalid, NotFound, ServiceError, Unavailable
 from core.parsers import BodyTooLarge
 from core.throttling import RateLimited
 
 # The database cannot be reached (refused, dropped, timed out): the service is down, not the
-# request wrong. Other database errors (an integrity error, a value too long) are our bugs.
+# request wrong (but a deadlock or a serialization failure, also an OperationalError, is a race:
+# ``core.db``). Other database errors (an integrity error, a value too long) are our bugs.
 OUTAGE_ERRORS = (OperationalError, InterfaceError)
 
 
@@ -82,6 +84,8 @@ def as_service_error(exc: Exception, context: dict[str, Any]) -> ServiceError | 
     """What an exception of an API request answers, as a ServiceError; None for a bug."""
     if isinstance(exc, ServiceError):
         return exc
+    if is_lock_conflict(exc):  # a deadlock lost again after its retries: not an outage
+        return Busy()
     if isinstance(exc, DatabaseError):
         return _outage(exc, context)
     if isinstance(exc, Http404):  # get_object_or_404 raises Django's own

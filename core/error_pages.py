@@ -25,7 +25,8 @@ from django.template import loader
 from django.utils.translation import gettext
 
 from core.api import OUTAGE_ERRORS, unavailable_text
-from core.errors import ServiceError, Text
+from core.db import is_lock_conflict
+from core.errors import Busy, ServiceError, Text
 
 
 def _plain_page(template: str, status: int) -> HttpResponse:
@@ -42,8 +43,14 @@ def outage_response(request: HttpRequest) -> HttpResponse:
 
 def server_error(request: HttpRequest) -> HttpResponse:
     """``handler500``: an outage that escaped the views (a middleware saving the session, say)
-    is still a 503; anything else is a plain 500 page, or JSON under ``/api/``."""
-    if isinstance(sys.exc_info()[1], OUTAGE_ERRORS):
+    is still a 503, a deadlock lost after its retries a 409; anything else is a plain 500
+    page, or JSON under ``/api/``."""
+    error = sys.exc_info()[1]
+    if error is not None and is_lock_conflict(error):
+        busy = service_error_response(request, Busy())
+        assert busy is not None  # only a NotFound is left to Django's own page
+        return busy
+    if isinstance(error, OUTAGE_ERRORS):
         return outage_response(request)
     if request.path.startswith("/api/"):
         return JsonResponse(
@@ -112,7 +119,8 @@ def shown_on_page(
 
 class OutageMiddleware:
     """Answers what escapes a view: an unreachable database with ``outage_response`` (a page
-    or JSON saying so, instead of a 500), a ServiceError with ``service_error_response``. DRF
+    or JSON saying so, instead of a 500), a ServiceError with ``service_error_response``, and a
+    deadlock lost after its retries as the ServiceError ``Busy`` (409). DRF
     views answer both themselves, in ``core.api``."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
@@ -122,6 +130,8 @@ class OutageMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if is_lock_conflict(exception):  # a race lost again after its retries: not an outage
+            return service_error_response(request, Busy())
         if isinstance(exception, OUTAGE_ERRORS):
             return outage_response(request)
         if isinstance(exception, ServiceError):

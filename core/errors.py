@@ -90,6 +90,15 @@ class Conflict(ServiceError):
     status = 409
 
 
+class Busy(Conflict):
+    """The database rolled the request back to break a deadlock or a serialization failure
+    with someone changing the same rows, again after every retry (HTTP 409): nothing was
+    changed, and trying again works. Not an outage (``core.db``)."""
+
+    code = "busy"
+    detail = _("Something else was changing this at the same moment. Nothing changed; try again.")
+
+
 class Stale(ServiceError):
     """Changed since the version the caller saw (HTTP 412)."""
 

@@ -4,7 +4,8 @@
 A view declares the errors of its own (``errors("stale_version")`` under its status in
 ``extend_schema(responses=…)``); the schema class adds those every operation of its kind can
 answer: 401 with authentication, 429 with a rate limit, 400 and 413 with a request body, 404
-with an id in the path, and 503 everywhere (the database, also behind the token).
+with an id in the path, 409 ``busy`` on every write (a deadlock lost after its retries), and
+503 everywhere (the database, also behind the token).
 """
 
 from __future__ import annotations
@@ -84,6 +85,9 @@ class AutoSchema(openapi.AutoSchema):
             common["415"] = ["unsupported_media_type"]
         if "{" in self.path:
             common["404"] = ["not_found"]
+        if self.method != "GET":
+            # A write that kept losing a deadlock after its retries (``core.db``).
+            common["409"] = ["busy"]
         return common
 
     def _error_response(self, status: str, declared: dict[str, Any]) -> dict[str, Any]:

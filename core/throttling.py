@@ -155,8 +155,18 @@ class VoiceThrottle(PerPerson):
     scope = "voice"
 
 
+class PasswordResetThrottle(PerAddress):
+    scope = "password_reset"
+
+
+class PasswordResetEmailThrottle(PerEmail):
+    scope = "password_reset_email"
+
+
 LOGIN = (LoginThrottle, LoginEmailThrottle)
 SIGNUP = (SignupThrottle, SignupEmailThrottle)
+# Counted alike whether an account has the address or not: a 429 tells nobody who has one.
+PASSWORD_RESET = (PasswordResetThrottle, PasswordResetEmailThrottle)
 
 
 def wait_of(request: HttpRequest, *throttles: type[ScopedThrottle]) -> int | None:

@@ -1,4 +1,5 @@
-"""Token counting and the last-resort positional cut, with tiktoken `o200k_base` offline.
+"""Token counting, the last-resort positional cut and where a long turn's parts end, with
+tiktoken `o200k_base` offline.
 
 Pure module (no Django). The memory cap is measured on exactly the text the model sees: lines
 rendered by `render_block`, encoded with `o200k_base`.
@@ -7,6 +8,7 @@ rendered by `render_block`, encoded with `o200k_base`.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
@@ -96,3 +98,27 @@ def truncate_to_tokens(text: str, limit: int) -> str:
             return head
         cut -= 1
     return ""
+
+
+# Where a part of a long turn may end, best first: a line break, a sentence's end, a space.
+_PART_ENDS: Final = (re.compile(r"\n"), re.compile(r"(?<=[.!?…])\s"), re.compile(r"\s"))
+# ...looked for only in the last fifth of what fits, so a part is never much shorter than that.
+_PART_END_WINDOW: Final = 5
+
+
+def part_end(text: str, limit: int) -> int:
+    """How many characters of ``text`` its next part takes: all of it when it is at most
+    ``limit`` tokens, else the longest head that is, ended after a line break, a sentence or a
+    word when one falls in that head's last fifth (so a part ends on a whole word).
+
+    At least one character, even when a single one costs more than ``limit``: a long text read
+    part after part always moves on."""
+    head = truncate_to_tokens(text, limit)
+    if len(head) == len(text):
+        return len(text)
+    start = len(head) - len(head) // _PART_END_WINDOW
+    for end_re in _PART_ENDS:
+        ends = [match.end() for match in end_re.finditer(head, start)]
+        if ends:
+            return ends[-1]
+    return max(1, len(head))

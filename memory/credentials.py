@@ -14,6 +14,7 @@ import re
 from typing import Final
 
 from memory.lines import fold
+from memory.normalize import LEET_WORD_RE, leet_readings
 
 
 def _words(text: str) -> frozenset[str]:
@@ -26,27 +27,32 @@ def _words(text: str) -> frozenset[str]:
 # password at home is x", "Hunter2 is my password", "uses gatto99 as password".
 # Strong words name a secret outright, so any value counts. Weak words also name everyday things
 # ("the key to success", "pin" on a map), so their value must contain a digit.
+_NETWORK: Final = r"(?:wi-?fi|wlan|network|wpa2?|wep|router|hotspot)"
 _STRONG_WORDS: Final = (
     r"pass[-_ ]?words?|passwd|pwd|pw|pass[-_ ]?codes?|pass[-_ ]?phrases?|api ?keys?|secret keys?"
     r"|access tokens?|auth tokens?|recovery codes?|log-?ins?|credentials|parola d'ordine"
     r"|credenziali|mot de passe|mots de passe|mdp|identifiants?|contrasenas?|credenciales"
     r"|passwort|passworter|kennwort|zugangsdaten|anmeldedaten|senhas?|palavras?[- ]passe"
     r"|credenciais"
+    # The key of a network is its password ("Wifi key: girasole", "WLAN-Schlüssel: sonne").
+    rf"|{_NETWORK}[- ]?keys?|chiave (?:del |della )?{_NETWORK}|cles? (?:du |de )?{_NETWORK}"
+    rf"|clave (?:del )?{_NETWORK}|chave (?:do |da )?{_NETWORK}|{_NETWORK}-?schlussel"
+    r"|netzwerkschlussel"
 )
-_KEY_OF: Final = r"(?:wi-?fi|wlan|network|wpa2?|wep|licen[cs]e|product|activation|serial|router)"
+_KEY_OF: Final = r"(?:licen[cs]e|product|activation|serial)"
 _WEAK_WORDS: Final = (
     r"pins?(?: codes?| numbers?)?|cvv|cvc|otp"
     r"|(?:door|gate|alarm|safe|unlock|access|security|entry|garage|lock|phone) codes?"
     r"|codes? (?:for|of|to) (?:the |my |our )?(?:front |back |main )?(?:door|gate|alarm|safe"
     r"|garage|building|lock|phone|house|apartment|flat|locker)"
-    rf"|{_KEY_OF} keys?"
+    rf"|{_KEY_OF}[- ]?keys?"
     r"|codice (?:pin|segreto|di sblocco|di accesso|della porta|dell'allarme)"
     rf"|chiave (?:del |della )?{_KEY_OF}|codici pin"
     r"|code (?:pin|secret|d'acces|de la porte|de l'alarme|de deverrouillage)"
     rf"|cle (?:du |de )?{_KEY_OF}|cle de securite"
     r"|codigo (?:pin|secreto|de acceso|de acesso|de desbloqueo|de desbloqueio|da porta)"
     rf"|clave (?:del )?{_KEY_OF}|chave (?:do |da )?{_KEY_OF}"
-    r"|geheimzahl|geheimcode|zugangscode|wlan-?schlussel|netzwerkschlussel|wlan-?passwort"
+    r"|geheimzahl|geheimcode|zugangscode|wlan-?passwort"
     # "Su clave es perrito99": the bare word is how Spanish (and others) say "password".
     r"|claves?|chiav[ei]|cles?|chaves?|schlussel"
     # "Email pass: hunter2", "Passe: soleil2023": short for password ("ski pass" has no digits).
@@ -79,9 +85,10 @@ _COMPOUND_HEAD_RE: Final = re.compile(
     r"|protected|protection|forms?|box|security|habits|hygiene|issues?|problems?|sharing"
     r"|management|flows?|keepers?|safes?|lists?|books?|holders?|less)\b"
 )
-# "is", "was", ":", in the six languages ("è"/"é" are turned into "is" before folding).
+# "is", "was", ":", in the six languages ("è"/"é" are turned into "is" before folding); a comma
+# may stand before it ("le mot de passe de ma banque, c'est x").
 _ASSIGN_RE: Final = re.compile(
-    r"\s*(?:[:=]|->)\s*|\s+(?:is|was|are|were|will be|era|sono|sara|est|etait|c'est|sont"
+    r"\s*(?:[:=]|->)\s*|,?\s+(?:is|was|are|were|will be|era|sono|sara|est|etait|c'est|sont"
     r"|es|son|fue|ist|lautet|war|sind|sao|foi|era)\s+(?:[:=]\s*)?"
 )
 # A word between the credential word and the assignment, up to five ("password for my bank is").
@@ -189,27 +196,20 @@ def _has_assigned_value(after: str, *, words_count: bool) -> bool:
     return False
 
 
-# Look-alike symbols and digits inside a credential word: "p@ssword", "passw0rd", "pa$$w0rd".
-# "1" may stand for "i" ("p1n") or "l" ("1ogin"), so both readings are tried.
-_LEET_I: Final = str.maketrans("@4$5031!|7", "aassoeiilt")
-_LEET_L: Final = str.maketrans("@4$5031!|7", "aassoelilt")
-_LEET_TOKEN_RE: Final = re.compile(r"[a-z0-9@$!|]*[@$!|0-9][a-z0-9@$!|]*")
 # Words of the multi-word credential names ("mot de passe"), which match only together.
 _CREDENTIAL_PARTS: Final = _words("mot mots passe parola ordine palavra palavras api secret code")
 
 
 def _deleet(spoken: str) -> str:
+    # Only credential words are read back ("p@ssw0rd", "P1N"); a value keeps its digits.
     def unmask(match: re.Match[str]) -> str:
         token = match.group()
-        if not any(c.isalpha() for c in token):
-            return token  # a number, not a word
-        for table in (_LEET_I, _LEET_L):
-            word = token.translate(table)
+        for word in leet_readings(token):
             if word in _CREDENTIAL_PARTS or _CREDENTIAL_RE.fullmatch(word):
                 return word
         return token
 
-    return _LEET_TOKEN_RE.sub(unmask, spoken)
+    return LEET_WORD_RE.sub(unmask, spoken)
 
 
 # Digits spelled as words, so that "PIN is four eight two one" and "Pin è quattro otto due uno"
@@ -244,8 +244,9 @@ def _spell_digits(spoken: str) -> str:
     return _NUMBER_RUN_RE.sub(digits, spoken)
 
 
-def _has_value_after(match: re.Match[str], after: str) -> bool:
-    """Whether the credential word `match` is followed by its value in `after`."""
+def _has_value_after(match: re.Match[str], after: str, *, strong: bool) -> bool:
+    """Whether the credential word `match` is followed by its value in `after`; `strong` when
+    the word names a secret outright, so that a value of plain words counts."""
     if match.group("combination") is not None:
         # Only a code: "combination 12-34-56", "combination for the locker is 12-34-56".
         code = _COMBINATION_VALUE_RE.match(after)
@@ -259,14 +260,14 @@ def _has_value_after(match: re.Match[str], after: str) -> bool:
     ):
         return True
     pair = _USER_AND_PASSWORD_RE.match(after)
-    if match.group("strong") is not None and pair and pair.group(1) not in _NOT_VALUES:
+    if strong and pair and pair.group(1) not in _NOT_VALUES:
         return True
     # "mot de passe Gmail soleil2024": a service name or two, then a value with a digit.
     named = _NAMED_VALUE_RE.match(after)
     if named and (_LETTER_DIGIT_RE.match(named.group(1)) or _CODE_RE.fullmatch(named.group(1))):
         return True
     # "password for my bank is x", "Passwort fürs WLAN lautet x".
-    return _has_assigned_value(after, words_count=match.group("strong") is not None)
+    return _has_assigned_value(after, words_count=strong)
 
 
 # --- a password behind the name of what it opens ---------------------------------------------
@@ -443,6 +444,12 @@ def _value_tokens(value: str) -> list[str]:
     ]
 
 
+# A user name has a dot, an at sign, an underscore or a digit ("anna.rossi", "mario_88").
+_USER_NAME_RE: Final = re.compile(r"\w[.@_]\w|\d")
+# "anna.rossi / gatto" (a path such as "evil.zzz/promo" has no spaces).
+_SPACED_PAIR_RE: Final = re.compile(r"[\"']?([^\s/|]+)\s+[/|]\s+[^\s/|]")
+
+
 def has_labelled_password(line: str) -> bool:
     """Whether a label naming a service, device or network is followed by a password-like value.
 
@@ -462,7 +469,15 @@ def has_labelled_password(line: str) -> bool:
                     return True
                 if lock and tokens and _LOCK_CODE_RE.fullmatch(tokens[0]):
                     return True
+                # "Netflix — anna.rossi / gatto": a user name and its password, whatever it is.
+                pair = _SPACED_PAIR_RE.match(clause, separator.end())
+                if needed == _WEAK and pair and _USER_NAME_RE.search(pair.group(1)):
+                    return True
     return False
+
+
+_NETWORK_RE: Final = re.compile(rf"\b{_NETWORK}\b")
+_BARE_KEY_RE: Final = re.compile(r"keys?|claves?|chiav[ei]|cles?|chaves?|schlussel")
 
 
 def has_credential(line: str) -> bool:
@@ -471,9 +486,15 @@ def has_credential(line: str) -> bool:
         return True
     # Italian and Portuguese "è"/"é" ("is") would fold into "e", which also means "and".
     spoken = _spell_digits(_deleet(fold(_ACCENTED_IS_RE.sub("is", line))))
+    # In a line about a network, a bare "key" is its password ("Die WLAN-Kennung ist X und der
+    # Schlüssel ist Sonne").
+    network = _NETWORK_RE.search(spoken) is not None
     for match in _CREDENTIAL_RE.finditer(spoken):
         after = spoken[match.end() :]
-        if not _COMPOUND_HEAD_RE.match(after) and _has_value_after(match, after):
+        strong = match.group("strong") is not None or (
+            network and _BARE_KEY_RE.fullmatch(match.group()) is not None
+        )
+        if not _COMPOUND_HEAD_RE.match(after) and _has_value_after(match, after, strong=strong):
             return True
     for match in _VALUE_BEFORE_RE.finditer(spoken):
         value = match.group("value")

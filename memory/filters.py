@@ -4,9 +4,9 @@ Pure module (no Django). SPEC §3: secrets, lines outside 3-160 characters, dupl
 prompt markup are refused, and so are links, bare domains and lines that read as instructions to
 the assistant, anywhere in the line and whatever the label in front of it, because a stored line
 is obeyed in every future conversation as if just asked. The checks themselves live in
-`memory.secrets`, `memory.credentials`, `memory.links` and `memory.instructions`, on
-the line as `memory.normalize` folds it. A refused line is only counted by reason; its text
-never reaches a log or an exception.
+`memory.secrets`, `memory.credentials`, `memory.access_codes`, `memory.national_ids`,
+`memory.links` and `memory.instructions`, on the line as `memory.normalize` folds it. A refused
+line is only counted by reason; its text never reaches a log or an exception.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import Final, Literal
 from memory.instructions import has_markup, is_instruction
 from memory.lines import clean_line, fold, line_key
 from memory.links import has_link
-from memory.normalize import for_checks
+from memory.normalize import for_checks, unleet
 from memory.secrets import is_secret
 
 RefusalReason = Literal["length", "secret", "markup", "link", "instruction"]
@@ -33,7 +33,13 @@ RefusalReason = Literal["length", "secret", "markup", "link", "instruction"]
 # 4: "pass" short for password, and any words after "passphrase:".
 # 5: e-mail addresses (their domain is a link), and a password-like value behind the name of a
 # service, device or network ("Netflix: Soleil2024!", "wifi → gatto99!").
-RULES_VERSION: Final = 5
+# 6: values, not labels: identity, social security and tax numbers by shape and checksum with
+# or without a label (`memory.national_ids`); door, alarm, locker and 2FA backup codes,
+# security answers, password hints, user and secret pairs (`memory.access_codes`), the key of a
+# network without digits, a comma before "is"; instructions said as statements to the
+# assistant and preferences that make it promote something (`memory.instruction_declaratives`);
+# leetspeak read in letters for every check (`memory.normalize.unleet`).
+RULES_VERSION: Final = 6
 MIN_CHARS: Final = 3
 MAX_CHARS: Final = 160
 
@@ -52,13 +58,15 @@ def refusal_reason(line: str) -> RefusalReason | None:
     # "а" in "Pаssword"); the line itself is stored as written.
     text = for_checks(cleaned)
     folded = fold(text)
-    if is_secret(text, folded):
+    # Leetspeak ("4lw4ys r3c0mm3nd", "S5N", "d00r c0d3") is read in letters too.
+    readings = unleet(folded)
+    if is_secret(text, folded) or any(is_secret(reading, reading) for reading in readings):
         return "secret"
     if has_markup(text):
         return "markup"
     if has_link(text):
         return "link"
-    if is_instruction(folded):
+    if is_instruction(folded) or any(is_instruction(reading) for reading in readings):
         return "instruction"
     return None
 

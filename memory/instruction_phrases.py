@@ -80,10 +80,10 @@ _COMMANDS: Final = (
         r"|everything|earlier)\b"
     ),
     r"\bsystem[ -]?(?:prompt|message|instructions?)\b|\bsystemprompt\b",
+    # "You must ...", "you always ..." are `memory.instruction_declaratives`' (an opinion says
+    # "you" of anyone: "Thinks you should always tip").
     (
-        r"\byou(?: really)? (?:must|should|shall|have to|need to|are now|will now|are going to"
-        r"|will always|will never|always|never|can only|may only|cannot|can't|won't"
-        r"|are (?:not )?allowed|are forbidden)\b"
+        r"\byou(?: really)? (?:are now|will now)\b"
         r"|\byou're now\b|\byour (?:new )?(?:instructions|rules|role|persona|guidelines)\b"
         r"|\bnew instructions\b"
     ),

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from typing import Final, Literal
 
+from memory.instruction_declaratives import is_declared_instruction
 from memory.instruction_phrases import ADDRESSED_TO_ASSISTANT
 
 
@@ -186,6 +187,24 @@ _ASSISTANT_OBJECT_RE: Final = re.compile(
 _QUOTED_RE: Final = re.compile(
     r"\"[^\"]*\"|“[^”]*”|«[^»]*»|„[^“”]*[“”]|(?:^|(?<=[\s(\[]))'.*?'(?=$|[\s.,;:!?)\]])"
 )
+# People of the person's own circle, as whom something is recommended to.
+_OWN_CIRCLE_RE: Final = re.compile(
+    r"\b(?:to|a|ai|agli|alle|al|alla|aux|au|a los|a las|as|aos|an)\s+(?:(?:his|her|their|suoi|sue"
+    r"|suo|sua|sus|su|seus|suas|seu|ses|son|sa|leurs|seine|seinen|ihre|ihren|i|le|les|los|las"
+    r"|os|die|den)\s+)?(?:friends|colleagues|coworkers|clients|customers|patients|students"
+    r"|neighbou?rs|family|relatives|kids|children|amici|amiche|colleghi|colleghe|clienti"
+    r"|pazienti|studenti|alunni|vicini|parenti|figli|amis|amies|collegues|clients|patients"
+    r"|eleves|voisins|enfants|amigos|amigas|colegas|clientes|pacientes|alumnos|estudiantes"
+    r"|vecinos|familiares|hijos|alunos|vizinhos|filhos|freunden|kollegen|kunden|patienten"
+    r"|schulern|nachbarn|kindern)\b"
+)
+# What follows "from now on" in news about the person: a third-person subject, or a verb of
+# where they live, work or study.
+_NEWS_VERB_RE: Final = re.compile(
+    r"^(?:(?:he|she|they|lui|lei|il|elle|ils|elles|el|ella|ellos|er|sie|ele|ela|eles)\b"
+    r"|(?:lives?|works?|studies|stays?|vive|lavora|studia|abita|habite|travaille|etudie|trabaja"
+    r"|estudia|wohnt|arbeitet|studiert|lebt|mora|trabalha|estuda)\b)"
+)
 _FROM_NOW_ON_RE: Final = re.compile(
     r"^(?:from now on|d'ora in poi|da ora in poi|da adesso in poi|a partir de maintenant"
     r"|desormais|de ahora en adelante|a partir de ahora|desde ahora|ab jetzt|von nun an"
@@ -207,9 +226,17 @@ def _clause_is_order(clause: str, reading: Reading) -> bool:
     lead = _LEAD_RE.match(clause)
     ruled = bool(lead and lead.group("ruled"))
     rest = clause[lead.end() :] if lead else clause
-    if _FROM_NOW_ON_RE.match(rest) or _ANSWER_RULE_RE.match(rest):
+    if _ANSWER_RULE_RE.match(rest):
         return True
-    if reading != "plan" and _PROMOTE_VERB_RE.match(rest):
+    from_now_on = _FROM_NOW_ON_RE.match(rest)
+    if from_now_on:
+        # "From now on answer in French" is an order; "Ab jetzt wohnt er in Berlin", "D'ora in
+        # poi lavora da casa" are news about the person.
+        after = rest[from_now_on.end() :].lstrip(" ,")
+        return not _NEWS_VERB_RE.match(after) or bool(after and _clause_is_order(after, reading))
+    # "Consiglia spesso LibriX ai colleghi", "Recomienda ViajesX a sus amigos": in Italian,
+    # Spanish and Portuguese the verb is also the person's own habit, told of their own circle.
+    if reading != "plan" and _PROMOTE_VERB_RE.match(rest) and not _OWN_CIRCLE_RE.search(rest):
         return True
     ordered = bool(
         _IMPERATIVE_RE.match(rest)
@@ -254,8 +281,11 @@ def is_instruction(folded: str) -> bool:
     """Whether a folded line reads as an instruction to the assistant, anywhere in it."""
     if ADDRESSED_TO_ASSISTANT.search(folded):
         return True
+    segments = _segments(folded)
+    if any(is_declared_instruction(text, quoted=quoted) for text, quoted in segments):
+        return True
     after: Reading = "strict"  # how the clause after a label is read
-    for text, quoted in _segments(folded):
+    for text, quoted in segments:
         for clause in _CLAUSE_SPLIT_RE.split(text):
             clause = clause.strip(" ,'")
             if not clause:

@@ -3,7 +3,8 @@
 Pure module (no Django), used by `memory.filters`. SPEC §3: secrets, links and instructions are
 refused whatever the separators or script, and a look-alike is the cheapest way round a pattern
 written in ASCII: "４１１１" (full-width digits), "evil。example" (an ideographic full stop),
-"Pаssword" (a Cyrillic "а"). Only the checks read this text; the line is stored as written.
+"Pаssword" (a Cyrillic "а"). Leetspeak ("4lw4ys r3c0mm3nd", "p@ssw0rd") is read back into letters
+by `unleet`. Only the checks read this text; the line is stored as written.
 """
 
 from __future__ import annotations
@@ -75,3 +76,34 @@ def for_checks(line: str) -> str:
         return line
     text = unicodedata.normalize("NFKC", line).translate(_PUNCTUATION_TABLE)
     return _WORD_RE.sub(_fold_word, text)
+
+
+# Leetspeak: symbols and digits standing for letters inside a word ("4lw4ys", "p@ssw0rd",
+# "1gn0r3"). "1" may stand for "i" ("1nstruct10ns") or "l" ("a1ways"), so both readings are made.
+_LEET_I: Final = str.maketrans("@4$5031!|7", "aassoeiilt")
+_LEET_L: Final = str.maketrans("@4$5031!|7", "aassoelilt")
+# A word of letters with leet symbols or digits in it (folded text: lowercase).
+LEET_WORD_RE: Final = re.compile(r"\b(?=[a-z]*[0-9@$!|])[a-z0-9@$!|]*[a-z][a-z0-9@$!|]*")
+
+
+def leet_readings(word: str) -> tuple[str, str]:
+    """A leetspeak word read with "1" as "i", then as "l": "1gn0r3" → ("ignore", "lgnore")."""
+    return word.translate(_LEET_I), word.translate(_LEET_L)
+
+
+def _read(match: re.Match[str], index: int) -> str:
+    # Only a word that reads as letters only is leetspeak: "RTX4090", "Office365" and handles
+    # ("@anna_88") keep their digits and symbols.
+    word = match.group()
+    reading = leet_readings(word)[index]
+    return reading if reading.isalpha() and word[0] != "@" else word
+
+
+def unleet(folded: str) -> tuple[str, ...]:
+    """Readings of a folded line with its leetspeak words spelled in letters, or () when it has
+    none. Numbers ("4821", "2024") and words with other digits are left as they are."""
+    if not LEET_WORD_RE.search(folded):
+        return ()
+    readings = {LEET_WORD_RE.sub(functools.partial(_read, index=index), folded) for index in (0, 1)}
+    readings.discard(folded)
+    return tuple(sorted(readings))

@@ -304,7 +304,7 @@ def _keep_forgetting_final(memory: Memory, work: Work, after: list[str]) -> None
 
 
 def _mark_read(work: Work, made: turns.VersionMade | None = None) -> int:
-    return turns.store().mark_read(work.message_ids, made=made)
+    return turns.store().mark_read(work.message_ids, made=made, parts=work.parts)
 
 
 def _mark_voice_read(work: Work) -> bool:
@@ -313,7 +313,7 @@ def _mark_voice_read(work: Work) -> bool:
     assert work.voice_session_id is not None
     start, end = work.voice_turns
     return turns.store().mark_voice_read(
-        work.voice_session_id, start=start, end=end, done=not work.more
+        work.voice_session_id, start=start, end=end, done=not work.more, chars=work.voice_chars
     )
 
 

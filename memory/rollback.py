@@ -82,11 +82,12 @@ def _roll_back(
 ) -> RolledBack:
     for _ in range(settings.MEMORY_CAS_ATTEMPTS):
         memory = get_memory(owner_id=owner_id)
-        if expected is not None and memory.version != expected:
-            raise StaleVersion
+        # A version that is not there is a 404 whatever the version expected (RFC 9110 §13.2.1).
         row = history.version_of(memory_id=memory.pk, version=version)
         if row is None:
             raise VersionNotFound
+        if expected is not None and memory.version != expected:
+            raise StaleVersion
         lines, pairs, back_from = target(memory, row)
         # What the person made memory forget never comes back this way either (a line still on
         # the list is not a comeback).

@@ -1,5 +1,6 @@
 """Secrets in a memory line: keys and tokens, credentials said in words (`memory.credentials`),
-card numbers, IBANs, national ID numbers and seed phrases.
+codes, security answers and password hints (`memory.access_codes`), card numbers, IBANs,
+national ID numbers (`memory.national_ids`) and seed phrases.
 
 Pure module (no Django), used by `memory.filters`. SPEC §3: these hold whatever the phrasing,
 language or separators — a card written with dots, commas or dashes is still a card, and "Hunter2
@@ -11,7 +12,6 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
 from typing import Final
 
 from detect_secrets.plugins.aws import AWSKeyDetector
@@ -40,13 +40,10 @@ from detect_secrets.plugins.telegram_token import TelegramBotTokenDetector
 from detect_secrets.plugins.twilio import TwilioKeyDetector
 from mnemonic import Mnemonic
 from stdnum import iban, luhn
-from stdnum.br import cpf
-from stdnum.es import dni, nie
-from stdnum.fr import nir
-from stdnum.it import codicefiscale
-from stdnum.us import ssn
 
+from memory.access_codes import has_access_secret
 from memory.credentials import has_credential
+from memory.national_ids import has_national_id
 
 # --- keys and tokens --------------------------------------------------------------------------
 
@@ -118,7 +115,7 @@ def _has_key_or_token(line: str) -> bool:
     return _has_high_entropy_token(line)
 
 
-# --- numbers: cards, IBANs, national IDs ------------------------------------------------------
+# --- numbers: cards and IBANs (national IDs: `memory.national_ids`) ---------------------------
 
 # Between two groups of a card number or an IBAN: up to three separator characters of any kind
 # ("4111.1111", "4111 / 1111", "4111, 1111", "(4111) 1111"; other dots and dashes are already
@@ -142,21 +139,6 @@ _YEAR_RE: Final = re.compile(r"(?:19|20)\d\d")
 # telecom or national numbers, and a phone number written without "+" often passes Luhn by chance.
 _CARD_FIRST_DIGITS: Final = "23456"
 _IBAN_START_RE: Final = re.compile(r"\b[A-Za-z]{2}\d{2}")
-_SSN_RE: Final = re.compile(r"\b\d{3}([- ])\d{2}\1\d{4}\b")
-_CODICE_FISCALE_RE: Final = re.compile(r"\b[A-Za-z]{6}[0-9LMNPQRSTUVlmnpqrstuv]{2}[A-Za-z]\w{5}\b")
-_NIR_RE: Final = re.compile(r"\b[1-478] ?\d{2} ?\d{2} ?(?:\d{2}|2[ABab]) ?\d{3} ?\d{3} ?\d{2}\b")
-_DNI_RE: Final = re.compile(r"\b\d{8}[- ]?[A-Za-z]\b")
-_NIE_RE: Final = re.compile(r"\b[XYZxyz][- ]?\d{7}[- ]?[A-Za-z]\b")
-_CPF_RE: Final = re.compile(r"\b\d{3}\.\d{3}\.\d{3}-\d{2}\b")
-# An identity-document word; a token with 5+ digits soon after it makes the line a secret.
-_ID_WORD_RE: Final = re.compile(
-    r"\b(?:ssn|social security|sozialversicherung|securite sociale|codice fiscale"
-    r"|tax (?:id|code|number)|national (?:id|insurance)|id card|identity card|passport"
-    r"|passaporto|passeport|pasaporte|reisepass|passaporte|carta d'identita|carte d'identite"
-    r"|driver'?s licen[cs]e|permis de conduire|dni|nif|steuer-?id|steuernummer"
-    r"|personalausweis|cpf|cartao de cidadao)\b"
-)
-_ALNUM_RE: Final = re.compile(r"[a-z0-9]+")
 
 
 def _has_card_number(line: str) -> bool:
@@ -205,29 +187,6 @@ def _has_iban(line: str) -> bool:
     return False
 
 
-def _has_national_id(line: str) -> bool:
-    checks: tuple[tuple[re.Pattern[str], Callable[[str], bool]], ...] = (
-        (_SSN_RE, ssn.is_valid),
-        (_CODICE_FISCALE_RE, codicefiscale.is_valid),
-        (_NIR_RE, nir.is_valid),
-        (_DNI_RE, dni.is_valid),
-        (_NIE_RE, nie.is_valid),
-        (_CPF_RE, cpf.is_valid),
-    )
-    return any(
-        is_valid(match.group()) for pattern, is_valid in checks for match in pattern.finditer(line)
-    )
-
-
-def _has_id_number(folded: str) -> bool:
-    # "Passport number YA1234567" is refused; "Passport expires in 2027" is not.
-    for match in _ID_WORD_RE.finditer(folded):
-        following = _ALNUM_RE.findall(folded[match.end() :])[:6]
-        if any(sum(c.isdigit() for c in token) >= 5 for token in following):
-            return True
-    return False
-
-
 # --- seed phrases -----------------------------------------------------------------------------
 
 SEED_PHRASE_WORDS: Final = 12
@@ -255,9 +214,9 @@ def is_secret(line: str, folded: str) -> bool:
     return (
         _has_key_or_token(line)
         or has_credential(line)
-        or _has_id_number(folded)
+        or has_access_secret(folded)
+        or has_national_id(line, folded)
         or _has_card_number(line)
         or _has_iban(line)
-        or _has_national_id(line)
         or _has_seed_phrase(folded)
     )

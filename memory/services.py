@@ -22,6 +22,7 @@ from django.db.models import BigIntegerField, F
 from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 
+from core.db import retry_on_lock_conflict
 from core.errors import Conflict, Invalid, NotFound, Stale
 from memory import (
     budget,
@@ -122,9 +123,11 @@ class MemoryView:
         return len(self.lines)
 
 
-def lock_memory(*, owner_id: int) -> None:
-    """Hold the owner's memory row until the caller's transaction ends (writers wait)."""
-    Memory.objects.select_for_update().filter(owner_id=owner_id).values_list("pk").first()
+def lock_memory(*, owner_id: int) -> int | None:
+    """Hold the owner's memory row until the caller's transaction ends (writers wait); its id,
+    None when the owner has none (or no longer: deleted, or a guest merged away)."""
+    locked = Memory.objects.select_for_update().filter(owner_id=owner_id)
+    return locked.values_list("pk", flat=True).first()
 
 
 def get_memory(*, owner_id: int) -> Memory:
@@ -367,17 +370,31 @@ def read_for_request(*, owner_id: int) -> MemoryRead:
 _ID: BigIntegerField[int, int] = BigIntegerField()
 
 
+@retry_on_lock_conflict
 def clear_memory(*, owner_id: int) -> None:
     """Delete every line, finally: no turn said before now is ever read, not even as context,
-    and the history keeps only the empty list."""
+    and the history keeps only the empty list.
+
+    Refused (OwnerGone, 404) when the owner went while the request was on its way: deleted, or
+    a guest gone into an account, whose lines are the account's now (a 204 would claim a clear
+    the account's list does not show). The owner is held before its memory row, as a guest
+    merge holds them, so a clear racing a signup happens wholly before the merge (the account
+    receives the empty list, its tombstones and no unread turn) or finds the guest gone.
+    """
     now = timezone.now()
     memory = get_memory(owner_id=owner_id)
-    before = list(memory.lines)
-    # Unconditional on purpose: a clear wins over anything in flight. Bumping the version makes
-    # a running pass's compare-and-set fail, and its retry finds no turns to learn from (every
-    # unread turn so far is skipped). Guests still waiting to merge into this owner would bring
-    # their lines in later: they go too.
     with transaction.atomic():
+        if not owners.directory().hold(owner_id):
+            raise OwnerGone
+        # Read under the lock: what is buried is what is cleared, also if a pass wrote since.
+        locked = Memory.objects.select_for_update().filter(pk=memory.pk)
+        before = locked.values_list("lines", flat=True).first()
+        if before is None:
+            raise OwnerGone
+        # Unconditional on purpose: a clear wins over anything in flight. Bumping the version
+        # makes a running pass's compare-and-set fail, and its retry finds no turns to learn
+        # from (every unread turn so far is skipped). Guests still waiting to merge into this
+        # owner would bring their lines in later: they go too.
         Memory.objects.filter(pk=memory.pk).update(
             lines=[],
             sources=[],
@@ -414,13 +431,12 @@ def delete_line(*, owner_id: int, index: int, expected_version: int | None) -> M
     (``None``: whatever the version, as with ``If-Match: *``)."""
 
     def without(lines: list[str]) -> Change:
-        if not 0 <= index < len(lines):
-            raise LineNotFound
         return [line for i, line in enumerate(lines) if i != index], [lines[index]], None, []
 
     return _change_by_hand(
         owner_id=owner_id,
         expected=expected_version,
+        index=index,
         kind=MemoryEvent.Kind.DELETE_LINE,
         change=without,
     )
@@ -447,8 +463,6 @@ def _write_own_line(
         raise LineRefused(reason)
 
     def with_line(lines: list[str]) -> Change:
-        if index is not None and not 0 <= index < len(lines):
-            raise LineNotFound
         others = [old for i, old in enumerate(lines) if i != index]
         if line_key(line) in {line_key(old) for old in others}:
             raise LineRefused("duplicate")
@@ -461,7 +475,9 @@ def _write_own_line(
         return after, [lines[index]], tokens, [(lines[index], line)]
 
     kind = MemoryEvent.Kind.ADD_LINE if index is None else MemoryEvent.Kind.EDIT_LINE
-    return _change_by_hand(owner_id=owner_id, expected=expected, kind=kind, change=with_line)
+    return _change_by_hand(
+        owner_id=owner_id, expected=expected, index=index, kind=kind, change=with_line
+    )
 
 
 # A person's change to the list: the lines after it, the lines it took out, their tokens if
@@ -470,14 +486,23 @@ Change = tuple[list[str], list[str], int | None, list[tuple[str, str]]]
 
 
 def _change_by_hand(
-    *, owner_id: int, expected: int | None, kind: str, change: Callable[[list[str]], Change]
+    *,
+    owner_id: int,
+    expected: int | None,
+    index: int | None,
+    kind: str,
+    change: Callable[[list[str]], Change],
 ) -> MemoryView:
     """One change the person makes (delete, add, edit), as a compare-and-set at the version
     they were looking at; at any version (``None``), a pass writing meanwhile makes it look
-    again, a bounded number of times. Lines taken out also leave guests still waiting to merge
-    into this owner, in the same transaction, so a deferred merge cannot bring them back."""
+    again, a bounded number of times. ``index``: the line it changes (LineNotFound when it is
+    not there, whatever the version: RFC 9110 §13.2.1). Lines taken out also leave guests still
+    waiting to merge into this owner, in the same transaction, so a deferred merge cannot bring
+    them back."""
     for _ in range(settings.MEMORY_CAS_ATTEMPTS):
         memory = get_memory(owner_id=owner_id)
+        if index is not None and not 0 <= index < len(memory.lines):
+            raise LineNotFound
         if expected is not None and memory.version != expected:
             raise StaleVersion
         after, removed, tokens, pairs = change(memory.lines)

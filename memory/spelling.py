@@ -236,21 +236,40 @@ def _starts_sentence(text: str, at: int) -> bool:
 def repaired(text: str) -> str:
     """``text`` with misspelt cue words spelt right ("my nmae is sara" → "my name is sara").
 
-    Linear in the text and bounded: only the first ``MAX_CHARS`` characters are read (a request
-    or a fact said in passing is there; a pasted document is not where typos of cues matter)."""
-    head, tail = text[:MAX_CHARS], text[MAX_CHARS:]
-    if tail and not head[-1:].isspace():  # never cut a word in two
-        cut = max(head.rfind(" "), head.rfind("\n"))
-        head, tail = (head[:cut], head[cut:] + tail) if cut > 0 else (head, tail)
+    Linear in the text and bounded: only its first and its last ``MAX_CHARS`` characters are
+    read. A request or a fact said in passing is at one end or the other (a long message often
+    closes with "… remember that"); the middle of a pasted document is not where typos of cues
+    matter."""
+    if len(text) <= 2 * MAX_CHARS:
+        return _repaired(text, 0, len(text))
+    head_end = _word_start(text, MAX_CHARS)
+    tail_start = max(head_end, _word_start(text, len(text) - MAX_CHARS))
+    return (
+        _repaired(text, 0, head_end)
+        + text[head_end:tail_start]
+        + _repaired(text, tail_start, len(text))
+    )
+
+
+def _word_start(text: str, at: int) -> int:
+    """``at``, moved back to the start of the word it falls in: a word is never cut in two."""
+    if text[at - 1 : at].isspace():
+        return at
+    cut = max(text.rfind(" ", 0, at), text.rfind("\n", 0, at))
+    return cut + 1 if cut >= 0 else at
+
+
+def _repaired(text: str, start: int, end: int) -> str:
+    """``text[start:end]`` repaired (a sentence start is judged on the whole text)."""
 
     def fix(match: re.Match[str]) -> str:
         word = match.group(0)
-        if word[:1].isupper() and not _starts_sentence(head, match.start()):
+        if word[:1].isupper() and not _starts_sentence(text, start + match.start()):
             return word
         meant = _meant(word.lower())
         return _cased(meant, word) if meant else word
 
-    return _WORD_RE.sub(fix, head) + tail
+    return _WORD_RE.sub(fix, text[start:end])
 
 
 if __name__ == "__main__":  # `make spelling`

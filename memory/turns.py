@@ -36,6 +36,9 @@ class UnreadTurn(TypedDict):
     role: str
     content: str
     tokens: int | None
+    # Characters of ``content`` earlier passes read: a turn longer than the transcript cap is
+    # read in parts, and stays unread until its last part is.
+    read_to: int
 
 
 class ContextTurn(TypedDict):
@@ -44,12 +47,25 @@ class ContextTurn(TypedDict):
 
 
 @dataclass(frozen=True)
+class Part:
+    """What a pass read of one long turn: its characters from ``start`` to ``end`` (``done``:
+    to the end of the turn). Every other turn a pass reads, it reads whole."""
+
+    turn_id: int
+    start: int
+    end: int
+    done: bool
+
+
+@dataclass(frozen=True)
 class VoiceWork:
-    """An ended voice session no pass has finished: its transcript and how much is read."""
+    """An ended voice session no pass has finished: its transcript and how much is read
+    (``turns_read`` whole turns, then ``chars_read`` characters of the next one)."""
 
     session_id: int
     transcript: list[ContextTurn]
     turns_read: int
+    chars_read: int = 0
 
 
 @dataclass(frozen=True)
@@ -79,10 +95,18 @@ class TurnStore(Protocol):
         """Unread turns or an ended, unfinished voice session of the owner."""
         ...
 
-    def mark_read(self, turn_ids: tuple[int, ...], *, made: VersionMade | None = None) -> int:
+    def mark_read(
+        self,
+        turn_ids: tuple[int, ...],
+        *,
+        made: VersionMade | None = None,
+        parts: tuple[Part, ...] = (),
+    ) -> int:
         """Mark these turns read if they are still unread, with what the pass that read them
-        did to the list (``made``: the version it wrote; None: it changed nothing), in one
-        UPDATE; how many were."""
+        did to the list (``made``: the version it wrote; None: it changed nothing); how many
+        were. A turn of ``parts`` was read only in part: its read mark moves from exactly the
+        part's start to its end (so no part is read twice), and it is read once its last part
+        is; a part that changed the list is what the turn says it did."""
         ...
 
     def mark_skipped(self, turn_ids: tuple[int, ...]) -> int:
@@ -111,9 +135,12 @@ class TurnStore(Protocol):
         """The owner's oldest ended voice session no pass has finished."""
         ...
 
-    def mark_voice_read(self, session_id: int, *, start: int, end: int, done: bool) -> bool:
-        """Move the session's read mark from ``start`` to ``end`` (``done``: all read); False
-        when another pass moved it first."""
+    def mark_voice_read(
+        self, session_id: int, *, start: int, end: int, done: bool, chars: tuple[int, int] = (0, 0)
+    ) -> bool:
+        """Move the session's read mark from ``start`` to ``end`` (``done``: all read), and
+        from ``chars[0]`` to ``chars[1]`` characters into the turn it stands at (a long turn
+        read in parts); False when another pass moved it first."""
         ...
 
     def close_voice_session(self, session_id: int) -> None:

@@ -4,7 +4,7 @@ web form's hidden ``version`` field.
 Parsed with Django's own entity-tag helpers. Whatever a client sends, the answer is a version,
 "any version", "matches nothing" or "not an entity-tag at all" (InvalidIfMatch, a 400): never
 a 500 (a ``²`` is a digit to ``str.isdigit`` but not to ``int``; 5,000 digits exceed ``int``'s
-limit).
+limit). If-Match compares strongly (RFC 9110 §13.1.1): a weak ``W/"7"`` names no version.
 """
 
 from __future__ import annotations
@@ -20,6 +20,9 @@ MAX_VERSION: Final = 2**63 - 1
 # More than a client holding one version could mean; also bounds the work per request.
 MAX_TAGS: Final = 8
 MAX_HEADER_CHARS: Final = 1_000
+# A version no list is ever at (Memory.version starts at 1): a change asked at it is refused as
+# stale, once the service has said whether what it would change is there at all.
+NO_VERSION: Final = -1
 
 
 class InvalidIfMatch(Invalid):
@@ -43,9 +46,9 @@ def etag_of(version: int) -> str:
 
 
 def version_of(tag: str) -> int | None:
-    """The version an entity-tag or a form field names (``"7"``, ``W/"7"``, ``7`` → 7), or None
-    for anything that is not a version the list can have."""
-    tag = tag.strip().removeprefix("W/")
+    """The version an entity-tag or a form field names (``"7"``, ``7`` → 7), or None for
+    anything that is not a version the list can have, a weak tag (``W/"7"``) included."""
+    tag = tag.strip()
     if len(tag) >= 2 and tag[0] == tag[-1] == '"':
         tag = tag[1:-1]
     if not (tag.isascii() and tag.isdigit()) or len(tag) > len(str(MAX_VERSION)):
@@ -62,8 +65,10 @@ def if_match_versions(header: str) -> list[int] | None:
         raise InvalidIfMatch
     if header.strip() == "*":
         return None
-    parts = (part.strip() for part in header.split(","))
-    tags = parse_etags(",".join(quote_etag(part) for part in parts if part))
+    parts = [part for part in (part.strip() for part in header.split(",")) if part]
+    if "*" in parts:  # "*" or a list of entity-tags, never both (RFC 9110 §13.1.1)
+        raise InvalidIfMatch
+    tags = parse_etags(",".join(quote_etag(part) for part in parts))
     if not tags:
         raise InvalidIfMatch
     versions: list[int] = []

@@ -27,7 +27,7 @@ from core.error_pages import shown_on_page
 from core.errors import Text
 from core.people import acting_person, person_of, person_optional, person_required
 from memory import rollback, services, texts
-from memory.versions import version_of
+from memory.versions import NO_VERSION, version_of
 
 MEMORY_UNAVAILABLE = texts.MEMORY_UNAVAILABLE
 CLEAR_FAILED = texts.CLEAR_FAILED
@@ -52,9 +52,9 @@ def _nothing_yet() -> services.MemoryView:
 
 
 def _form_version(request: HttpRequest) -> int:
-    """The version the form was rendered with; anything else never matches (-1)."""
+    """The version the form was rendered with; anything else never matches."""
     version = version_of(request.POST.get("version", ""))
-    return -1 if version is None else version
+    return NO_VERSION if version is None else version
 
 
 def section_context(request: HttpRequest, *, expanded: bool = False) -> dict[str, Any]:
@@ -99,7 +99,9 @@ def clear(request: HttpRequest) -> HttpResponse:
     if request.method == "GET":
         # Without JavaScript, the confirmation dialog is this page.
         return render(request, "memory/clear_confirm.html")
-    with shown_on_page(request, tags=TAG, outage=CLEAR_FAILED):
+    # A guest gone into an account meanwhile (signed up in another tab): nothing was cleared.
+    refused = {"not_found": CLEAR_FAILED}
+    with shown_on_page(request, tags=TAG, outage=CLEAR_FAILED, texts=refused):
         if (person := person_of(request)) is not None:  # a visitor has nothing to clear
             services.clear_memory(owner_id=person.pk)
         messages.success(request, _("Memory cleared."), extra_tags=TAG)

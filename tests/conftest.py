@@ -19,10 +19,11 @@ import pytest
 import redis
 from celery.contrib.testing.worker import start_worker
 from django.conf import settings
+from knox.crypto import hash_token
 from rest_framework.test import APIClient
 
 from accounts.models import User
-from accounts.services import token_for
+from accounts.tokens import issue_token
 from config.celery import app
 from tests.memory.helpers import Keeper
 
@@ -188,6 +189,8 @@ def throttling(settings: Any, fresh_cache: None) -> dict[str, str]:
         "guest": "3/hour",
         "message": "3/min",
         "voice": "2/hour",
+        "password_reset": "3/hour",
+        "password_reset_email": "2/hour",
     }
     return settings.THROTTLE_RATES
 
@@ -199,9 +202,14 @@ def make_account(email: str = "anna@example.com") -> User:
     return User.objects.create_user(username=email, email=email, password="a-long-passphrase-42")
 
 
+def owner_of_token(token: str) -> User:
+    """The person an API token is for (the database holds only its digest)."""
+    return User.objects.get(auth_token_set__digest=hash_token(token))
+
+
 def client_for(user: User) -> APIClient:
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token_for(user)}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {issue_token(user)}")
     return client
 
 

@@ -66,3 +66,20 @@ def test_an_unreachable_cache_reports_the_worker_down(settings) -> None:
     }
     heartbeat.beat("host:1")  # logs, never raises
     assert health()["worker"] == "down"
+
+
+def test_healthz_says_ours_only_to_whoever_sends_the_token_of_make_run(settings) -> None:
+    """`make run` gives its server a token and says "ready" only when /healthz answers
+    ``Whizi-Run: ours`` to it (config/launcher.py); the token itself is never sent back."""
+    settings.RUN_TOKEN = "this-runs-token"
+    ours = Client().get("/healthz", HTTP_WHIZI_RUN="this-runs-token")
+    assert ours["Whizi-Run"] == "ours"
+    assert "this-runs-token" not in str(ours.headers) + ours.content.decode()
+    for sent in ("another-runs-token", "", "this-runs-token" * 2):
+        assert "Whizi-Run" not in Client().get("/healthz", HTTP_WHIZI_RUN=sent)
+    assert "Whizi-Run" not in Client().get("/healthz")
+
+
+def test_without_a_token_healthz_vouches_for_no_one(settings) -> None:
+    assert settings.RUN_TOKEN == ""  # production, tests: only make run sets one
+    assert "Whizi-Run" not in Client().get("/healthz", HTTP_WHIZI_RUN="")

@@ -140,9 +140,35 @@ def test_a_streamed_message_answers_503_before_any_stream(anna: User) -> None:
     assert not conversation.messages.exists()
 
 
+def test_a_streamed_reply_the_database_cannot_store_ends_with_an_error_event(
+    anna: User, scripted, settings
+) -> None:
+    settings.CHAT_MODEL_TIMEOUT = 30.0  # the scripted model answers at once, however loaded
+    conversation = chat_services.create_conversation(owner_id=anna.pk, model="scripted/chat-a")
+    scripted.answer("Noted, nice to meet you.")
+    response = client_for(anna).post(
+        f"/api/v1/conversations/{conversation.pk}/messages",
+        {"content": "hi"},
+        format="json",
+        HTTP_ACCEPT="text/event-stream",
+    )
+    events = iter(response.streaming_content)
+    assert next(events).startswith(b"event: start")
+    assert next(events).startswith(b"event: delta")  # the model is answering
+    with database_unreachable():  # and the database goes before the reply is stored
+        rest = b"".join(events).decode()
+
+    assert response.status_code == 200
+    assert rest.endswith("\n\n")
+    last = rest.strip().split("\n\n")[-1]
+    assert last.startswith("event: error")
+    assert '"code": "unavailable"' in last
+    assert list(conversation.messages.values_list("role", flat=True)) == ["user"]
+
+
 def test_a_signup_cut_off_before_its_token_leaves_no_account(db: None) -> None:
     def no_tokens(execute, sql, params, many, context):
-        if 'INSERT INTO "authtoken_token"' in sql:
+        if 'INSERT INTO "knox_authtoken"' in sql:
             raise OperationalError("server closed the connection unexpectedly")
         return execute(sql, params, many, context)
 

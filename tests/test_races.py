@@ -2,83 +2,28 @@
 guest token, and line deletes against passes — with real commits (issue 7): every request gets a
 clear JSON answer, never a 500, and nothing is half done."""
 
-import threading
-from collections.abc import Callable
-
 import pytest
-from django.db import connection
-from rest_framework.test import APIClient
 
 from accounts.models import User
 from chat.models import Conversation, Message
 from memory.models import Memory, MemoryEvent
 from tests.conftest import client_for, make_account
+from tests.races import (
+    PASSWORD,
+    Held,
+    at_once,
+    chat_with,
+    guest,
+    in_another_thread,
+    in_background,
+    is_json_answer,
+    lock_waiters,
+    send,
+    signup,
+    wait_until,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-PASSWORD = "a-long-passphrase-42"
-
-
-def in_another_thread(action: Callable[[], object]) -> object:
-    """Run ``action`` on its own database connection and wait for it: it commits while the
-    caller is in the middle of something (a model call)."""
-    result: list[object] = []
-
-    def run():
-        try:
-            result.append(action())
-        finally:
-            connection.close()
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    thread.join()
-    return result[0]
-
-
-def at_once(*actions: Callable[[], object]) -> list[object]:
-    """Start the actions together in threads (a barrier) and collect their results in order."""
-    barrier = threading.Barrier(len(actions))
-    results: list[object] = [None] * len(actions)
-
-    def run(i, action):
-        try:
-            barrier.wait()
-            results[i] = action()
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, a)) for i, a in enumerate(actions)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return results
-
-
-def guest() -> APIClient:
-    client = APIClient()
-    client.credentials(
-        HTTP_AUTHORIZATION=f"Token {client.post('/api/v1/auth/guest').json()['token']}"
-    )
-    return client
-
-
-def chat_with(client: APIClient, model: str = "scripted/chat-a") -> int:
-    return client.post("/api/v1/conversations", {"model": model}, format="json").json()["id"]
-
-
-def send(client: APIClient, conversation_id: int, text: str, **headers: str):
-    return client.post(
-        f"/api/v1/conversations/{conversation_id}/messages",
-        {"content": text},
-        format="json",
-        **headers,
-    )
-
-
-def signup(client: APIClient, email: str = "anna@example.com"):
-    return client.post("/api/v1/auth/signup", {"email": email, "password": PASSWORD}, format="json")
 
 
 def send_while_the_account_is_deleted(scripted, account, text: str, **headers: str):
@@ -96,14 +41,6 @@ def send_while_the_account_is_deleted(scripted, account, text: str, **headers: s
 
     scripted.answer(reply_while_deleting)
     return send(client, conversation_id, text, **headers)
-
-
-def is_json_answer(response, *allowed: int) -> bool:
-    if response.status_code not in allowed:
-        return False
-    if response.status_code >= 400:
-        return "code" in response.json()
-    return True
 
 
 def test_a_message_whose_guest_signs_up_mid_reply_lands_in_the_account_with_its_trigger(
@@ -250,59 +187,6 @@ def test_a_line_deleted_while_a_pass_is_running_stays_deleted(account, memory_mo
     assert Memory.objects.get(pk=memory.pk).lines == ["Likes tea", "Likes kites"]
 
 
-def lock_waiters() -> int:
-    """How many sessions of this database are waiting for a lock right now."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT count(*) FROM pg_stat_activity"
-            " WHERE datname = current_database() AND wait_event_type = 'Lock'"
-        )
-        return cursor.fetchone()[0]
-
-
-class Held:
-    """A row lock held by another connection until ``release()``: it makes the races below
-    happen in one chosen order, waiting for conditions, never for a duration."""
-
-    def __init__(self, lock: Callable[[], object]) -> None:
-        from django.db import transaction
-
-        self.locked, self.released = threading.Event(), threading.Event()
-
-        def hold():
-            try:
-                with transaction.atomic():
-                    lock()
-                    self.locked.set()
-                    self.released.wait(30)
-            finally:
-                connection.close()
-
-        self.thread = threading.Thread(target=hold)
-        self.thread.start()
-        assert self.locked.wait(10)
-
-    def release(self) -> None:
-        self.released.set()
-        self.thread.join()
-
-
-def in_background(action: Callable[[], object]) -> tuple[threading.Thread, list[object]]:
-    result: list[object] = []
-
-    def run():
-        try:
-            result.append(action())
-        except Exception as exc:  # noqa: BLE001 - the outcome under test, reported as such
-            result.append(exc)
-        finally:
-            connection.close()
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    return thread, result
-
-
 def test_an_account_deleted_while_a_pass_stores_its_list_is_deleted_without_a_deadlock(account):
     from memory import passes
     from memory.reading import next_work
@@ -367,12 +251,6 @@ def test_creating_something_while_the_account_is_being_deleted_answers_404(
     assert deleted == [204]
     assert created[0].status_code == 404
     assert created[0].json()["code"] == "not_found"
-
-
-def wait_until(condition: Callable[[], bool]) -> None:
-    from tests.memory.helpers import wait_for
-
-    assert wait_for(condition, seconds=20)
 
 
 def test_a_message_whose_project_is_deleted_mid_reply_answers_404_not_500(scripted, account):

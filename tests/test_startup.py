@@ -35,36 +35,40 @@ def test_loading_the_app_does_not_import_litellm_and_pins_it_offline(tmp_path):
     assert "bpe: True" in out
 
 
+# The production settings path: what a deployment sets (PRODUCTION follows DATABASE_URL), in a
+# process of its own, since the test settings are not production's.
+PRODUCTION_ENV = {
+    "PATH": "/usr/bin:/bin",
+    "DATABASE_URL": "postgres://whizi@db.internal:5432/whizi",
+    "REDIS_URL": "redis://redis.internal:6379/0",
+    "SECRET_KEY": "a-production-secret",
+    "ALLOWED_HOSTS": "whizi.example",
+}
+
+
+def in_production(probe: str, tmp_path, **env: str) -> str:
+    """What ``probe`` prints, run after ``django.setup()`` with the production settings (and
+    ``env`` on top); it connects to nothing unless it queries."""
+    setup = 'import os\nos.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")\n'
+    setup += "import django\ndjango.setup()\nfrom django.conf import settings\n"
+    return subprocess.run(
+        [sys.executable, "-c", setup + probe],
+        cwd=settings.BASE_DIR,
+        env={**PRODUCTION_ENV, "DATA_DIR": str(tmp_path), "HOME": str(tmp_path), **env},
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+
+
 SETTINGS_PROBE = """
-import os
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-import django
-django.setup()
-from django.conf import settings
 db = settings.DATABASES["default"]
 print("persistent:", db["CONN_MAX_AGE"], db["CONN_HEALTH_CHECKS"])
 """
 
 
 def test_production_keeps_its_database_connections_and_checks_them_before_reuse(tmp_path):
-    env = {
-        "PATH": "/usr/bin:/bin",
-        "DATA_DIR": str(tmp_path),
-        "HOME": str(tmp_path),
-        "DATABASE_URL": "postgres://whizi@db.internal:5432/whizi",
-        "REDIS_URL": "redis://redis.internal:6379/0",
-        "SECRET_KEY": "a-production-secret",
-        "ALLOWED_HOSTS": "whizi.example",
-    }
-    out = subprocess.run(
-        [sys.executable, "-c", SETTINGS_PROBE],
-        cwd=settings.BASE_DIR,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    assert "persistent: 60 True" in out
+    assert "persistent: 60 True" in in_production(SETTINGS_PROBE, tmp_path)
 
 
 def health_of(port: int) -> dict | None:

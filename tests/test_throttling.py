@@ -357,6 +357,8 @@ def test_every_scope_has_a_rate(settings):
         "guest",
         "message",
         "voice",
+        "password_reset",
+        "password_reset_email",
     }
 
 
@@ -378,3 +380,24 @@ def test_a_bad_rate_in_the_environment_stops_the_start():
     )
     assert result.returncode != 0
     assert "THROTTLE_LOGIN" in result.stderr
+
+
+ADDRESS_PROBE = """
+from rest_framework.request import Request
+from rest_framework.test import APIRequestFactory
+from core.throttling import LoginThrottle
+request = APIRequestFactory().post(
+    "/api/v1/auth/login", REMOTE_ADDR="192.0.2.10", HTTP_X_FORWARDED_FOR="203.0.113.7"
+)
+print("counted as", LoginThrottle().get_ident(Request(request)))
+"""
+
+
+def test_in_production_a_forged_forwarded_for_is_ignored_unless_a_proxy_is_configured(tmp_path):
+    """No proxy is assumed: a client talking straight to the web server cannot pick the address
+    it is counted under. Behind one proxy, NUM_PROXIES=1 counts the address it forwards."""
+    from tests.test_startup import in_production
+
+    assert "counted as 192.0.2.10" in in_production(ADDRESS_PROBE, tmp_path)
+    behind_a_proxy = in_production(ADDRESS_PROBE, tmp_path, NUM_PROXIES="1")
+    assert "counted as 203.0.113.7" in behind_a_proxy

@@ -1,10 +1,12 @@
-"""The account part of the mobile API: guests, sign up, log in and out, export, deletion."""
+"""The account part of the mobile API: guests, sign up, log in and out (one device, or all),
+passwords (change, reset by e-mail), export, deletion."""
 
 from __future__ import annotations
 
 from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 from django.utils.decorators import method_decorator
+from django.utils.translation import get_language, gettext
 from django.views.decorators.cache import never_cache
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
@@ -13,8 +15,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts import services
+from accounts import passwords, services
 from accounts.models import User
+from accounts.tokens import issue_token
 from core import throttling
 from core.schema import errors
 
@@ -58,7 +61,7 @@ class GuestView(APIView):
     @extend_schema(request=None, responses={201: TokenSerializer})
     def post(self, request: Request) -> Response:
         guest = services.create_guest()
-        return Response({"token": services.token_for(guest)}, status=status.HTTP_201_CREATED)
+        return Response({"token": issue_token(guest)}, status=status.HTTP_201_CREATED)
 
 
 class SignupView(APIView):
@@ -79,7 +82,7 @@ class SignupView(APIView):
         # address taken by an account the app never got a token for.
         with transaction.atomic():
             account = services.sign_up(**data.validated_data, guest=_guest_of(request))
-            token = services.token_for(account)
+            token = issue_token(account)
         return Response({"token": token}, status=status.HTTP_201_CREATED)
 
 
@@ -94,14 +97,109 @@ class LoginView(APIView):
     def post(self, request: Request) -> Response:
         data = CredentialsSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        account = services.log_in(**data.validated_data, guest=_guest_of(request))
-        return Response({"token": services.token_for(account)})
+        # A token of its own for this device; with a guest's token along, the guest (and
+        # every token of it) is merged away.
+        with transaction.atomic():
+            account = services.log_in(**data.validated_data, guest=_guest_of(request))
+            token = issue_token(account)
+        return Response({"token": token})
 
 
 class LogoutView(APIView):
     @extend_schema(request=None, responses={204: None})
     def post(self, request: AccountRequest) -> Response:
-        services.log_out(user=request.user)
+        """End this device's token; the person's other devices stay logged in."""
+        services.log_out(token=request.auth)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class LogoutAllView(APIView):
+    @extend_schema(request=None, responses={204: None})
+    def post(self, request: AccountRequest) -> Response:
+        """End every token of the person, this one included."""
+        services.log_out_everywhere(user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class PasswordChangeSerializer(serializers.Serializer):
+    old_password = serializers.CharField(max_length=256, trim_whitespace=False)
+    new_password = serializers.CharField(max_length=256, trim_whitespace=False)
+
+
+class PasswordView(APIView):
+    # A password check: guessing it is throttled like a login.
+    throttle_classes = [throttling.LoginThrottle]
+
+    @extend_schema(
+        request=PasswordChangeSerializer,
+        responses={
+            200: TokenSerializer,
+            400: errors("wrong_old_password", "weak_password"),
+            403: errors("not_an_account"),
+        },
+    )
+    def post(self, request: AccountRequest) -> Response:
+        """Change the password: every other token and web session ends, and this device gets
+        a fresh token (the one it sent ends too)."""
+        data = PasswordChangeSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        with transaction.atomic():
+            passwords.change_password(user=request.user, **data.validated_data)
+            token = issue_token(request.user)
+        return Response({"token": token})
+
+
+class PasswordResetSerializer(serializers.Serializer):
+    email = serializers.CharField(max_length=254)
+
+
+class ResetRequestedSerializer(serializers.Serializer):
+    detail = serializers.CharField()
+
+
+class PasswordResetView(APIView):
+    permission_classes = [AllowAny]
+    authentication_classes: list = []
+    throttle_classes = list(throttling.PASSWORD_RESET)
+
+    @extend_schema(
+        request=PasswordResetSerializer,
+        responses={202: ResetRequestedSerializer, 400: errors("invalid_email")},
+    )
+    def post(self, request: Request) -> Response:
+        """Mail a one-time reset link to the account with this address. The same 202 whether
+        one has it or not: nothing here tells who has an account."""
+        data = PasswordResetSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        passwords.request_password_reset(**data.validated_data, language=get_language())
+        detail = gettext(
+            "If an account has this address, a link to reset its password is on its way."
+        )
+        return Response({"detail": detail}, status=status.HTTP_202_ACCEPTED)
+
+
+class PasswordResetConfirmSerializer(serializers.Serializer):
+    token = serializers.CharField(max_length=200, help_text="The key at the end of the link.")
+    password = serializers.CharField(max_length=256, trim_whitespace=False)
+
+
+class PasswordResetConfirmView(APIView):
+    permission_classes = [AllowAny]
+    authentication_classes: list = []
+    throttle_classes = [throttling.LoginThrottle]
+
+    @extend_schema(
+        request=PasswordResetConfirmSerializer,
+        responses={204: None, 400: errors("invalid_reset_token", "weak_password")},
+    )
+    def post(self, request: Request) -> Response:
+        """Set the password a reset link was mailed for; the link is spent, and every token and
+        web session of the account ends (log in with the new password)."""
+        data = PasswordResetConfirmSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        passwords.reset_password(
+            key=data.validated_data["token"], password=data.validated_data["password"]
+        )
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

@@ -19,7 +19,7 @@ from core.schema import errors
 from memory import rollback
 from memory.api.views import IF_MATCH, MemorySerializer, change_at_one_of
 from memory.models import MemoryVersion
-from memory.versions import MAX_VERSION, VersionRequired, etag_of, if_match_versions
+from memory.versions import MAX_VERSION, etag_of
 
 # As many as the list endpoints answer at most; retention keeps fewer in the usual case.
 HISTORY_LIMIT = 200
@@ -106,13 +106,10 @@ def _rolling_back(request: Request, roll: Callable[..., rollback.RolledBack]) ->
     """Run a restore or an undo guarded by ``If-Match`` (required) and answer the memory."""
     data = VersionRequestSerializer(data=request.data)
     data.is_valid(raise_exception=True)
-    header = request.headers.get("If-Match")
-    if header is None:
-        raise VersionRequired
     version = data.validated_data["version"]
     result = change_at_one_of(
         lambda expected: roll(owner_id=request.user.pk, version=version, expected_version=expected),
-        if_match_versions(header),
+        request.headers.get("If-Match"),
     )
     body = {**MemorySerializer(result.memory).data, "skipped": result.skipped}
     response = Response(body)

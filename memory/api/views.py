@@ -13,10 +13,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from core.errors import ServiceError
 from core.people import PersonRequest
 from core.schema import errors
 from memory import provenance, services, texts
-from memory.versions import VersionRequired, etag_of, if_match_versions
+from memory.versions import NO_VERSION, InvalidIfMatch, VersionRequired, etag_of, if_match_versions
 
 
 class LineItemSerializer(serializers.Serializer):
@@ -89,7 +90,8 @@ class MemoryView(APIView):
     def get(self, request: PersonRequest) -> Response:
         return memory_response(services.view_memory(owner_id=request.user.pk))
 
-    @extend_schema(responses={204: None, 503: errors(CLEAR_FAILED[0])})
+    # 404: a guest that went into an account meanwhile (it signed up): nothing was cleared.
+    @extend_schema(responses={204: None, 404: errors("not_found"), 503: errors(CLEAR_FAILED[0])})
     def delete(self, request: PersonRequest) -> Response:
         services.clear_memory(owner_id=request.user.pk)
         return Response(status=status.HTTP_204_NO_CONTENT)
@@ -133,25 +135,33 @@ def _changing(
     header = request.headers.get("If-Match")
     if header is None and not version_required:
         header = "*"  # adding at the end cannot undo anyone's change
-    if header is None:
-        raise VersionRequired
-    view = change_at_one_of(change, if_match_versions(header))
+    view = change_at_one_of(change, header)
     return memory_response(view, status.HTTP_201_CREATED if request.method == "POST" else 200)
 
 
-def change_at_one_of(
-    change: Callable[[int | None], Changed], versions: list[int] | None
-) -> Changed:
-    """``change`` at the first of ``versions`` the list is at (None: at any version); a stale
-    try writes nothing, so trying the next one is safe."""
+def change_at_one_of(change: Callable[[int | None], Changed], if_match: str | None) -> Changed:
+    """``change`` at the first version the ``If-Match`` header names that the list is at (at
+    any version for ``*``); a stale try writes nothing, so trying the next one is safe.
+
+    Preconditions are judged only for a change that could be made without them (RFC 9110
+    §13.2.1): when the header is missing (428), no entity-tag (400) or names no version of the
+    list (412), the change is still asked for, at a version no list is at, so that a line or a
+    version that is not there answers 404 first."""
+    refusal: ServiceError = services.StaleVersion()
+    try:
+        if if_match is None:
+            raise VersionRequired
+        versions = if_match_versions(if_match)
+    except (VersionRequired, InvalidIfMatch) as error:
+        versions, refusal = [], error
     if versions is None:
         return change(None)
-    for version in versions:
+    for version in versions or [NO_VERSION]:
         try:
             return change(version)
         except services.StaleVersion:
             continue
-    raise services.StaleVersion
+    raise refusal
 
 
 @method_decorator(never_cache, name="dispatch")  # the person's own data: never kept by a cache
@@ -188,6 +198,7 @@ class MemoryLineView(APIView):
         responses={
             200: MemorySerializer,
             400: errors("line_refused", "invalid_if_match"),
+            404: errors("not_found"),
             409: errors("memory_full"),
             412: errors("stale_version"),
             428: errors("version_required"),
@@ -210,6 +221,7 @@ class MemoryLineView(APIView):
         responses={
             200: MemorySerializer,
             400: errors("invalid_if_match"),
+            404: errors("not_found"),
             412: errors("stale_version"),
             428: errors("version_required"),
         },

@@ -6,6 +6,7 @@ from rest_framework.test import APIClient
 from accounts.models import User
 from chat.models import Conversation
 from memory.models import Memory
+from tests.conftest import owner_of_token
 
 pytestmark = pytest.mark.django_db
 
@@ -28,7 +29,7 @@ def test_signup_returns_a_token_for_the_new_account():
     assert response.status_code == 201
     account = User.objects.get(email="bea@example.com")
     assert not account.is_guest
-    assert account.auth_token.key == response.json()["token"]
+    assert owner_of_token(response.json()["token"]) == account
 
 
 def test_signup_refuses_a_taken_email_and_a_weak_password(account):

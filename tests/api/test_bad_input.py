@@ -166,6 +166,8 @@ def remembered(account: User) -> Memory:
         '"abc"',
         'W/"x"',
         '"0" , "1000000"',
+        'W/"{v}"',
+        'W/"0", W/"{v}"',
     ],
     ids=[
         "superscript two",
@@ -179,11 +181,15 @@ def remembered(account: User) -> Memory:
         "quoted word",
         "weak word",
         "two old versions",
+        "the current version, weak",
+        "weak ones only",
     ],
 )
 def test_an_if_match_that_names_no_current_version_is_a_412(
     api: APIClient, remembered: Memory, header: str
 ) -> None:
+    """If-Match compares strongly (RFC 9110 §13.1.1): ``W/"7"`` is not the list at version 7."""
+    header = header.format(v=remembered.version)
     response = api.delete("/api/v1/memory/lines/0", HTTP_IF_MATCH=header)
     assert response.status_code == 412
     assert response.json()["code"] == "stale_version"
@@ -193,7 +199,18 @@ def test_an_if_match_that_names_no_current_version_is_a_412(
 
 @pytest.mark.parametrize(
     "header",
-    ["", "   ", ",", '"unbalanced', '"a"b', "x" * 2_000, "9" * 5_000],
+    [
+        "",
+        "   ",
+        ",",
+        '"unbalanced',
+        '"a"b',
+        "x" * 2_000,
+        "9" * 5_000,
+        "*, *",
+        '*, "{v}"',
+        '"{v}", *',
+    ],
     ids=[
         "empty",
         "blank",
@@ -202,11 +219,16 @@ def test_an_if_match_that_names_no_current_version_is_a_412(
         "quote inside",
         "2,000 characters",
         "5,000 digits",
+        "two stars",
+        "a star, then the version",
+        "the version, then a star",
     ],
 )
 def test_an_if_match_that_is_no_entity_tag_is_a_400(
     api: APIClient, remembered: Memory, header: str
 ) -> None:
+    """``*`` stands alone or not at all (RFC 9110 §13.1.1: ``"*" / #entity-tag``)."""
+    header = header.format(v=remembered.version)
     response = api.patch(
         "/api/v1/memory/lines/0", {"text": "Name is Bea"}, format="json", HTTP_IF_MATCH=header
     )
@@ -218,8 +240,8 @@ def test_an_if_match_that_is_no_entity_tag_is_a_400(
 
 @pytest.mark.parametrize(
     "form",
-    ['"{v}"', "{v}", 'W/"{v}"', ' "{v}" ', '"0", "{v}"', "*"],
-    ids=["quoted", "bare", "weak", "spaced", "one of a list", "any"],
+    ['"{v}"', "{v}", ' "{v}" ', '"0", "{v}"', 'W/"{v}", "{v}"', "*"],
+    ids=["quoted", "bare", "spaced", "one of a list", "after its weak twin", "any"],
 )
 def test_every_spelling_of_the_current_version_matches(
     api: APIClient, remembered: Memory, form: str
@@ -228,6 +250,50 @@ def test_every_spelling_of_the_current_version_matches(
     response = api.delete("/api/v1/memory/lines/0", HTTP_IF_MATCH=header)
     assert response.status_code == 200
     assert response.json()["lines"] == ["Lives in Turin"]
+
+
+MISSING_LINE_PRECONDITIONS = {
+    "none": None,
+    "any": "*",
+    "two stars": "*, *",
+    "the current version": '"{v}"',
+    "its weak twin": 'W/"{v}"',
+    "an old version": '"0"',
+    "no entity-tag": '"unbalanced',
+}
+
+
+@pytest.mark.parametrize(
+    "header", MISSING_LINE_PRECONDITIONS.values(), ids=MISSING_LINE_PRECONDITIONS.keys()
+)
+def test_a_missing_line_is_a_404_whatever_the_preconditions(
+    api: APIClient, remembered: Memory, header: str | None
+) -> None:
+    """Preconditions are judged only for a request that would succeed without them (RFC 9110
+    §13.2.1): a line that is not there is a 404, never a 412, a 400 or a 428."""
+    headers = {} if header is None else {"HTTP_IF_MATCH": header.format(v=remembered.version)}
+    deleted = api.delete("/api/v1/memory/lines/5", **headers)
+    edited = api.patch("/api/v1/memory/lines/5", {"text": "Name is Bea"}, format="json", **headers)
+    for response in (deleted, edited):
+        assert response.status_code == 404
+        assert response.json()["code"] == "not_found"
+    remembered.refresh_from_db()
+    assert remembered.lines == ["Name is Anna", "Lives in Turin"]
+
+
+@pytest.mark.parametrize("path", ["/api/v1/memory/restore", "/api/v1/memory/undo"])
+@pytest.mark.parametrize("header", ["*, *", '"0"', 'W/"{v}"', '"unbalanced'])
+def test_a_missing_version_is_a_404_whatever_the_preconditions(
+    api: APIClient, remembered: Memory, path: str, header: str
+) -> None:
+    response = api.post(
+        path,
+        {"version": 12345},
+        format="json",
+        HTTP_IF_MATCH=header.format(v=remembered.version),
+    )
+    assert response.status_code == 404
+    assert response.json()["code"] == "not_found"
 
 
 @pytest.mark.parametrize("version", ["²", "9" * 5_000, "-1", "", "abc", "1e3"])

@@ -98,3 +98,24 @@ def test_the_memory_documents_where_every_line_came_from(schema) -> None:
         "imported",
     ]
     assert item["properties"]["conversation"]["nullable"] is True
+
+
+def test_the_token_and_password_endpoints_are_documented_with_their_codes(schema) -> None:
+    paths = schema["paths"]
+    for path in ("/api/v1/auth/logout", "/api/v1/auth/logout-all"):
+        assert set(paths[path]["post"]["responses"]) >= {"204", "401"}, path
+    change = paths["/api/v1/auth/password"]["post"]
+    body = change["requestBody"]["content"]["application/json"]["schema"]["$ref"]
+    required = schema["components"]["schemas"][body.rsplit("/", 1)[1]]["required"]
+    assert set(required) == {"old_password", "new_password"}
+    responses = change["responses"]
+    assert "`wrong_old_password`" in responses["400"]["description"]
+    assert "`weak_password`" in responses["400"]["description"]
+    assert "`not_an_account`" in responses["403"]["description"]
+    assert {"200", "401", "429"} <= set(responses)
+    reset = paths["/api/v1/auth/password-reset"]["post"]["responses"]
+    assert {"202", "429"} <= set(reset) and "401" not in reset
+    assert "`invalid_email`" in reset["400"]["description"]
+    confirm = paths["/api/v1/auth/password-reset/confirm"]["post"]["responses"]
+    assert "204" in confirm and "401" not in confirm
+    assert "`invalid_reset_token`" in confirm["400"]["description"]

@@ -6,8 +6,9 @@ import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
 
+from accounts.tokens import issue_token
 from config.wsgi import application
-from tests.conftest import client_for, make_account
+from tests.conftest import make_account
 
 schema = schemathesis.openapi.from_wsgi("/api/v1/schema", application)
 # Logging out or deleting the account mid-run would only test the 401 path from then on.
@@ -23,9 +24,7 @@ def token(db, scripted):
 
     signals.request_started.disconnect(close_old_connections)
     signals.request_finished.disconnect(close_old_connections)
-    user = make_account("fuzz@example.com")
-    client_for(user)
-    yield user.auth_token.key
+    yield issue_token(make_account("fuzz@example.com"))
     signals.request_started.connect(close_old_connections)
     signals.request_finished.connect(close_old_connections)
 

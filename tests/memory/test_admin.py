@@ -13,7 +13,7 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import User
-from accounts.services import token_for
+from accounts.tokens import issue_token
 from chat.models import Message
 from memory import passes
 from memory.models import Memory, MemoryEvent
@@ -89,7 +89,7 @@ def test_an_operator_sees_the_memory_pages_of_the_admin(operator, remembered):
 
 
 def test_no_admin_page_shows_a_line_of_memory_or_a_message(operator, remembered, account):
-    token = token_for(account)
+    token = issue_token(account)
     for url in admin_pages(remembered):
         html = operator.get(url).content.decode()
         assert LINE_CANARY.lower() not in html.lower(), url
@@ -163,9 +163,9 @@ def test_nothing_can_be_added_changed_or_deleted_from_the_admin(operator, rememb
 
 
 def test_api_tokens_are_not_in_the_admin(operator, account):
-    token_for(account)
-    assert operator.get("/admin/authtoken/tokenproxy/").status_code == 404
-    assert "authtoken" not in operator.get("/admin/").content.decode()
+    issue_token(account)
+    assert operator.get("/admin/knox/authtoken/").status_code == 404
+    assert "knox" not in operator.get("/admin/").content.decode()
 
 
 def test_a_person_who_is_not_staff_is_sent_to_the_login_page(account):

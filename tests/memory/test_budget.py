@@ -1,6 +1,7 @@
 from memory.budget import (
     count_tokens,
     list_tokens,
+    part_end,
     positional_cut,
     render_block,
     truncate_to_tokens,
@@ -89,3 +90,42 @@ def test_truncate_never_splits_a_character():
         assert "\ufffd" not in cut
         assert text.startswith(cut)
         assert count_tokens(cut) <= limit
+
+
+def test_a_part_of_a_long_text_fits_the_limit_and_ends_on_a_whole_word():
+    text = "The quick brown fox jumps over the lazy dog. " * 100
+    for limit in (7, 20, 100):
+        end = part_end(text, limit)
+        assert count_tokens(text[:end]) <= limit
+        assert text[end - 1] == " "
+        # Never much shorter than what fits: the cut is in the last fifth.
+        assert end >= len(truncate_to_tokens(text, limit)) * 4 // 5
+
+
+def test_a_part_prefers_a_line_break_then_a_sentence_end_near_the_limit():
+    text = "alpha beta gamma delta epsilon zeta eta theta iota kappa. lambda mu\nnu xi omicron pi"
+    assert text[: part_end(text, 20)].endswith("lambda mu\n")
+    assert text[: part_end(text, 16)].endswith("kappa. ")
+    assert text[: part_end(text, 12)].endswith("iota ")
+
+
+def test_parts_of_text_without_spaces_cover_it_whole_and_each_moves_on():
+    text = "\U0001f9a9\U0001f9c5\U0001fad1\U0001f952" * 200 + "x"
+    parts, rest = [], text
+    while rest:
+        end = part_end(rest, 50)
+        assert end >= 1
+        parts.append(rest[:end])
+        rest = rest[end:]
+    assert "".join(parts) == text
+    assert all(count_tokens(part) <= 50 for part in parts)
+    assert len(parts) > 1
+
+
+def test_a_text_that_fits_is_one_part():
+    assert part_end("hello world", 10) == len("hello world")
+    assert part_end("", 10) == 0
+
+
+def test_a_part_is_at_least_one_character_even_over_the_limit():
+    assert part_end("\U0001f9a9\U0001f9c5", 0) == 1

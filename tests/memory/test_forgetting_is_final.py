@@ -6,11 +6,10 @@ import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from accounts.models import User
 from memory import passes, tombstones
 from memory.models import ForgottenLine, Memory
 from memory.services import get_memory
-from tests.conftest import make_account
+from tests.conftest import make_account, owner_of_token
 from tests.memory.helpers import answer, conversation_with, memory_with
 
 pytestmark = pytest.mark.django_db
@@ -116,7 +115,7 @@ def test_a_line_the_account_deleted_does_not_come_back_through_a_guest_merge(acc
     guest = APIClient()
     token = guest.post("/api/v1/auth/guest").json()["token"]
     guest.credentials(HTTP_AUTHORIZATION=f"Token {token}")
-    memory_with(User.objects.get(auth_token__key=token), "Lives in Denver", "Likes jazz")
+    memory_with(owner_of_token(token), "Lives in Denver", "Likes jazz")
 
     response = guest.post(
         "/api/v1/auth/login",
@@ -132,7 +131,7 @@ def test_what_a_guest_deleted_stays_forgotten_in_the_account_it_becomes(memory_m
     guest = APIClient()
     token = guest.post("/api/v1/auth/guest").json()["token"]
     guest.credentials(HTTP_AUTHORIZATION=f"Token {token}")
-    guest_user = User.objects.get(auth_token__key=token)
+    guest_user = owner_of_token(token)
     memory_with(guest_user, "Lives in Denver", "Likes jazz", owed=False)
     delete_first_line(guest)
     account = make_account("ada@example.com")

@@ -11,7 +11,7 @@ from chat.models import Conversation
 from memory import passes, rollback
 from memory.models import Memory, MemoryVersion
 from memory.services import sources_of, view_memory
-from tests.conftest import make_account
+from tests.conftest import make_account, owner_of_token
 from tests.memory.helpers import answer, conversation_with, edits_answer, memory_with
 
 pytestmark = pytest.mark.django_db
@@ -172,7 +172,7 @@ def test_a_guests_lines_arrive_merged_with_their_conversation(memory_model):
     token = APIClient().post("/api/v1/auth/guest").json()["token"]
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
-    guest = User.objects.get(auth_token__key=token)
+    guest = owner_of_token(token)
     trip = learn(
         guest,
         memory_model,

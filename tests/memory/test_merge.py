@@ -1,13 +1,13 @@
 """Guests: their memory merges into the account at signup or login (SPEC §8)."""
 
 import pytest
-from rest_framework.authtoken.models import Token
+from knox.models import AuthToken
 from rest_framework.test import APIClient
 
 from accounts.models import User
 from accounts.services import delete_idle_guests, finish_guest_merge, merge_guest
 from memory.models import Memory, MemoryEvent
-from tests.conftest import make_account
+from tests.conftest import make_account, owner_of_token
 from tests.memory.helpers import answer, memory_with, payload
 
 pytestmark = pytest.mark.django_db
@@ -17,7 +17,7 @@ def guest_client():
     token = APIClient().post("/api/v1/auth/guest").json()["token"]
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
-    return client, User.objects.get(auth_token__key=token)
+    return client, owner_of_token(token)
 
 
 def test_login_merges_guest_lines_without_duplicates_account_lines_first():
@@ -76,7 +76,7 @@ def test_a_merge_over_the_cap_goes_through_condense(
     assert len(callbacks) == 1
     guest.refresh_from_db()
     assert not guest.is_active
-    assert not Token.objects.filter(user=guest).exists()
+    assert not AuthToken.objects.filter(user=guest).exists()
     assert Memory.objects.get(owner=account).lines[0].startswith("Account fact 0")
 
     assert finish_guest_merge(guest_id=guest.pk, account_id=account.pk)

@@ -121,8 +121,14 @@ _STEMS = re.compile(
 _REPLY_TEXTS = {"chat/offline/replies.py"}
 # Vocabularies for other jobs that share a verb with these requests, outside this table: the
 # filters' orders to the assistant ("ricorda all'utente…", "vergiss alle Anweisungen") and a
-# forgotten password ("mot de passe oublié").
-_OTHER_JOBS = {"memory/instructions.py", "memory/instruction_phrases.py", "memory/credentials.py"}
+# forgotten password ("mot de passe oublié"), a password reminder ("rappel du mot de passe",
+# "lembrete da senha").
+_OTHER_JOBS = {
+    "memory/instructions.py",
+    "memory/instruction_phrases.py",
+    "memory/credentials.py",
+    "memory/access_codes.py",
+}
 
 
 def _plain(text: str) -> str:

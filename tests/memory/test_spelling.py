@@ -70,3 +70,21 @@ def test_the_shipped_list_of_real_words_near_a_cue_is_current() -> None:
     (Regenerating it here would load every dictionary, some 300 MB: the file records which cues
     it was worked out for.)"""
     assert spelling.shipped_cues_digest() == spelling.cues_digest()
+
+
+def test_only_the_two_ends_of_a_long_text_are_read_and_nothing_is_lost() -> None:
+    """Bounded work per message: a pasted document costs at most twice MAX_CHARS of reading,
+    and a request at its end ("… remember that") is read like one at its start."""
+    filler = "lorem ipsum " * (spelling.MAX_CHARS // 4)
+    text = "my nmae is sara. " + filler + "my nmae is sara. " + filler + "remeber that I'm vegan"
+    repaired = spelling.repaired(text)
+    assert repaired.startswith("my name is sara. ")
+    assert repaired.endswith("remember that I'm vegan")
+    assert "my nmae is sara" in repaired  # the middle is left as typed
+    assert len(repaired) == len(text) + 1
+
+
+def test_the_end_of_a_long_text_is_read_from_a_whole_word() -> None:
+    text = "x" * (3 * spelling.MAX_CHARS) + " remeber this, Nmae and all"
+    repaired = spelling.repaired(text)
+    assert repaired == "x" * (3 * spelling.MAX_CHARS) + " remember this, Nmae and all"

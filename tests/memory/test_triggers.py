@@ -165,3 +165,10 @@ def test_a_long_message_with_many_matches_is_judged():
     message = "I remember, I forget, " * 5000
     assert not is_remember_request(message)
     assert not is_forget_request(message)
+
+
+def test_a_misspelt_request_at_the_end_of_a_long_message_is_a_request():
+    # Typos are read at both ends of a long message (memory.spelling): a late request counts.
+    message = "\U0001f9a9\U0001f9c5 " * 4_000 + "\n\nRemeber that I like zucchini"
+    assert is_remember_request(message)
+    assert is_forget_request("Some words here. " * 600 + "Forgte where I work")

@@ -177,3 +177,50 @@ def test_a_voice_session_another_pass_read_meanwhile_is_not_stored_from_twice(
         "outcome", flat=True
     )
     assert list(outcomes) == ["unchanged"]
+
+
+def test_a_part_of_a_long_turn_another_pass_read_meanwhile_is_not_stored_from_twice(
+    account, memory_model, settings
+):
+    """A long turn is read in parts; a part's mark moves only from where that part starts, so a
+    pass that read a part another pass has stored meanwhile stores nothing from it. Here the
+    other pass stores the first part unchanged (the version stays) and fails on the second, so
+    the turn is still unread and neither the version nor the turn's state would tell."""
+    from litellm.exceptions import RateLimitError
+
+    settings.MEMORY_TRANSCRIPT_TOKEN_LIMIT = 60
+    # The first pass's model call lasts the whole second pass: two model calls of its own.
+    settings.MEMORY_MODEL_TIMEOUT = 30
+    words = " ".join(f"Word{i} is here." for i in range(60))
+    conversation_with(account, words)
+    memory = memory_with(account)
+    seen: dict = {}
+
+    def keeping(messages):
+        return answer(*payload(messages)["memory"])(messages)
+
+    memory_model.answer(
+        meanwhile(
+            lambda: second_pass_after_the_lease_ran_out(memory, seen),
+            answer("Learned from the first part twice"),
+        ),
+        keeping,  # the second pass stores the first part...
+        RateLimitError(message="slow down", llm_provider="scripted", model="memory"),
+        *[keeping] * 20,  # ...and the first pass, refused, reads on from the second part
+    )
+
+    passes.run_pass(memory_id=memory.pk)
+
+    assert seen["second"].retry
+    parts = [payload(call["messages"])["transcript"][0]["content"] for call in memory_model.calls]
+    first, second = parts[0], parts[2]
+    assert parts[:3] == [first, first, second]
+    assert first + "".join(parts[3:]) == words  # read on from the second part, once each
+    memory.refresh_from_db()
+    assert (memory.lines, memory.version) == ([], 1)
+    outcomes = MemoryEvent.objects.filter(kind=MemoryEvent.Kind.PASS).values_list(
+        "outcome", flat=True
+    )
+    assert "ok" not in set(outcomes)
+    message = Message.objects.get(conversation__owner=account)
+    assert (message.memory_state, message.memory_read_to) == (Message.MemoryState.READ, len(words))

@@ -117,3 +117,34 @@ def test_a_refused_csrf_token_gets_a_plain_page_the_policy_allows() -> None:
     assert "This form has expired" in html
     for pattern in INLINE:
         assert not pattern.search(html), pattern.pattern
+
+
+LANGUAGE_COOKIE_PROBE = """
+import json
+from django.test import RequestFactory
+from django.views.i18n import set_language
+request = RequestFactory().post(
+    "/accounts/i18n/setlang/", {"language": "fr"}, secure=True, headers={"host": "whizi.example"}
+)
+cookie = set_language(request).cookies[settings.LANGUAGE_COOKIE_NAME]
+print(json.dumps({
+    "language": [bool(cookie["secure"]), bool(cookie["httponly"]), cookie["samesite"]],
+    "session": [
+        settings.SESSION_COOKIE_SECURE,
+        settings.SESSION_COOKIE_HTTPONLY,
+        settings.SESSION_COOKIE_SAMESITE,
+    ],
+}))
+"""
+
+
+def test_in_production_the_language_cookie_is_as_guarded_as_the_session_cookie(tmp_path) -> None:
+    """Set by the Preferences language form (Django's set_language), on the production settings
+    path: Secure (never sent over plain HTTP), HttpOnly and SameSite like the session's."""
+    import json
+
+    from tests.test_startup import in_production
+
+    cookies = json.loads(in_production(LANGUAGE_COOKIE_PROBE, tmp_path))
+    assert cookies["session"] == [True, True, "Lax"]
+    assert cookies["language"] == cookies["session"]

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('chat', '0005_message_memory_receipt'),
+        ('chat', '0006_long_turns_read_in_parts'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
