@@ -2,27 +2,13 @@
 through memory: its turns go with it, also while a pass has them in hand."""
 
 import pytest
-from django.db import connection
 
 from chat import services as chat_services
 from memory import passes
 from memory.models import Memory
-from tests.memory.helpers import answer, conversation_with, memory_with
+from tests.memory.helpers import answer, conversation_with, meanwhile, memory_with
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def meanwhile(action, then_answer):
-    """A scripted answer that first does ``action`` (committed), as if another request did."""
-
-    def respond(messages):
-        try:
-            action()
-        finally:
-            connection.close()  # this runs in the model's worker thread
-        return then_answer(messages)
-
-    return respond
 
 
 def test_a_chat_deleted_during_a_pass_teaches_memory_nothing(account, memory_model):
