@@ -63,3 +63,8 @@ class ProjectForm(forms.Form):
         help_text=_("Applied to every chat in this project. They are not memory."),
         widget=forms.Textarea(attrs={"rows": 4}),
     )
+
+
+class RenameForm(forms.Form):
+    # Blank and length are judged by the service, the API's rule word for word.
+    title = forms.CharField(label=_("Title"), required=False, strip=False)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Self
+
 from django.conf import settings
 from django.db import models
 
@@ -11,11 +13,25 @@ from memory.turns import TurnState
 
 
 class OwnedQuerySet(models.QuerySet):
-    def for_owner(self, owner: Person | None) -> OwnedQuerySet:
+    def for_owner(self, owner: Person | None) -> Self:
         # A visitor who has not acted yet (no guest row) owns nothing.
         if not getattr(owner, "is_authenticated", False):
             return self.none()
         return self.filter(owner=owner)
+
+
+class ConversationQuerySet(OwnedQuerySet):
+    def listed(self) -> Self:
+        """The chats a person's lists show (the sidebar, ``GET conversations``, the chat "/"
+        reopens): a temporary chat is in none of them, only at its own address until it expires."""
+        return self.filter(temporary=False)
+
+    def matching(self, query: str) -> Self:
+        """Chats whose title or any message contains ``query``, whatever the case. ``icontains``
+        escapes LIKE's wildcards, so ``%`` and ``_`` match only themselves; it reads the
+        messages through the owner's conversations, so chain it after ``for_owner``."""
+        said = Message.objects.filter(conversation=models.OuterRef("pk"), content__icontains=query)
+        return self.filter(models.Q(title__icontains=query) | models.Exists(said))
 
 
 class Project(models.Model):
@@ -45,7 +61,8 @@ class Conversation(models.Model):
     )
     title = models.CharField(max_length=200, blank=True)
     model = models.CharField(max_length=200)
-    # A temporary conversation neither reads nor feeds memory (chosen when it starts).
+    # A temporary conversation neither reads nor feeds memory (chosen when it starts), is in no
+    # list, and is deleted TEMPORARY_CHAT_TTL_HOURS after its last message (chat.chats).
     temporary = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True, db_index=True)
@@ -54,10 +71,19 @@ class Conversation(models.Model):
     turns = models.PositiveIntegerField(default=0)
     turns_at_reply = models.PositiveIntegerField(default=0)
 
-    objects = OwnedQuerySet.as_manager()
+    objects = ConversationQuerySet.as_manager()
 
     class Meta:
         ordering = ["-updated_at", "-id"]
+        indexes = [
+            # The expiry of temporary chats (chat.chats) finds the old ones without reading
+            # through everyone's kept chats.
+            models.Index(
+                fields=["updated_at"],
+                condition=models.Q(temporary=True),
+                name="conversation_temporary_age",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"conversation #{self.pk}"

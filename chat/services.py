@@ -20,7 +20,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 import llm
-from chat import context
+from chat import context, titles
 from chat.models import Conversation, Message, Project, VoiceSession
 from core import db
 from core.db import is_lock_conflict, retry_on_lock_conflict
@@ -32,8 +32,6 @@ from memory.lines import clean_text
 from memory.triggers import is_forget_request, is_remember_request
 
 log = logging.getLogger(__name__)
-
-TITLE_CHARS = 60
 
 
 class InvalidInput(Invalid):
@@ -327,7 +325,7 @@ def _store_user_message(
     memory: whether memory was on is unknown); a conversation that changed hands since (its
     guest signed up or logged in meanwhile) is treated as memory off, so what is said in that
     moment is never learned by either side."""
-    title = text.strip().splitlines()[0][:TITLE_CHARS]
+    title = titles.title_for(text)  # the first message names the chat (an empty one waits)
     tokens = context.message_tokens(text)  # counted before the conversation's lock is taken
     try:
         with transaction.atomic():

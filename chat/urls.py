@@ -14,5 +14,10 @@ urlpatterns = [
     path("c/<int:pk>/model", views.switch_model, name="switch_model"),
     path("c/<int:pk>/memory-receipts", views.memory_receipts, name="memory_receipts"),
     path("c/<int:pk>/memory/undo", views.undo_memory, name="undo_memory"),
+    path("c/<int:pk>/rename", views.rename, name="rename"),
+    path("c/<int:pk>/delete", views.delete, name="delete"),
+    path("c/search", views.search, name="search"),
     path("projects/", views.projects, name="projects"),
+    path("projects/<int:pk>/", views.project, name="project"),
+    path("projects/<int:pk>/delete", views.delete_project, name="delete_project"),
 ]

@@ -19,9 +19,9 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from chat import receipts, services
+from chat import chats, receipts, services
 from chat.access import conversation_for, project_for
-from chat.forms import NewConversationForm, ProjectForm
+from chat.forms import NewConversationForm, ProjectForm, RenameForm
 from chat.models import Conversation, Message, Project
 from chat.streaming import streaming_reply, with_markdown
 from core import throttling
@@ -88,7 +88,7 @@ def _new_chat_page(
 @person_optional
 def home(request: HttpRequest) -> HttpResponse:
     person = person_of(request)
-    latest = Conversation.objects.for_owner(person).first()
+    latest = chats.listed(person).first()  # never a temporary chat
     if latest is not None:
         return redirect("chat:conversation", pk=latest.pk)
     return _new_chat_page(request, NewConversationForm(person))
@@ -147,7 +147,11 @@ def send(request: HttpRequest, pk: int) -> HttpResponse | StreamingHttpResponse:
         return redirect("chat:conversation", pk=conversation.pk)
     # Refused input is JSON for the page's script (core.error_pages), before any stream.
     message, events = services.stream_message(conversation=conversation, content=content)
-    return streaming_reply(with_markdown(_localized(events)), user_message=_message_data(message))
+    return streaming_reply(
+        with_markdown(_localized(events)),
+        user_message=_message_data(message),
+        title=conversation.title,
+    )
 
 
 @require_POST
@@ -172,6 +176,85 @@ def projects(request: HttpRequest) -> HttpResponse:
     owned = Project.objects.for_owner(person_of(request)).annotate(chats=Count("conversations"))
     status = 400 if form.errors else 200
     return render(request, "chat/projects.html", {"form": form, "projects": owned}, status=status)
+
+
+@require_http_methods(["GET", "POST"])
+@person_optional
+def project(request: HttpRequest, pk: int) -> HttpResponse:
+    """A project's page: its name and instructions, edited; its deletion offered."""
+    project = project_for(person_of(request), pk)
+    initial = {"name": project.name, "instructions": project.instructions}
+    form = ProjectForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        services.update_project(project=project, **form.cleaned_data)
+        messages.success(request, _("Project saved."))
+        return redirect("chat:projects")
+    context = {"project": project, "form": form, "chats": project.conversations.count()}
+    return render(request, "chat/project.html", context, status=400 if form.errors else 200)
+
+
+@require_http_methods(["GET", "POST"])
+@person_optional
+def delete_project(request: HttpRequest, pk: int) -> HttpResponse:
+    """Asks first (the page without JavaScript; the project's page asks in a dialog), then
+    deletes the project with its chats."""
+    project = project_for(person_of(request), pk)
+    if request.method == "GET":
+        context = {"project": project, "chats": project.conversations.count()}
+        return render(request, "chat/project_delete_confirm.html", context)
+    services.delete_project(project=project)
+    messages.success(request, _("Project deleted."))
+    return redirect("chat:projects")
+
+
+# --- Managing chats from the sidebar: rename, delete, search --------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+@person_optional
+def rename(request: HttpRequest, pk: int) -> HttpResponse:
+    """Rename a chat: the sidebar's dialog posts here (JSON back), or this page's form."""
+    conversation = conversation_for(person_of(request), pk)
+    form = RenameForm(request.POST or None, initial={"title": conversation.title})
+    if request.method == "POST":
+        with shown_on_page(request, form=form):  # the dialog's script gets the error as JSON
+            chats.update_conversation(
+                conversation=conversation, title=request.POST.get("title", "")
+            )
+            if _accepts(request, "application/json"):
+                return JsonResponse({"title": conversation.title})
+            messages.success(request, _("Chat renamed."))
+            return redirect("chat:conversation", pk=conversation.pk)
+    context = {"conversation": conversation, "form": form}
+    return render(request, "chat/rename.html", context, status=400 if form.errors else 200)
+
+
+@require_http_methods(["GET", "POST"])
+@person_optional
+def delete(request: HttpRequest, pk: int) -> HttpResponse:
+    """Asks first (the page without JavaScript; the sidebar asks in a dialog), then deletes the
+    chat through the one deletion there is."""
+    conversation = conversation_for(person_of(request), pk)
+    if request.method == "GET":
+        return render(request, "chat/delete_confirm.html", {"conversation": conversation})
+    services.delete_conversation(conversation=conversation)
+    if _accepts(request, "application/json"):
+        return JsonResponse({"deleted": True})
+    messages.success(request, _("Chat deleted."))
+    return redirect("chat:home")
+
+
+@require_GET
+@person_optional
+def search(request: HttpRequest) -> HttpResponse:
+    """The person's chats whose title or messages contain ``q``: the sidebar's list alone for
+    its script (``X-Whizi-Fragment``), else a page of results."""
+    query = request.GET.get("q", "")[: chats.SEARCH_MAX_CHARS]
+    found = chats.sidebar_list(person_of(request), query=query)
+    context = {"sidebar_conversations": found, "query": query.strip()}
+    if request.headers.get("X-Whizi-Fragment"):
+        return render(request, "chat/_conversation_list.html", context)
+    return render(request, "chat/search.html", context)
 
 
 # --- Memory receipts: "Memory updated" under the turn whose pass changed the list ----------------

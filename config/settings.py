@@ -377,6 +377,10 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": MEMORY_SWEEP_SECONDS,
     },
     "accounts-housekeeping": {"task": "accounts.housekeeping", "schedule": 3600.0},
+    "chat-delete-expired-temporary-chats": {
+        "task": "chat.delete_expired_temporary_chats",
+        "schedule": 900.0,
+    },
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
 # A live worker refreshes its heartbeat this often; /healthz says "down" after three misses.
@@ -449,6 +453,8 @@ MEMORY_PASS_RESEND_AFTER_SECONDS = env.int("MEMORY_PASS_RESEND_AFTER_SECONDS", d
 MEMORY_DROPPED_PASS_RETRY_SECONDS = env.int("MEMORY_DROPPED_PASS_RETRY_SECONDS", default=3600)
 MEMORY_PASS_DROPS_BEFORE_SKIP = env.int("MEMORY_PASS_DROPS_BEFORE_SKIP", default=3)
 GUEST_IDLE_DAYS = env.int("GUEST_IDLE_DAYS", default=30)
+# A temporary chat is deleted this long after its last message (checked every 15 minutes).
+TEMPORARY_CHAT_TTL_HOURS = env.float("TEMPORARY_CHAT_TTL_HOURS", default=24.0)
 
 LOGGING: dict[str, Any] = {
     "version": 1,

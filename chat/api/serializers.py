@@ -9,7 +9,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.validators import ProhibitSurrogateCharactersValidator
 
-from chat import receipts
+from chat import chats, receipts
 from chat.models import Conversation, Message, Project
 from memory.api.history import ChangedLineSerializer
 from memory.lines import clean_text
@@ -77,10 +77,6 @@ class ConversationCreateSerializer(serializers.Serializer):
     temporary = serializers.BooleanField(required=False, default=False)
 
 
-class ConversationUpdateSerializer(serializers.Serializer):
-    model = serializers.CharField(max_length=200)
-
-
 class TextField(serializers.CharField):
     """Text as the service stores it: ``clean_text`` (NUL bytes, controls and lone surrogates
     stripped, NFC), applied before the length checks so ``max_length`` counts what is stored
@@ -105,6 +101,34 @@ class TextField(serializers.CharField):
         if not text and not self.allow_blank:
             self.fail("blank")
         return text
+
+
+class ConversationUpdateSerializer(serializers.Serializer):
+    # Emptiness and length are the service's (the web's rename says the same).
+    title = TextField(
+        required=False,
+        allow_blank=True,
+        help_text=f"Renames the chat: trimmed, 1–{chats.TITLE_MAX_CHARS} characters "
+        "(`empty_title`, `title_too_long`).",
+    )
+    model = serializers.CharField(
+        required=False, max_length=200, help_text="Switches the model mid-conversation."
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if not attrs:
+            raise serializers.ValidationError("Send a title, a model or both.")
+        return attrs
+
+
+class ConversationQuerySerializer(serializers.Serializer):
+    q = TextField(
+        required=False,
+        allow_blank=True,
+        max_length=chats.SEARCH_MAX_CHARS,
+        help_text="Only the chats whose title or messages contain this text, whatever the "
+        "case (`%` and `_` are plain characters); blank for all.",
+    )
 
 
 class ProjectSerializer(serializers.ModelSerializer):

@@ -14,10 +14,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from chat import receipts, services
+from chat import chats, receipts, services
 from chat.access import conversation_for, project_for, voice_session_for
 from chat.api import serializers as s
-from chat.models import Conversation, Project
+from chat.models import Project
 from chat.streaming import streaming_reply
 from core import throttling
 from core.people import PersonRequest
@@ -31,10 +31,17 @@ class ModelsView(APIView):
 
 
 class ConversationListView(APIView):
-    @extend_schema(responses=s.ConversationSerializer(many=True))
+    @extend_schema(
+        parameters=[s.ConversationQuerySerializer],
+        responses={200: s.ConversationSerializer(many=True), 400: errors("invalid")},
+        description="The person's chats, newest first (at most 200), never a temporary one; "
+        "with `q`, those whose title or messages contain it.",
+    )
     def get(self, request: PersonRequest) -> Response:
-        conversations = Conversation.objects.for_owner(request.user)[:200]
-        return Response(s.ConversationSerializer(conversations, many=True).data)
+        query = s.ConversationQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        found = chats.listed(request.user, query=query.validated_data.get("q", ""))
+        return Response(s.ConversationSerializer(found[: chats.LIST_LIMIT], many=True).data)
 
     @extend_schema(
         request=s.ConversationCreateSerializer,
@@ -67,13 +74,18 @@ class ConversationDetailView(APIView):
 
     @extend_schema(
         request=s.ConversationUpdateSerializer,
-        responses={200: s.ConversationSerializer, 400: errors("unknown_model")},
+        responses={
+            200: s.ConversationSerializer,
+            400: errors("unknown_model", "empty_title", "title_too_long", "invalid"),
+        },
+        description="Rename the chat (`title`), switch its model (`model`), or both: both are "
+        "checked before either is written.",
     )
     def patch(self, request: PersonRequest, pk: int) -> Response:
         conversation = conversation_for(request.user, pk)
         data = s.ConversationUpdateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        services.switch_model(conversation=conversation, model=data.validated_data["model"])
+        chats.update_conversation(conversation=conversation, **data.validated_data)
         return Response(s.ConversationSerializer(conversation).data)
 
     @extend_schema(responses={204: None})
@@ -124,7 +136,9 @@ class MessageCreateView(APIView):
         content = data.validated_data["content"]
         if request.accepted_renderer.format == "sse":
             message, events = services.stream_message(conversation=conversation, content=content)
-            return streaming_reply(events, user_message=s.MessageSerializer(message).data)
+            return streaming_reply(
+                events, user_message=s.MessageSerializer(message).data, title=conversation.title
+            )
         exchange = services.send_message(conversation=conversation, content=content)
         body: dict[str, object] = {
             "user_message": s.MessageSerializer(exchange.user_message).data,

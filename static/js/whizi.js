@@ -294,6 +294,7 @@
       autosize(input);
       scrollDown();
       let finished = false;
+      let named = "";
       try {
         const response = await fetch(form.action, {
           method: "POST",
@@ -323,6 +324,7 @@
         for await (const { event, payload } of readEvents(response)) {
           if (event === "start" && payload.user_message) {
             mine.dataset.messageId = payload.user_message.id;
+            named = payload.title || ""; // the server names the chat (chat/titles.py)
           } else if (event === "delta") {
             source += payload.content || "";
             rendered.add(payload);
@@ -353,8 +355,8 @@
         }
         reply.classList.remove("streaming");
         reply.removeAttribute("aria-busy");
-        if (title?.hasAttribute("data-untitled")) {
-          title.textContent = content.trim().split("\n")[0].slice(0, 60);
+        if (named && title?.hasAttribute("data-untitled")) {
+          title.textContent = named;
           title.removeAttribute("data-untitled");
           const current = document.querySelector(".conversation-list [aria-current=page]");
           if (current) current.textContent = title.textContent;
@@ -638,7 +640,7 @@
   function setupChatsMenu(menu) {
     document.addEventListener("click", (event) => {
       if (menu.open && !menu.contains(event.target)) {
-        const list = menu.parentElement.querySelector(".conversation-list");
+        const list = menu.parentElement.querySelector(".conversation-panel");
         if (!list?.contains(event.target)) menu.open = false;
       }
     });

@@ -87,7 +87,7 @@ def test_a_conversation_comes_back_with_its_messages(api, scripted):
     )
     detail = api.get(f"/api/v1/conversations/{conversation['id']}").json()
     assert [m["content"] for m in detail["messages"]] == ["ping", "pong"]
-    assert detail["title"] == "ping"
+    assert detail["title"] == "Ping"
     assert [c["id"] for c in api.get("/api/v1/conversations").json()] == [conversation["id"]]
 
 

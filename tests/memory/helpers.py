@@ -7,6 +7,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from django.db import connection
+
 from chat.models import Conversation, Message
 from memory import edits
 from memory.models import Memory
@@ -148,3 +150,19 @@ def anna_and_bob(apps):
         User.objects.create(email=f"{name}@example.com", username=f"{name}@example.com")
         for name in ("anna", "bob")
     )
+
+
+def meanwhile(
+    action: Callable[[], object], then_answer: Any
+) -> Callable[[list[dict[str, Any]]], Any]:
+    """A scripted answer that first does ``action`` (committed), as if another request did in
+    the middle of the model call (which runs in a worker thread with its own connection)."""
+
+    def respond(messages: list[dict[str, Any]]) -> Any:
+        try:
+            action()
+        finally:
+            connection.close()  # this runs in the model's worker thread
+        return then_answer(messages) if callable(then_answer) else then_answer
+
+    return respond

@@ -5,29 +5,15 @@ thread with its own database connection), which is exactly where a real race hap
 """
 
 import pytest
-from django.db import connection
 
 from accounts.services import delete_account
 from memory import passes
 from memory.models import Memory
 from memory.queueing import request_pass
 from memory.services import clear_memory, get_memory, write_lines
-from tests.memory.helpers import answer, conversation_with, memory_with, payload
+from tests.memory.helpers import answer, conversation_with, meanwhile, memory_with, payload
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def meanwhile(action, then_answer):
-    """A scripted answer that first does ``action`` (committed), as if another request did."""
-
-    def respond(messages):
-        try:
-            action()
-        finally:
-            connection.close()  # this runs in the model's worker thread
-        return then_answer(messages) if callable(then_answer) else then_answer
-
-    return respond
 
 
 def test_clear_during_pass_brings_nothing_back(account, memory_model):

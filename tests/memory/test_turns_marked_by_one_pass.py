@@ -13,27 +13,13 @@ from collections import Counter
 
 import pytest
 from django.conf import settings
-from django.db import connection
 
 from chat.models import Message
 from memory import passes
 from memory.models import Memory, MemoryEvent
-from tests.memory.helpers import answer, conversation_with, later, memory_with, payload
+from tests.memory.helpers import answer, conversation_with, later, meanwhile, memory_with, payload
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def meanwhile(action, then_answer):
-    """A scripted answer that first does ``action`` (committed), as if another worker did."""
-
-    def respond(messages):
-        try:
-            action()
-        finally:
-            connection.close()  # this runs in the model's worker thread
-        return then_answer
-
-    return respond
 
 
 def second_pass_after_the_lease_ran_out(memory: Memory, seen: dict) -> None:

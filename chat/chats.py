@@ -1,0 +1,96 @@
+"""Managing one's chats: the list and its search, renaming, and the expiry of temporary chats.
+
+Split from ``chat.services`` (sending, projects, voice), whose deletion these reuse: a chat
+deleted here goes the way every deletion goes, its turns with it, so memory never reads them
+(a pass that had them in hand finds them gone when it marks them read, and starts again).
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext
+
+from chat import services
+from chat.models import Conversation, ConversationQuerySet
+from core.people import Person
+from memory.lines import clean_text
+
+# A list shows the newest chats (the API's, the web sidebar's); older ones are found by a search
+# and stay in the export.
+LIST_LIMIT = 200
+SIDEBAR_LIMIT = 50
+TITLE_MAX_CHARS = 120
+SEARCH_MAX_CHARS = 200
+_EXPIRY_BATCH = 500
+
+
+def listed(owner: Person | None, *, query: str = "") -> ConversationQuerySet:
+    """The person's chats as their lists show them, newest first; with ``query``, those whose
+    title or messages contain it (case aside). Never a temporary chat, never anyone else's."""
+    chats = Conversation.objects.for_owner(owner).listed()
+    query = " ".join(clean_text(query).split())
+    return chats.matching(query) if query else chats
+
+
+def sidebar_list(owner: Person | None, *, query: str = "") -> list[Conversation]:
+    """What the web sidebar lists: the newest ``SIDEBAR_LIMIT`` of ``listed``."""
+    return list(listed(owner, query=query).only("pk", "title", "updated_at")[:SIDEBAR_LIMIT])
+
+
+def clean_title(title: object) -> str:
+    """A title as stored (one line, trimmed, cleaned like every stored text), or InvalidInput."""
+    if not isinstance(title, str):
+        raise services.InvalidInput("invalid_title", gettext("The title must be text."))
+    text = " ".join(clean_text(title).split())
+    if not text:
+        raise services.InvalidInput("empty_title", gettext("Give the chat a title."))
+    if len(text) > TITLE_MAX_CHARS:
+        raise services.InvalidInput(
+            "title_too_long",
+            gettext("The title is too long (over %(limit)s characters).")
+            % {"limit": TITLE_MAX_CHARS},
+        )
+    return text
+
+
+def update_conversation(
+    *, conversation: Conversation, title: object | None = None, model: str | None = None
+) -> Conversation:
+    """Rename a chat and/or switch its model: both checked before either is written. A rename
+    does not move the chat up the list (its last activity is unchanged)."""
+    if title is not None:
+        title = clean_title(title)
+    if model is not None:
+        services.check_model(model)
+    with transaction.atomic():
+        if title is not None:
+            if not Conversation.objects.filter(pk=conversation.pk).update(title=title):
+                raise services.ConversationGone
+            conversation.title = title
+        if model is not None:
+            services.switch_model(conversation=conversation, model=model)
+    return conversation
+
+
+def delete_expired_temporary_chats() -> int:
+    """Delete the temporary chats whose last message is older than ``TEMPORARY_CHAT_TTL_HOURS``,
+    through the one deletion there is. Each is judged again under its row's lock: a message
+    being stored right now holds that lock and moves ``updated_at``, so it keeps its chat."""
+    cutoff = timezone.now() - timedelta(hours=settings.TEMPORARY_CHAT_TTL_HOURS)
+    expired = Conversation.objects.filter(temporary=True, updated_at__lt=cutoff)
+    deleted = 0
+    while True:
+        batch = list(expired.order_by("updated_at").values_list("pk", flat=True)[:_EXPIRY_BATCH])
+        deleted_before = deleted
+        for pk in batch:
+            with transaction.atomic():
+                conversation = expired.select_for_update().filter(pk=pk).first()
+                if conversation is not None:
+                    services.delete_conversation(conversation=conversation)
+                    deleted += 1
+        if deleted == deleted_before:  # nothing (more) expired
+            return deleted
