@@ -36,10 +36,6 @@ _STRING = re.compile(r'"(?:[^"\\]++|\\.)*+(?:"|\\?\Z)', re.DOTALL)
 _NOT_A_BRACKET = re.compile(r"[^\[\]{}]++")
 # An opening bracket is a step of +1, a closing one of −1 (as signed bytes).
 _STEP = str.maketrans({"[": "\x01", "{": "\x01", "]": "\xff", "}": "\xff"})
-# A \u escape of a UTF-16 surrogate: paired, it is one character; alone ("\ud800"), json.loads
-# gives a string no UTF-8 can hold, which would fail wherever it is encoded (a throttle's key,
-# the database), so such a body is malformed JSON.
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
 def json_depth_exceeds(text: str, limit: int) -> bool:
@@ -83,9 +79,6 @@ class JSONParser(parsers.JSONParser):
             raise JSONTooDeep
         try:
             parse_constant = json.strict_constant if self.strict else None
-            data = json.loads(text, parse_constant=parse_constant)
-            if _SURROGATE_ESCAPE.search(text):
-                json.dumps(data, ensure_ascii=False).encode()  # a lone surrogate raises here
-            return data
+            return json.loads(text, parse_constant=parse_constant)
         except (ValueError, RecursionError):
             raise exceptions.ParseError("JSON parse error") from None

@@ -114,7 +114,10 @@ class PerEmail(ScopedThrottle):
         email = data.get("email") if hasattr(data, "get") else None
         if not isinstance(email, str) or not email.strip():
             return None
-        return hashlib.sha256(email.strip().casefold().encode()).hexdigest()[:32]
+        # "surrogatepass": JSON may carry a lone surrogate ("\ud800"), which plain UTF-8 cannot
+        # encode; the key only has to be stable, and the field is refused as invalid later.
+        folded = email.strip().casefold().encode("utf-8", "surrogatepass")
+        return hashlib.sha256(folded).hexdigest()[:32]
 
 
 class PerPerson(ScopedThrottle):

@@ -404,7 +404,9 @@ def test_the_account_of_a_client_is_untouched_by_all_of_it(account: User) -> Non
 
 
 # A lone UTF-16 surrogate, written as a JSON escape, parses to a string UTF-8 cannot hold: it
-# broke the per-email throttle's key (a 500 on login, signup and password reset).
+# broke the per-email throttle's key (a 500 on login, signup and password reset). Message text
+# has its surrogates stripped (tests/chat/test_api.py); an address or password with one is
+# simply not valid.
 LONE_SURROGATES = {
     "high": r'{"email": "a\ud800@example.com", "password": "x"}',
     "low": r'{"email": "a\udc00@example.com", "password": "x"}',
@@ -416,10 +418,11 @@ LONE_SURROGATES = {
 @pytest.mark.parametrize(
     "path", ["/api/v1/auth/login", "/api/v1/auth/signup", "/api/v1/auth/password-reset"]
 )
-def test_a_lone_surrogate_is_malformed_json_not_a_500(path: str, body: str) -> None:
+def test_a_lone_surrogate_is_never_a_500(path: str, body: str, throttling) -> None:
     response = post_raw(APIClient(), path, body)
-    assert response.status_code == 400
-    assert response.json()["code"] == "malformed_json"
+    assert response.status_code in (202, 400), response.content
+    if response.status_code == 400:
+        assert response.json()["code"] in ("invalid", "invalid_email", "invalid_credentials")
 
 
 def test_a_paired_surrogate_is_one_character_and_accepted(api: APIClient) -> None:
