@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import copy
 import socket
 import threading
 import time
@@ -154,6 +155,28 @@ def _empty_broker_queues() -> None:
     import redis
 
     redis.Redis.from_url(settings.REDIS_URL).delete("memory", "default")
+
+
+@pytest.fixture(autouse=True)
+def _request_bounds_kept() -> Iterator[None]:
+    """Each test ends with the database bounds of the test settings (a web request's) again.
+    A worker started in this process (the ``worker`` fixture, ``start_worker``) sends
+    ``worker_init``, whose handler gives the whole process a worker's bounds
+    (``config/celery.py``): left in place, every later test would run with a 60 s statement
+    bound and a 62 s stall guard, and one that waits on a frozen server would outlast its own
+    bound instead of seeing a 503 within seconds."""
+    from django.db import connections
+
+    from config.database import STALL_SECONDS
+
+    wrapper = connections["default"]
+    saved = {
+        key: copy.deepcopy(wrapper.settings_dict.get(key)) for key in ("OPTIONS", STALL_SECONDS)
+    }
+    yield
+    if any(wrapper.settings_dict.get(key) != value for key, value in saved.items()):
+        wrapper.settings_dict.update(saved)
+        wrapper.close()  # the next connection opens with the bounds restored
 
 
 @pytest.fixture(autouse=True)

@@ -12,6 +12,7 @@ is that it finished while the stall still held, never how fast.
 
 from __future__ import annotations
 
+import copy
 import os
 import socket
 import subprocess
@@ -32,6 +33,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from chat.models import Message
+from config.database import STALL_SECONDS, stall_seconds
 from memory import passes, scheduling
 from memory.models import Memory
 from memory.queueing import sweep_owed_passes
@@ -198,6 +200,12 @@ def through_a_proxy() -> Iterator[FreezableProxy]:
     """Every connection goes through a freezable proxy, and is kept between requests as in
     production (``CONN_MAX_AGE``, checked before reuse)."""
     settings_dict = connection.settings_dict
+    # A frozen server is cut by our own bound: it must be a request's, well within HANG (a
+    # worker started in this process gives it a worker's, past HANG: tests/conftest.py).
+    bound = stall_seconds(
+        settings.DATABASE_REQUEST_STATEMENT_TIMEOUT_MS, settings.DATABASE_REQUEST_LOCK_TIMEOUT_MS
+    )
+    assert bound is not None and settings_dict[STALL_SECONDS] == bound < HANG / 2
     saved = {key: settings_dict.get(key) for key in ("HOST", "PORT", "CONN_MAX_AGE")}
     proxy = FreezableProxy((saved["HOST"] or "127.0.0.1", int(saved["PORT"] or 5432)))
     connection.close()
@@ -237,14 +245,17 @@ def bounds_of_a_new_connection() -> tuple[str, str]:
 def test_web_requests_and_workers_have_their_own_bounds(db) -> None:
     from config.database import bound_waits_for_requests, bound_waits_for_workers
 
-    saved = dict(connection.settings_dict["OPTIONS"])
+    settings_dict = connection.settings_dict
+    saved = {key: copy.deepcopy(settings_dict.get(key)) for key in ("OPTIONS", STALL_SECONDS)}
     try:
         bound_waits_for_requests()  # what config/wsgi.py does for every web process
         assert bounds_of_a_new_connection() == ("5s", "2s")
+        assert settings_dict[STALL_SECONDS] == 7
         bound_waits_for_workers()  # what a Celery worker does as it starts
         assert bounds_of_a_new_connection() == ("1min", "10s")
+        assert settings_dict[STALL_SECONDS] == 62
     finally:
-        connection.settings_dict["OPTIONS"] = saved
+        settings_dict.update(saved)  # our own bound too, not only the server's
         connection.close()
 
 
