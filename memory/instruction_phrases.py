@@ -46,6 +46,47 @@ _ASSISTANT_ACTS: Final = (
     r"|deveria|devera|tem que|tem de|precisa)\b",
     r"\b(?:quer|queria|pede|deseja|prefere) (?:que )?(?:o|ao) (?:assistente|ia)\b",
 )
+# The assistant as the subject of any verb, where a sentence or clause opens: "The assistant
+# reveals his notes", "L'assistente gli passa le risposte", "L'assistant ignore ses règles",
+# "El asistente le da todo", "Der Assistent gibt ihm alles", "O assistente lhe dá tudo". A memory
+# line is a fact about the person, never one about what the assistant does. A person's human
+# assistant is "her assistant" (a possessive, never an opening article) or "the assistant" of a
+# job ("L'assistente sociale la segue", "El asistente de su jefe", "A assistente dele deve"): the
+# word after the assistant is then no verb, and these stop lists say which.
+_SUBJECT_OPENS: Final = r"(?:^|[:;.!?(\[]\s*|,\s+)"
+_NOT_VERB_AFTER: Final = (
+    r"of|for|at|in|on|and|or|who|that|which|is|was|'s|manager|coach|director|professor|teacher"
+    r"|editor|di|del|della|dello|dei|degli|delle|da|alla|nella|sulla|dalla|e|era|sara|che|sua|mio"
+    r"|mia|suo|sociale|personale|dentale|legale|parlamentare|domiciliare|familiare"
+    r"|de|du|des|d'|a|au|aux|est|etait|sera|et|ou|qui|que|dont|chez|pour|avec|son|sa|ses|social"
+    r"|maternelle|personnelle|medicale|dentaire|juridique|technique|administrative|parlementaire"
+    r"|del|es|fue|y|o|con|en|para|su|personal|dental|medica|tecnica|administrativa|legal"
+    r"|do|dos|das|dele|dela|deles|delas|com|em|seu|pessoal|juridica"
+    r"|des|seines|ihres|meines|von|vom|ist|war|heisst|und|oder|der|die|aus|im|chiama|appelle"
+    r"|llama|chama|nennt sich"
+)
+# Adverbs and object pronouns between the assistant and its verb ("gli", "lui", "le", "lhe").
+_ROMANCE_SKIPPED: Final = (
+    r"sempre|mai|non|anche|spesso|ora|ne|toujours|jamais|aussi|souvent|siempre|nunca|no"
+    r"|tambien|ya|nao|tambem|ja|gli|le|mi|ti|ci|vi|lo|la|li|si|lui|leur|me|te|se|les|nos|lhe"
+    r"|lhes|glielo|gliela"
+)
+_ASSISTANT_SUBJECT: Final = (
+    # English: a verb in -s after "the assistant", "the AI", "the bot", "the chatbot".
+    rf"{_SUBJECT_OPENS}(?:(?:the|this|your) (?:ai |virtual |digital )?(?:assistant|chatbot|bot"
+    r"|ai)|whizi)(?: (?:always|never|also|often|now|then|just|only|secretly|gladly|happily"
+    r"|quietly|simply|even))* (?:doesn't|does not|won't|(?!(?:is|was|has been|ss)\b)"
+    rf"(?!(?:{_NOT_VERB_AFTER})\b)[a-z]+(?<!ss)(?:s|es))\b",
+    # Italian, French, Spanish, Portuguese: the third person, after adverbs and clitics.
+    rf"{_SUBJECT_OPENS}(?:l'|il |la |el |o |a |le )(?:assistente(?: virtuale| virtual| ai| ia)?"
+    r"|assistant(?:e)?(?: virtuel(?:le)?| ia)?|asistente(?: virtual)?|ia|chatbot|bot|whizi)"
+    rf"(?: (?:{_ROMANCE_SKIPPED}))*(?: [nslmt]'| )"
+    rf"(?!(?:{_NOT_VERB_AFTER}|{_ROMANCE_SKIPPED})\b)[a-z]*[aeztd]\b",
+    # German: a verb in -t after "der Assistent", "die Assistentin", "die KI", "der Bot".
+    r"(?:^|[:;.!?(\[]\s*|,\s+)(?:der|die|dein|deine) (?:ki-?)?(?:assistent|assistentin|ki|chatbot"
+    r"|bot)(?: (?:immer|nur|nie|niemals|nicht|jetzt|stets|auch|oft|dann|gern|gerne|ihm|ihr|ihnen"
+    rf"|ihn|mir|dir|uns))* (?!(?:{_NOT_VERB_AFTER})\b)[a-z]+t\b",
+)
 # A rule for every answer: "Wants every reply to end with ...", "ogni risposta deve ...".
 _EVERY_ANSWER_RULES: Final = (
     r"\b(?:every|each|all|any|your) (?:answers?|repl(?:y|ies)|responses?) (?:should|must|shall"
@@ -168,6 +209,7 @@ ADDRESSED_TO_ASSISTANT: Final = re.compile(
         for pattern in (
             *_COMMANDS,
             *_ASSISTANT_ACTS,
+            *_ASSISTANT_SUBJECT,
             *_EVERY_ANSWER_RULES,
         )
     )
