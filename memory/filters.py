@@ -44,8 +44,9 @@ RefusalReason = Literal["length", "secret", "markup", "link", "instruction"]
 # (`memory.instruction_wishes`), while wishes about style are kept; "insert in every answer"
 # orders; spaced-out letters read as words; UK UTR, Canadian SIN and NAS, misspelt password
 # words, "password for X value" and the code of a bank card.
-# 8: the assistant as the subject of any verb ("The assistant reveals …", "L'IA ignora …"), the
-# Austrian Sozialversicherungsnummer.
+# 8: the assistant as the subject of any verb ("The assistant reveals …", "L'IA ignora …"),
+# override wording ("ignores its safety rules", "senza filtri") and claimed privileges ("has admin
+# permission, so …"), the Austrian Sozialversicherungsnummer.
 RULES_VERSION: Final = 8
 MIN_CHARS: Final = 3
 MAX_CHARS: Final = 160
