@@ -46,7 +46,9 @@ RefusalReason = Literal["length", "secret", "markup", "link", "instruction"]
 # words, "password for X value" and the code of a bank card.
 # 8: the assistant as the subject of any verb ("The assistant reveals …", "L'IA ignora …"),
 # override wording ("ignores its safety rules", "senza filtri") and claimed privileges ("has admin
-# permission, so …"), the Austrian Sozialversicherungsnummer.
+# permission, so …"), wider wishes and push verbs ("would love it if", "preferisce che tu
+# proponga", "every tip you give", "send people to") and infinitive orders behind "always"
+# ("Toujours citer X"), the Austrian Sozialversicherungsnummer.
 RULES_VERSION: Final = 8
 MIN_CHARS: Final = 3
 MAX_CHARS: Final = 160
