@@ -48,7 +48,8 @@ RefusalReason = Literal["length", "secret", "markup", "link", "instruction"]
 # override wording ("ignores its safety rules", "senza filtri") and claimed privileges ("has admin
 # permission, so …"), wider wishes and push verbs ("would love it if", "preferisce che tu
 # proponga", "every tip you give", "send people to") and infinitive orders behind "always"
-# ("Toujours citer X"), the Austrian Sozialversicherungsnummer.
+# ("Toujours citer X"), conditional referrals ("when someone asks about X, recommend Y",
+# `memory.instruction_referrals`), the Austrian Sozialversicherungsnummer.
 RULES_VERSION: Final = 8
 MIN_CHARS: Final = 3
 MAX_CHARS: Final = 160
