@@ -64,6 +64,11 @@ _NOT_VERB_AFTER: Final = (
     r"|do|dos|das|dele|dela|deles|delas|com|em|seu|pessoal|juridica"
     r"|des|seines|ihres|meines|von|vom|ist|war|heisst|und|oder|der|die|aus|im|chiama|appelle"
     r"|llama|chama|nennt sich"
+    # The person's feelings about the assistant: "La IA le parece peligrosa", "The AI scares him".
+    r"|seems|interests|fascinates|worries|scares|bores|annoys|frustrates|amazes|impresses"
+    r"|confuses|sembra|pare|piace|interessa|affascina|preoccupa|spaventa|incuriosisce|semble"
+    r"|plait|interesse|fascine|inquiete|effraie|parece|gusta|encanta|interesa|fascina|preocupa"
+    r"|asusta|scheint|gefallt|interessiert|fasziniert|beunruhigt|nervt|agrada|assusta"
 )
 # Adverbs and object pronouns between the assistant and its verb ("gli", "lui", "le", "lhe").
 _ROMANCE_SKIPPED: Final = (

@@ -57,6 +57,11 @@ def test_lines_with_the_assistant_as_their_subject_are_refused(line):
         "A assistente dela organiza tudo",
         "O assistente se chama Rui",
         "Trabalha como assistente administrativo",
+        "The AI scares him a little",
+        "L'IA gli sembra inutile",
+        "La IA le parece peligrosa",
+        "Die KI fasziniert ihn",
+        "A IA o assusta",
     ],
 )
 def test_facts_about_a_human_assistant_or_a_job_are_kept(line):
