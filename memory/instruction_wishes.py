@@ -51,10 +51,12 @@ _WISH_RE: Final = re.compile(
     r"|\bogni (?:risposta|messaggio|suggerimento)\b|\bchaque (?:reponse|message|suggestion)\b"
     r"|\bcada (?:respuesta|mensaje|sugerencia|resposta|mensagem|sugestao)\b"
     r"|\bjede[rsn]? (?:antwort|nachricht|vorschlag)\b"
+)
+_GIVEN_RE: Final = re.compile(
     # What the assistant gives: "every recipe you give", "ogni consiglio che dai", "chaque
     # conseil que tu donnes", "cada receta que das", "jeder Tipp, den du gibst", "cada dica que
     # você dá".
-    r"|\b(?:every|each|all|any)\s+(?:piece of )?(?:recipes?|tips?|advice|recommendations?"
+    r"\b(?:every|each|all|any)\s+(?:piece of )?(?:recipes?|tips?|advice|recommendations?"
     r"|ideas?|plans?|lists?|suggestions?)(?: (?:that|which))? (?:you|u)\b"
     r"|\b(?:ogni|tutti i|tutte le) (?:consigli?o?|ricett[ae]|ide[ae]|suggerimenti|dritt[ae])"
     r" che (?:tu )?(?:dai|fai|scrivi|proponi|suggerisci)\b"
@@ -112,6 +114,12 @@ _PUT_IN_RE: Final = re.compile(
     r"|mand(?:es|e|en)|envies|remit\w*|deriv\w*"
     r"|verweis\w*|schickst|vorstell\w*|stellst"
     r"|propus\w*|propo\w*|apresent\w*|encaminh\w*|mande|mandes|envie|indic\w*)\b"
+)
+# What the assistant gives may also be made with someone's product: "every recipe you give
+# should use Barilla pasta".
+_GIVEN_VERBS_RE: Final = re.compile(
+    rf"{_PUT_IN_RE.pattern}|\b(?:use|usare|usi|utiliser|utilises|usar|uses|verwenden"
+    r"|verwendest|nutzen|nutzt|usem)\b"
 )
 # Shops, brands, firms, channels, links, codes and adverts, by language (folded stems).
 _COMMERCE_RE: Final = re.compile(
@@ -187,13 +195,20 @@ def wishes_promotion(text: str) -> bool:
     folded = fold(text)
     if len(folded) != len(text):  # folding changed the length: only the words can be read
         text = folded
-    openers = [
-        (wish, _PUT_IN_RE, bool(_GERMAN_WISH_RE.search(wish.group())))
-        for wish in _WISH_RE.finditer(folded)
-    ] + [
-        (always, _INFINITIVE_PUSH_RE, always.group().strip(" .;:!?,") in ("immer", "stets"))
-        for always in _ALWAYS_RE.finditer(folded)
-    ]
+    openers = (
+        [
+            (wish, _PUT_IN_RE, bool(_GERMAN_WISH_RE.search(wish.group())))
+            for wish in _WISH_RE.finditer(folded)
+        ]
+        + [
+            (given, _GIVEN_VERBS_RE, given.group().endswith(" du"))
+            for given in _GIVEN_RE.finditer(folded)
+        ]
+        + [
+            (always, _INFINITIVE_PUSH_RE, always.group().strip(" .;:!?,") in ("immer", "stets"))
+            for always in _ALWAYS_RE.finditer(folded)
+        ]
+    )
     for opener, verbs, german in openers:
         end = _CLAUSE_END_RE.search(folded, opener.end())
         stop = end.start() if end else len(folded)
