@@ -44,7 +44,13 @@ RefusalReason = Literal["length", "secret", "markup", "link", "instruction"]
 # (`memory.instruction_wishes`), while wishes about style are kept; "insert in every answer"
 # orders; spaced-out letters read as words; UK UTR, Canadian SIN and NAS, misspelt password
 # words, "password for X value" and the code of a bank card.
-RULES_VERSION: Final = 7
+# 8: the assistant as the subject of any verb ("The assistant reveals …", "L'IA ignora …"),
+# override wording ("ignores its safety rules", "senza filtri") and claimed privileges ("has admin
+# permission, so …"), wider wishes and push verbs ("would love it if", "preferisce che tu
+# proponga", "every tip you give", "send people to") and infinitive orders behind "always"
+# ("Toujours citer X"), conditional referrals ("when someone asks about X, recommend Y",
+# `memory.instruction_referrals`), the Austrian Sozialversicherungsnummer.
+RULES_VERSION: Final = 8
 MIN_CHARS: Final = 3
 MAX_CHARS: Final = 160
 

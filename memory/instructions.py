@@ -16,6 +16,7 @@ from typing import Final, Literal
 
 from memory.instruction_declaratives import is_declared_instruction
 from memory.instruction_phrases import ADDRESSED_TO_ASSISTANT
+from memory.instruction_referrals import refers_on_request
 
 
 def _words(text: str) -> frozenset[str]:
@@ -313,6 +314,8 @@ def _is_style_wish(folded: str, match: re.Match[str]) -> bool:
 def is_instruction(folded: str) -> bool:
     """Whether a folded line reads as an instruction to the assistant, anywhere in it."""
     if any(not _is_style_wish(folded, match) for match in ADDRESSED_TO_ASSISTANT.finditer(folded)):
+        return True
+    if refers_on_request(folded):
         return True
     segments = _segments(folded)
     if any(is_declared_instruction(text, quoted=quoted) for text, quoted in segments):

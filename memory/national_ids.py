@@ -6,9 +6,10 @@ checksum, with or without a label in front of it ("My SSN is 078-05-1120" and th
 "RSSMRA85T10A562S" alike), for the numbers of the countries that speak the product's six
 languages: the US, UK, Irish and Canadian numbers; the Italian codice fiscale; the French NIR and
 Belgian national number; the Spanish DNI and NIE, Mexican CURP, Argentine CUIT and Chilean RUT;
-the German Steuer-ID, Rentenversicherungsnummer and Personalausweis, the Swiss AHV number; the
-Portuguese NIF and Cartão de Cidadão, the Brazilian CPF and CNPJ. python-stdnum holds the
-checksums; the few it lacks are written here, each saying why.
+the German Steuer-ID, Rentenversicherungsnummer and Personalausweis, the Austrian
+Sozialversicherungsnummer, the Swiss AHV number; the Portuguese NIF and Cartão de Cidadão, the
+Brazilian CPF and CNPJ. python-stdnum holds the checksums; the few it lacks are written here,
+each saying why.
 
 What keeps phone numbers, dates, postcodes, prices, order numbers and years out:
 - a number refused without a label has a shape nothing else is written in (letters where a
@@ -28,6 +29,7 @@ from collections.abc import Callable
 from typing import Final
 
 from stdnum.ar import cuit
+from stdnum.at import vnr
 from stdnum.be import nn
 from stdnum.br import cnpj, cpf
 from stdnum.ca import sin
@@ -97,6 +99,15 @@ def _nir_structure(number: str) -> bool:
     digits = number.replace(" ", "").replace(".", "").replace("-", "")
     month = int(digits[3:5])
     return 1 <= month <= 12 or month >= 20
+
+
+def _vnr_check(number: str) -> bool:
+    # Austrian social insurance number (Sozialversicherungsnummer): a serial of three digits and
+    # a check digit, then the birth date as DDMMYY. stdnum's `at.vnr` checks the check digit but
+    # not the date, which keeps most other ten-digit numbers out.
+    digits = re.sub(r"\D", "", number)
+    day, month = int(digits[4:6]), int(digits[6:8])
+    return vnr.is_valid(digits) and 1 <= day <= 31 and 1 <= month <= 12
 
 
 def _is_shape(_number: str) -> bool:
@@ -170,6 +181,8 @@ _GROUPED: Final[tuple[tuple[re.Pattern[str], Callable[[str], bool]], ...]] = (
     (re.compile(r"(?<![\d.])\d{1,2}\.\d{3}\.\d{3}-[\dkK](?![\w-])"), rut.is_valid),
     (re.compile(r"(?<![\d-])(?:20|23|24|27|30|33|34)-\d{8}-\d(?![\d-])"), cuit.is_valid),
     (re.compile(r"(?<![\d.-])\d{2} \d{3} \d{3} \d{3}(?![\d-])"), idnr.is_valid),
+    # Austrian Sozialversicherungsnummer as printed: serial and check digit, then DDMMYY.
+    (re.compile(r"(?<![\d.-])[1-9]\d{3} \d{6}(?![\d-])"), _vnr_check),
     # Run together, only the checksums with two check digits: NIR (its key), CPF, CNPJ.
     (re.compile(r"(?<![\d+.-])[1-478]\d{4}(?:\d{2}|2[AB])\d{8}(?![\d-])"), nir.is_valid),
     (re.compile(r"(?<![\d+.-])\d{11}(?![\d-])"), cpf.is_valid),
@@ -224,7 +237,7 @@ _ID_LABEL_RE: Final = re.compile(
     r"|identifica(?:cao|cion|tion|zione) fiscale?|numero (?:de )?identifica\w+"
     r"|cedula(?: de identidad| de ciudadania)?|pasaporte|carnet de conducir|licencia de conducir"
     r"|curp|rfc|rut|cuit|cuil"
-    r"|personalausweis\w*|ausweis\w*|perso-?nr|sozialversicherungs\w*|rentenversicherungs\w*"
+    r"|personalausweis\w*|ausweis\w*|perso-?nr|sozialversicherungs\w*|sv-?(?:nummer|nr)|svnr|rentenversicherungs\w*"
     r"|versicherungsnummer|krankenversicherungs\w*|steuer-?id\w*|steueridentifikations\w*"
     r"|steuernummer|reisepass\w*|fuhrerschein\w*|ahv(?:-?nummer| number)?|avs"
     r"|cpf|cnpj|rg|cnh|cartao de cidadao|cartao do cidadao|bilhete de identidade|contribuinte"
