@@ -415,6 +415,10 @@ def clear_memory(*, owner_id: int) -> None:
         scheduling.cancel(memory.pk)
         tombstones.bury(memory_id=memory.pk, lines=before)
         turns.store().skip_unread_of(owner_id)
+        # An exchange said meanwhile, whose trigger could not take this row, is left pending
+        # and commits after the clear, unseen by it: pending turns are read only when said
+        # after ``switched_at``, so the clear moves it to its own end.
+        Memory.objects.filter(pk=memory.pk).update(switched_at=timezone.now())
         turns.store().close_voice_sessions_of(owner_id)
         owners.directory().memory_cleared(owner_id)
         record_event(

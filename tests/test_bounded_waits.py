@@ -344,6 +344,31 @@ def test_a_pending_turn_said_with_memory_off_is_never_read(api, account, memory_
     assert passes.run_pass(memory_id=memory.pk).outcome == "not_owed"
 
 
+def test_a_turn_said_before_a_clear_and_stored_after_it_is_never_read(api, account) -> None:
+    """The clear holds the memory row; an exchange said meanwhile, whose trigger could not take
+    the row, is pending and commits after the clear (which could not see it to skip it): it
+    was said before the clear, so it is never read."""
+    from memory.services import clear_memory
+
+    memory = get_memory(owner_id=account.pk)
+    chat = api.post("/api/v1/conversations", {"model": "scripted/chat-a"}, format="json")
+    said_at = timezone.now()
+    clear_memory(owner_id=account.pk)
+    message = Message.objects.create(
+        conversation_id=chat.json()["id"],
+        role=Message.Role.USER,
+        content="My name is Anna, remember that",
+        memory_state=Message.MemoryState.PENDING,
+    )
+    Message.objects.filter(pk=message.pk).update(created_at=said_at)  # said before the clear
+
+    sweep_owed_passes()
+
+    message.refresh_from_db()
+    assert message.memory_state == Message.MemoryState.SKIPPED
+    assert passes.run_pass(memory_id=memory.pk).outcome == "not_owed"
+
+
 # --- A worker that dies -------------------------------------------------------------------------
 
 
