@@ -14,11 +14,15 @@ install: $(VENV)/.installed
 
 # Everything the venv holds comes from requirements.lock: every package, transitive ones, pip and
 # setuptools included, pinned with its hashes (pip refuses anything unpinned or unhashed). The
+# locked pip goes in first: the venv's own pip (23.2 with Python 3.11.7) takes litellm's
+# `httpx[http2]` for an unpinned requirement once a newer httpx is out, and refuses the lock. The
 # project itself goes in last as an editable install of no dependencies of its own, built by the
 # locked setuptools. Re-runs (a fresh venv) when the lock or pyproject.toml changes.
 $(VENV)/.installed: $(LOCK) pyproject.toml
 	rm -rf $(VENV)  # made anew: pip never removes what the lock no longer holds
 	$(PYTHON) -m venv $(VENV)
+	awk '/^pip==/{p=1} p{print} p && !/\\$$/{exit}' $(LOCK) > $(VENV)/pip.lock
+	$(VENV)/bin/pip install --quiet --require-hashes --no-deps -r $(VENV)/pip.lock
 	$(VENV)/bin/pip install --quiet --require-hashes -r $(LOCK)
 	$(VENV)/bin/pip install --quiet --no-deps --no-build-isolation -e .
 	touch $@

@@ -50,7 +50,7 @@ class Channel(filesystem.Channel):
 
     def _get(self, queue: str, timeout: float | None = None) -> Any:
         suffix = f".{queue}.msg"
-        for name in sorted(os.listdir(self.data_folder_in)):
+        for name in sorted(os.listdir(self.data_folder_in), key=_in_order_written):
             if not name.endswith(suffix) or name.startswith("."):
                 continue
             taken = os.path.join(self._taken_folder, name)
@@ -121,8 +121,17 @@ class FilesystemTransport(filesystem.Transport):
 
 
 def _now_ms() -> int:
-    # kombu's own naming: consumers take files in name order, oldest first.
+    # kombu's own naming: a file's name starts with when it was written.
     return int(time.monotonic() * 1000)
+
+
+def _in_order_written(name: str) -> tuple[int, str]:
+    """Oldest first, by the number a name starts with: in name order '999_…' came after
+    '1000_…' (kombu's own transport sorts names, so a message written as the clock gained a
+    digit waited behind every later one). A name without a number comes first, to be set
+    aside."""
+    written, _, _ = name.partition("_")
+    return (int(written) if written.isdecimal() else -1, name)
 
 
 def _remove(path: str) -> None:

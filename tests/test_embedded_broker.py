@@ -118,6 +118,19 @@ def test_a_message_file_caught_mid_write_is_never_read_and_never_fatal(tmp_path)
             channel._get("memory")
 
 
+def test_messages_are_taken_oldest_first_when_the_clock_gains_a_digit(tmp_path):
+    """Names start with the milliseconds of a clock; in name order '1000_…' came before
+    '999_…', so which message went first depended on the machine's uptime (this suite's own
+    corrupt-file test passed or failed by it)."""
+    connection, channel = channel_on(tmp_path)
+    with connection:
+        for written in (100_000, 99_999, 1_000, 999):
+            message = json.loads(envelope(written))
+            (tmp_path / "queue" / f"{written}_x.memory.msg").write_text(json.dumps(message))
+        taken = [json.loads(base64.b64decode(channel._get("memory")["body"])) for _ in range(4)]
+    assert taken == [999, 1_000, 99_999, 100_000]
+
+
 def test_a_consumer_racing_a_producer_only_ever_gets_whole_messages(tmp_path):
     connection, channel = channel_on(tmp_path)
     count, big = 300, "x" * 200_000  # large files: a write takes long enough to be caught
