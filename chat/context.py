@@ -46,8 +46,9 @@ def message_tokens(text: str) -> int:
     return budget.count_tokens(text)
 
 
-def history(conversation_id: int, room: int) -> list[dict[str, str]]:
-    """The newest messages whose tokens fit in ``room``, oldest first.
+def history(conversation_id: int, room: int, *, through: int | None = None) -> list[dict[str, str]]:
+    """The newest messages (up to message ``through``, when given) whose tokens fit in
+    ``room``, oldest first.
 
     The newest message always goes, whole, even alone over the room: the person's words are
     never cut (a model that cannot take them says ``too_long``). A window that starts with a
@@ -57,6 +58,8 @@ def history(conversation_id: int, room: int) -> list[dict[str, str]]:
     # than o200k counts for ordinary text.
     cost = Coalesce("tokens", Length("content")) + Value(PER_MESSAGE_TOKENS)
     messages = Message.objects.filter(conversation_id=conversation_id)
+    if through is not None:  # a regenerate answers its question again, without the old reply
+        messages = messages.filter(id__lte=through)
     # The oldest message that fits, found from the counts alone (no text is read for the
     # turns that do not fit); then the window is one range of the (conversation, id) index.
     oldest = (
@@ -69,11 +72,7 @@ def history(conversation_id: int, room: int) -> list[dict[str, str]]:
         messages.filter(id__gte=Subquery(oldest)).order_by("id").values_list("role", "content")
     )
     if not rows:
-        newest = (
-            Message.objects.filter(conversation_id=conversation_id)
-            .order_by("-id")
-            .values_list("role", "content")[:1]
-        )
+        newest = messages.order_by("-id").values_list("role", "content")[:1]
         rows = list(newest)
     elif len(rows) > 1 and rows[0][0] == Message.Role.ASSISTANT:
         rows = rows[1:]

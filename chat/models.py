@@ -104,6 +104,14 @@ class Message(models.Model):
     content = models.TextField()
     # The model that wrote an assistant message (empty for the person's own messages).
     model = models.CharField(max_length=200, blank=True)
+    # The person's message a reply answers (None for the person's own messages, and for replies
+    # stored before it existed): a question has at most one reply, kept under the conversation's
+    # lock, so a reply that lost to a regenerate, or whose question was edited away, is dropped.
+    reply_to = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.CASCADE, related_name="replies"
+    )
+    # A reply the person stopped while it streamed: what had arrived, as it was shown.
+    stopped = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     memory_state = models.PositiveSmallIntegerField(
         choices=MemoryState.choices, default=MemoryState.UNREAD

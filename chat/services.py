@@ -13,23 +13,24 @@ from typing import Any
 
 from django.conf import settings
 from django.db import DatabaseError, IntegrityError, connection, transaction
-from django.db.models import Case, Exists, IntegerField, Value, When
+from django.db.models import Case, Exists, F, IntegerField, Value, When
 from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 import llm
-from chat import context, titles
+from chat import context, stops, titles
 from chat.models import Conversation, Message, Project, VoiceSession
 from core import db
 from core.db import is_lock_conflict, retry_on_lock_conflict
 from core.errors import Busy, Conflict, Invalid, NotFound, Unavailable
-from memory import prompts
+from memory import prompts, provenance, rollback
 from memory import queueing as memory_queueing
 from memory import services as memory_services
 from memory.lines import clean_text
 from memory.triggers import is_forget_request, is_remember_request
+from memory.turns import TurnState
 
 log = logging.getLogger(__name__)
 
@@ -45,13 +46,25 @@ class ModelOption:
     label: str
 
 
+@dataclass(frozen=True)
+class Withdrawal:
+    """The person's last message an edit replaced (with its reply), and whether what memory had
+    learned from it stays (``memory_kept``: it could not all be taken back, so the person is
+    told to look at their memory)."""
+
+    message_id: int
+    memory_kept: bool = False
+
+
 @dataclass
 class Exchange:
-    """One message and its reply; ``error`` is set (and ``assistant_message`` None) on failure."""
+    """One message and its reply; ``error`` is set (and ``assistant_message`` None) on failure.
+    ``replaced``: the exchange an edit withdrew for this one."""
 
     user_message: Message
     assistant_message: Message | None = None
     error: str | None = None
+    replaced: Withdrawal | None = None
 
 
 # The reply came but could not be stored: a race lost after its retries, or the database gone.
@@ -202,17 +215,24 @@ def read_memory(conversation: Conversation) -> memory_services.MemoryRead:
 
 
 def build_request(
-    conversation: Conversation, memory: memory_services.MemoryRead | None = None
+    conversation: Conversation,
+    memory: memory_services.MemoryRead | None = None,
+    *,
+    model: str | None = None,
+    through: int | None = None,
 ) -> list[dict[str, str]]:
-    """The messages sent to the chat model, in a stable order for provider prompt caching:
-    the fixed system prompt, the project's instructions, the memory, then as much of the
-    history as the model's input budget leaves room for (the oldest turns go first)."""
+    """The messages sent to the chat model (``model``: the conversation's unless a regenerate
+    names another), in a stable order for provider prompt caching: the fixed system prompt, the
+    project's instructions, the memory, then as much of the history up to message ``through``
+    (default: all) as the model's input budget leaves room for (the oldest turns go first)."""
     if memory is None:
         memory = read_memory(conversation)
     system = [settings.CHAT_SYSTEM_PROMPT.format(assistant=settings.ASSISTANT_NAME)]
     if conversation.project is not None and conversation.project.instructions:
         system.append(f"Instructions for this project:\n{conversation.project.instructions}")
-    room = context.input_budget(conversation.model) - sum(context.text_tokens(t) for t in system)
+    room = context.input_budget(model or conversation.model) - sum(
+        context.text_tokens(t) for t in system
+    )
     if memory.block:
         system.append(memory.block)
         room -= memory.tokens + context.PER_MESSAGE_TOKENS
@@ -224,7 +244,7 @@ def build_request(
         room -= context.text_tokens(note)
     return [
         *({"role": "system", "content": text} for text in system),
-        *context.history(conversation.pk, room),
+        *context.history(conversation.pk, room, through=through),
     ]
 
 
@@ -344,6 +364,22 @@ def _store_user_message(
     return message, locked
 
 
+class Withdrawn(Conflict):
+    """The question a reply was on its way to is gone: the person edited it away (or the
+    conversation moved on without it). The reply is dropped."""
+
+    code = "withdrawn"
+    detail = _("Your message was edited meanwhile, so this reply was dropped.")
+
+
+class Superseded(Conflict):
+    """The question was answered meanwhile (a regenerate's reply, or the reply it replaced), or
+    a regenerate lost to a newer message: this reply is dropped (HTTP 409)."""
+
+    code = "superseded"
+    detail = _("This message was answered again meanwhile, so this reply was dropped.")
+
+
 @retry_on_lock_conflict  # mid-stream, a lost race must not lose the reply
 def _store_reply(
     conversation: Conversation,
@@ -352,22 +388,38 @@ def _store_reply(
     *,
     before: Locked,
     memory: memory_services.MemoryRead,
+    model: str | None = None,
+    stopped: bool = False,
+    replace: bool = False,
 ) -> Message:
     """Store the reply and, in the same transaction, owe a memory pass if this reply calls for
     one (enqueued after commit): no reply without its trigger. When memory cannot be told now
     (its row locked, its table stalled: ``request_pass_or_defer`` waits a bounded moment), or
     could not be read, the exchange is pending and the sweeper owes the pass once memory
-    answers: never a lost remember, never a reply held up or failed by memory."""
+    answers: never a lost remember, never a reply held up or failed by memory.
+
+    A question has one reply, decided under the conversation's lock: a question edited away
+    meanwhile drops the reply (Withdrawn); one answered meanwhile drops it too (Superseded),
+    unless this is a regenerate (``replace``), whose reply takes the place of the question's
+    replies, as long as the question is still the person's last message."""
     content = clean_text(text)
     tokens = context.message_tokens(content)  # counted before the conversation's lock is taken
     try:
         with transaction.atomic():
             locked = _lock_conversation(conversation, reply=True)
+            if not Message.objects.filter(pk=user_message.pk).exists():
+                raise Withdrawn
+            if replace:
+                locked = _drop_replies(conversation, user_message, locked)
+            elif Message.objects.filter(reply_to=user_message).exists():
+                raise Superseded
             reply = Message.objects.create(
                 conversation=conversation,
                 role=Message.Role.ASSISTANT,
                 content=content,
-                model=conversation.model,
+                model=model or conversation.model,
+                reply_to=user_message,
+                stopped=stopped,
                 memory_state=_reply_state(user_message),
                 tokens=tokens,
             )
@@ -392,6 +444,24 @@ def _store_reply(
     return reply
 
 
+def _drop_replies(conversation: Conversation, question: Message, locked: Locked) -> Locked:
+    """A regenerate's reply replaces every reply of ``question`` (all the assistant's messages
+    after it: it is the person's last message), which no longer count as turns; Superseded
+    when the person has said something since."""
+    later = Message.objects.filter(conversation_id=conversation.pk, id__gt=question.pk)
+    if later.filter(role=Message.Role.USER).exists():
+        raise Superseded
+    dropped, _ = later.filter(role=Message.Role.ASSISTANT).delete()
+    if not dropped:
+        return locked
+    Conversation.objects.filter(pk=conversation.pk).update(
+        turns=F("turns") - dropped, turns_at_reply=F("turns_at_reply") - dropped
+    )
+    conversation.turns = locked.turns - dropped
+    conversation.turns_at_reply = locked.turns_at_reply - dropped
+    return Locked(locked.owner_id, conversation.turns, conversation.turns_at_reply)
+
+
 def _calls_for_pass(
     conversation: Conversation, user_message: Message, *, before: Locked, now: Locked
 ) -> bool:
@@ -413,10 +483,14 @@ def _calls_for_pass(
     return now.turns // every > before.turns_at_reply // every
 
 
-def send_message(*, conversation: Conversation, content: object) -> Exchange:
-    """Store the person's message, ask the conversation's model, store the reply."""
+def send_message(
+    *, conversation: Conversation, content: object, replaces: int | None = None
+) -> Exchange:
+    """Store the person's message, ask the conversation's model, store the reply. With
+    ``replaces`` (an edit), the person's last message and its reply are withdrawn first."""
     text = clean_message(content)
-    memory = read_memory(conversation)
+    replaced = withdraw_last_message(conversation, replaces) if replaces is not None else None
+    memory = read_memory(conversation)  # after the withdrawal: what it took back is gone
     user_message, before = _store_user_message(conversation, text, memory=memory)
     try:
         answer = llm.complete(
@@ -426,11 +500,14 @@ def send_message(*, conversation: Conversation, content: object) -> Exchange:
         )
     except llm.ModelError as error:
         log.warning("chat.model_failed conversation=%s code=%s", conversation.pk, error.code)
-        return Exchange(user_message=user_message, error=error.code)
+        return Exchange(user_message=user_message, error=error.code, replaced=replaced)
     if not answer.text.strip():
-        return Exchange(user_message=user_message, error="empty")
-    reply = _store_reply(conversation, user_message, answer.text, before=before, memory=memory)
-    return Exchange(user_message=user_message, assistant_message=reply)
+        return Exchange(user_message=user_message, error="empty", replaced=replaced)
+    try:
+        reply = _store_reply(conversation, user_message, answer.text, before=before, memory=memory)
+    except (Withdrawn, Superseded) as dropped:
+        return Exchange(user_message=user_message, error=dropped.code, replaced=replaced)
+    return Exchange(user_message=user_message, assistant_message=reply, replaced=replaced)
 
 
 @dataclass(frozen=True)
@@ -440,45 +517,81 @@ class StreamEvent:
 
 
 def stream_message(
-    *, conversation: Conversation, content: object
-) -> tuple[Message, Iterator[StreamEvent]]:
+    *, conversation: Conversation, content: object, replaces: int | None = None
+) -> tuple[Exchange, Iterator[StreamEvent]]:
     """Like ``send_message``, but the reply arrives as events; validation errors raise before
     anything is stored, model errors arrive as an "error" event after the user message is kept.
     What needs the database before the reply is stored runs before the stream starts, so a
-    failure there is answered as any request's (a 404, a 503), not inside a 200."""
+    failure there is answered as any request's (a 404, a 503), not inside a 200. The exchange
+    returned holds the stored message (and the withdrawal of an edit), not yet the reply."""
     text = clean_message(content)
+    replaced = withdraw_last_message(conversation, replaces) if replaces is not None else None
     memory = read_memory(conversation)
     user_message, before = _store_user_message(conversation, text, memory=memory)
     request = build_request(conversation, memory)
-    return user_message, _stream_events(conversation, user_message, before, memory, request)
+    watch = stops.Watch(conversation.pk)
+    reply = _Reply(conversation, user_message, before, memory, conversation.model)
+    events = _stream_events(reply, request, watch)
+    return Exchange(user_message=user_message, replaced=replaced), events
+
+
+@dataclass(frozen=True)
+class _Reply:
+    """What storing a streamed reply needs: its question, the conversation as the question
+    left it, the request's memory read, the model answering, whether it replaces the
+    question's replies (a regenerate)."""
+
+    conversation: Conversation
+    question: Message
+    before: Locked
+    memory: memory_services.MemoryRead
+    model: str
+    replace: bool = False
 
 
 def _stream_events(
-    conversation: Conversation,
-    user_message: Message,
-    before: Locked,
-    memory: memory_services.MemoryRead,
-    request: list[dict[str, str]],
+    reply: _Reply, request: list[dict[str, str]], watch: stops.Watch
 ) -> Iterator[StreamEvent]:
+    conversation = reply.conversation
     parts: list[str] = []
+    stopped = False
+    deltas = llm.stream(model=reply.model, messages=request, timeout=settings.CHAT_MODEL_TIMEOUT)
     try:
-        for delta in llm.stream(
-            model=conversation.model, messages=request, timeout=settings.CHAT_MODEL_TIMEOUT
-        ):
+        for delta in deltas:
             parts.append(delta)
             yield StreamEvent("delta", {"content": delta})
+            if watch.stopped():
+                stopped = True  # what arrived is the reply, marked as stopped
+                break
     except llm.ModelError as error:
         # Nothing half-written is stored as a reply.
         log.warning("chat.model_failed conversation=%s code=%s", conversation.pk, error.code)
         yield StreamEvent("error", {"code": error.code, "detail": error_text(error.code)})
         return
+    finally:
+        close = getattr(deltas, "close", None)
+        if close is not None:
+            close()  # a stopped reply asks the model for nothing more
     if not "".join(parts).strip():
-        yield StreamEvent("error", {"code": "empty", "detail": error_text("empty")})
+        if stopped:  # stopped before a word came: nothing to keep
+            yield StreamEvent("done", {"assistant_message_id": None, "stopped": True})
+        else:
+            yield StreamEvent("error", {"code": "empty", "detail": error_text("empty")})
         return
     try:
-        reply = _store_reply(
-            conversation, user_message, "".join(parts), before=before, memory=memory
+        stored = _store_reply(
+            conversation,
+            reply.question,
+            "".join(parts),
+            before=reply.before,
+            memory=reply.memory,
+            model=reply.model,
+            stopped=stopped,
+            replace=reply.replace,
         )
+    except (Withdrawn, Superseded) as dropped:
+        yield StreamEvent("error", {"code": dropped.code, "detail": str(dropped.detail)})
+        return
     except ConversationGone:
         yield StreamEvent("error", {"code": "not_found", "detail": gettext("Not found.")})
         return
@@ -489,7 +602,166 @@ def _stream_events(
         log.warning("chat.reply_not_stored conversation=%s code=%s", conversation.pk, code)
         yield StreamEvent("error", {"code": code, "detail": error_text(code)})
         return
-    yield StreamEvent("done", {"assistant_message_id": reply.pk, "model": reply.model})
+    done: dict[str, object] = {"assistant_message_id": stored.pk, "model": stored.model}
+    if stopped:
+        done["stopped"] = True
+    yield StreamEvent("done", done)
+
+
+# --- Stop, regenerate, edit ---------------------------------------------------------------------
+
+
+def stop_replies(*, conversation: Conversation) -> None:
+    """Stop the replies of the conversation streaming now: each keeps what had arrived, marked
+    as stopped (``chat.stops``)."""
+    stops.request_stop(conversation.pk)
+
+
+class NothingToRegenerate(Conflict):
+    """The conversation has no message of the person's to answer again (HTTP 409)."""
+
+    code = "nothing_to_regenerate"
+    detail = _("There is no message of yours to answer again.")
+
+
+def _regeneration(conversation: Conversation, model: str | None) -> tuple[_Reply, list[dict]]:
+    """The reply a regenerate makes and its request: the person's last message, answered again
+    (by ``model``, else the conversation's) from the history up to it, with memory as it is
+    now. Replies streaming meanwhile are stopped: the new reply takes their place."""
+    chosen = check_model(model) if model else conversation.model
+    question = conversation.messages.filter(role=Message.Role.USER).order_by("-id").first()
+    if question is None:
+        raise NothingToRegenerate
+    stops.request_stop(conversation.pk)
+    memory = read_memory(conversation)
+    # The counts as the question left them: a regenerate of an exchange whose reply failed
+    # owes the pass that reply would have (a remember, a sixth turn).
+    before = Locked(conversation.owner_id, conversation.turns, conversation.turns_at_reply)
+    request = build_request(conversation, memory, model=chosen, through=question.pk)
+    return _Reply(conversation, question, before, memory, chosen, replace=True), request
+
+
+def regenerate(*, conversation: Conversation, model: str | None = None) -> Exchange:
+    """Answer the person's last message again; the new reply replaces the old one. Memory is
+    not touched: the person's message is the same turn, read (or not yet) exactly once."""
+    reply, request = _regeneration(conversation, model)
+    exchange = Exchange(user_message=reply.question)
+    try:
+        answer = llm.complete(
+            model=reply.model, messages=request, timeout=settings.CHAT_MODEL_TIMEOUT
+        )
+    except llm.ModelError as error:
+        log.warning("chat.model_failed conversation=%s code=%s", conversation.pk, error.code)
+        exchange.error = error.code
+        return exchange
+    if not answer.text.strip():
+        exchange.error = "empty"
+        return exchange
+    try:
+        exchange.assistant_message = _store_reply(
+            conversation,
+            reply.question,
+            answer.text,
+            before=reply.before,
+            memory=reply.memory,
+            model=reply.model,
+            replace=True,
+        )
+    except (Withdrawn, Superseded) as dropped:
+        exchange.error = dropped.code
+    return exchange
+
+
+def stream_regenerate(
+    *, conversation: Conversation, model: str | None = None
+) -> tuple[Message, Iterator[StreamEvent]]:
+    """``regenerate`` as events, like ``stream_message``."""
+    reply, request = _regeneration(conversation, model)
+    watch = stops.Watch(conversation.pk)  # after its own stop of the replies on their way
+    return reply.question, _stream_events(reply, request, watch)
+
+
+class MessageNotFound(NotFound):
+    """No such message of the person's in this conversation (HTTP 404)."""
+
+
+class NotLastMessage(Conflict):
+    """Only the person's last message can be edited (HTTP 409)."""
+
+    code = "not_last_message"
+    detail = _("Only your last message can be edited.")
+
+
+@dataclass(frozen=True)
+class _Withdrawn:
+    """The withdrawn message as memory knew it, read under the conversation's lock."""
+
+    state: int
+    changed: bool | None
+    version_id: int | None
+    said: provenance.Said
+
+
+def withdraw_last_message(conversation: Conversation, message_id: int) -> Withdrawal:
+    """Withdraw the person's last message and its reply (an edit replaces them), and what
+    memory learned from it: nothing the person withdrew is learned.
+
+    Unread (or pending), it is simply gone: no pass reads it (a pass that read it meanwhile
+    loses its compare-and-set on the turns and reads again without it). Read, and its pass
+    changed the list, that change is taken back — the lines the message brought, not those of
+    the other turns the same pass read (``memory.rollback.take_back``); whatever cannot be
+    taken back (a version no longer kept, a change written over since) is said in
+    ``memory_kept``. A line the message asked to forget stays forgotten."""
+    stops.request_stop(conversation.pk)  # its reply, if one is still on its way, is dropped
+    withdrawn = _delete_last_exchange(conversation, message_id)
+    if withdrawn.state != TurnState.READ or not withdrawn.changed:
+        return Withdrawal(message_id)
+    others = Message.objects.filter(
+        memory_version_id=withdrawn.version_id, role=Message.Role.USER
+    ).order_by("id")
+    said_with_it = (
+        [
+            provenance.Said(conversation=row["conversation_id"], text=row["content"])
+            for row in others.values("conversation_id", "content")
+        ]
+        if withdrawn.version_id is not None
+        else []
+    )
+    kept = rollback.take_back(
+        owner_id=conversation.owner_id,
+        turn_id=message_id,
+        version_id=withdrawn.version_id,
+        said=withdrawn.said,
+        others=said_with_it,
+    )
+    return Withdrawal(message_id, memory_kept=kept)
+
+
+@retry_on_lock_conflict
+def _delete_last_exchange(conversation: Conversation, message_id: int) -> _Withdrawn:
+    """Delete the message and what follows it (its replies), under the conversation's lock,
+    which every message and reply takes first: nothing is stored in between."""
+    with transaction.atomic():
+        if not db.lock(Conversation.objects.filter(pk=conversation.pk)):
+            raise ConversationGone
+        rows = list(
+            Message.objects.select_for_update()
+            .filter(conversation_id=conversation.pk, id__gte=message_id)
+            .order_by("id")
+            .values("id", "role", "content", "memory_state", "memory_changed", "memory_version")
+        )
+        if not rows or rows[0]["id"] != message_id or rows[0]["role"] != Message.Role.USER:
+            raise MessageNotFound
+        if any(row["role"] == Message.Role.USER for row in rows[1:]):
+            raise NotLastMessage
+        Message.objects.filter(pk__in=[row["id"] for row in rows]).delete()
+    first = rows[0]
+    return _Withdrawn(
+        state=first["memory_state"],
+        changed=first["memory_changed"],
+        version_id=first["memory_version"],
+        said=provenance.Said(conversation=conversation.pk, text=first["content"]),
+    )
 
 
 # --- Voice ------------------------------------------------------------------------------------

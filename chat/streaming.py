@@ -49,7 +49,8 @@ def with_markdown(events: Iterator[StreamEvent]) -> Iterator[StreamEvent]:
                 data = {**event.data, "settled": preview.settled, "live": preview.live}
                 event = StreamEvent("delta", data)
         elif event.kind == "done":
-            stored = Message.objects.filter(pk=cast(int, event.data["assistant_message_id"]))
-            html = markdown.render(stored.values_list("content", flat=True).first() or "")
-            event = StreamEvent("done", {**event.data, "html": html})
+            reply_id = cast(int | None, event.data["assistant_message_id"])
+            stored = Message.objects.filter(pk=reply_id) if reply_id is not None else None
+            text = stored.values_list("content", flat=True).first() if stored else None
+            event = StreamEvent("done", {**event.data, "html": markdown.render(text or "")})
         yield event

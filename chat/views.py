@@ -70,12 +70,41 @@ def _localized(events: Iterator[services.StreamEvent]) -> Iterator[services.Stre
         yield event
 
 
-def _send_and_report(request: HttpRequest, conversation: Conversation, content: str) -> None:
+def _send_and_report(
+    request: HttpRequest, conversation: Conversation, content: str, replaces: int | None = None
+) -> None:
     """The no-JavaScript path: the whole reply at once; a failure becomes a page message."""
     with shown_on_page(request):
-        exchange = services.send_message(conversation=conversation, content=content)
-        if exchange.error:
-            messages.error(request, services.error_text(exchange.error))
+        exchange = services.send_message(
+            conversation=conversation, content=content, replaces=replaces
+        )
+        _report(request, exchange)
+
+
+def _report(request: HttpRequest, exchange: services.Exchange) -> None:
+    if exchange.error:
+        messages.error(request, services.error_text(exchange.error))
+    if exchange.replaced is not None and exchange.replaced.memory_kept:
+        messages.warning(request, MEMORY_KEPT)
+
+
+# An edit whose withdrawn message had taught memory something that could not be taken back.
+MEMORY_KEPT = _(
+    "Some of what memory learned from the message you edited is still there: "
+    "check Settings → Memory."
+)
+
+
+def _replaces(request: HttpRequest) -> int | None:
+    """The message an edit replaces (``replaces``), or None; one that is not a plain id is a
+    message of no one's (404)."""
+    text = request.POST.get("replaces", "")
+    if not text:
+        return None
+    found = _message_id(text)
+    if not found:
+        raise services.MessageNotFound
+    return found
 
 
 def _new_chat_page(
@@ -125,11 +154,14 @@ def conversation(request: HttpRequest, pk: int) -> HttpResponse:
     conversation = conversation_for(person_of(request), pk)
     history = list(receipts.with_receipts(conversation.messages.all()))
     shown = receipts.receipts_in(history, owner_id=conversation.owner_id)
+    asked = [message for message in history if message.role == Message.Role.USER]
     context = {
         "conversation": conversation,
         "history": history,
         "entries": [(message, shown.get(message.pk)) for message in history],
         "unanswered_ids": _unanswered_ids(history),
+        # Only the last exchange can be edited (its question) or regenerated (its reply).
+        "last_question_id": asked[-1].pk if asked else None,
         "models": services.available_models(),
     }
     return render(request, "chat/conversation.html", context)
@@ -143,15 +175,61 @@ def send(request: HttpRequest, pk: int) -> HttpResponse | StreamingHttpResponse:
         return refused
     content = request.POST.get("content", "")
     if not _accepts(request, "text/event-stream"):
-        _send_and_report(request, conversation, content)
+        with shown_on_page(request):
+            _send_and_report(request, conversation, content, _replaces(request))
         return redirect("chat:conversation", pk=conversation.pk)
     # Refused input is JSON for the page's script (core.error_pages), before any stream.
-    message, events = services.stream_message(conversation=conversation, content=content)
+    started, events = services.stream_message(
+        conversation=conversation, content=content, replaces=_replaces(request)
+    )
+    first: dict[str, object] = {}
+    if started.replaced is not None:
+        first["replaced"] = started.replaced.message_id
+        if started.replaced.memory_kept:
+            first["memory_kept"] = str(MEMORY_KEPT)
     return streaming_reply(
         with_markdown(_localized(events)),
-        user_message=_message_data(message),
+        user_message=_message_data(started.user_message),
         title=conversation.title,
+        **first,
     )
+
+
+@require_POST
+@person_optional
+def regenerate(request: HttpRequest, pk: int) -> HttpResponse | StreamingHttpResponse:
+    """Answer the person's last message again (the reply replaces the last one): streamed for
+    the page's script, else the whole reply and back to the chat."""
+    conversation = conversation_for(person_of(request), pk)
+    if refused := throttling.refuse_page(request, throttling.MessageThrottle):
+        return refused
+    if not _accepts(request, "text/event-stream"):
+        with shown_on_page(request):
+            _report(request, services.regenerate(conversation=conversation))
+        return redirect("chat:conversation", pk=conversation.pk)
+    question, events = services.stream_regenerate(conversation=conversation)
+    return streaming_reply(with_markdown(_localized(events)), user_message=_message_data(question))
+
+
+@require_POST
+@person_optional
+def stop(request: HttpRequest, pk: int) -> JsonResponse:
+    """Stop the chat's reply streaming now: it ends with what had arrived, marked stopped."""
+    services.stop_replies(conversation=conversation_for(person_of(request), pk))
+    return JsonResponse({"status": "stopping"}, status=202)
+
+
+@require_GET
+@person_optional
+def edit(request: HttpRequest, pk: int, message_pk: int) -> HttpResponse:
+    """The page without JavaScript to edit the person's last message (the chat's script edits
+    it in the composer): it posts to the chat's send with ``replaces``."""
+    conversation = conversation_for(person_of(request), pk)
+    message = conversation.messages.filter(pk=message_pk, role=Message.Role.USER).first()
+    if message is None:
+        raise services.MessageNotFound
+    context = {"conversation": conversation, "message": message}
+    return render(request, "chat/edit.html", context)
 
 
 @require_POST

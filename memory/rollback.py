@@ -174,3 +174,65 @@ def version_for(*, owner_id: int, version: int) -> MemoryVersion:
     if row is None:
         raise VersionNotFound
     return row
+
+
+def take_back(
+    *,
+    owner_id: int,
+    turn_id: int,
+    version_id: int | None,
+    said: provenance.Said,
+    others: Sequence[provenance.Said],
+) -> bool:
+    """Take back what a pass learned from a turn the person withdrew (edited away), and say
+    whether some of it stays.
+
+    ``version_id`` is the version that pass made (the turn's receipt); ``others`` are the other
+    turns that pass read, oldest first (the withdrawn one was the newest of its conversation).
+    Read alone, the whole change goes; read with others, only the lines the withdrawn turn best
+    supports (``provenance.supporting``, as a line's source is found), so what the other turns
+    taught stays. The change is reverted on the list as it is now (a line deleted since stays
+    gone; a line written over since stays as it is) through ``_roll_back``, as an undo: the
+    version must be this memory's (a guest's merged since is not), and a forgotten line never
+    comes back. True when it could not be done: the version is no longer kept (pruned), or
+    belongs to a memory merged since, or the list kept changing under it."""
+    memory = get_memory(owner_id=owner_id)
+    if memory.context_from_id >= turn_id:
+        return False  # cleared since: nothing of it is left to take back
+    row = (
+        MemoryVersion.objects.filter(pk=version_id, memory_id=memory.pk).first()
+        if version_id is not None
+        else None
+    )
+    if row is None:
+        return True
+    turns = [*others, said]
+    mine = len(turns) - 1
+
+    def from_withdrawn(line: str) -> bool:
+        return not others or provenance.supporting(line, turns) == mine
+
+    record = history.change_of(row)
+    record = changes.ChangeRecord(
+        added=[line for line in record.added if from_withdrawn(line)],
+        changed=[(old, new) for old, new in record.changed if from_withdrawn(new)],
+        removed=[line for line in record.removed if from_withdrawn(line)],
+    )
+    if record.empty:
+        return False
+
+    def reverted(current: Memory, version: MemoryVersion) -> Target:
+        before = history.version_before(memory_id=current.pk, version=version.version)
+        return changes.revert(current.lines, record), changes.inverse_pairs(record), before
+
+    try:
+        _roll_back(
+            owner_id=owner_id,
+            version=row.version,
+            expected=None,
+            kind=MemoryEvent.Kind.UNDO,
+            target=reverted,
+        )
+    except (StaleVersion, VersionNotFound):
+        return True
+    return False

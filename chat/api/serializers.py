@@ -46,7 +46,22 @@ class MessageSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Message
-        fields = ["id", "role", "content", "model", "created_at", "memory_updated", "memory_change"]
+        fields = [
+            "id",
+            "role",
+            "content",
+            "model",
+            "created_at",
+            "stopped",
+            "memory_updated",
+            "memory_change",
+        ]
+        extra_kwargs = {
+            "stopped": {
+                "help_text": "A reply the person stopped while it streamed: what had arrived. "
+                "Always `false` for the person's own turns."
+            }
+        }
 
     def get_memory_updated(self, message: Message) -> bool | None:
         return receipts.memory_updated(message)
@@ -146,12 +161,39 @@ class ProjectSerializer(serializers.ModelSerializer):
 class MessageCreateSerializer(serializers.Serializer):
     # Emptiness and size are checked by the service, so web and API share one rule and message.
     content = TextField(allow_blank=True, trim_whitespace=False)
+    replaces = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        help_text="An edit: the id of the person's last message, which is withdrawn with its "
+        "reply (and what memory learned from it) before this one is sent. `404` when it is "
+        "not theirs in this chat, `409 not_last_message` when they have said something since.",
+    )
+
+
+class RegenerateSerializer(serializers.Serializer):
+    model = serializers.CharField(
+        required=False,
+        max_length=200,
+        help_text="The model to answer with this once (the chat's own model is unchanged); "
+        "default: the chat's model.",
+    )
+
+
+class WithdrawalSerializer(serializers.Serializer):
+    message_id = serializers.IntegerField(help_text="The message the edit replaced.")
+    memory_kept = serializers.BooleanField(
+        help_text="`true` when what memory had learned from it could not all be taken back "
+        "(a version no longer kept, or changed since): the person should look at their memory."
+    )
 
 
 class ExchangeSerializer(serializers.Serializer):
     user_message = MessageSerializer()
     assistant_message = MessageSerializer(allow_null=True)
     error = serializers.DictField(required=False)
+    replaced = WithdrawalSerializer(
+        required=False, help_text="With `replaces`: what the edit withdrew."
+    )
 
 
 class TranscriptTurnSerializer(serializers.Serializer):

@@ -127,29 +127,94 @@ class MessageCreateView(APIView):
         responses={
             201: s.ExchangeSerializer,
             400: errors("invalid_message", "empty_message", "message_too_long"),
+            404: errors("not_found"),
+            409: errors("not_last_message", "busy"),
         },
+        description="Send a message; the reply comes in the body, or as server-sent events "
+        "with `Accept: text/event-stream` (`start`, `delta`…, then `done` — with "
+        "`stopped: true` for a reply stopped by `POST conversations/{id}/stop` — or `error`). "
+        "With `replaces`, an edit of the person's last message.",
     )
     def post(self, request: PersonRequest, pk: int) -> Response | StreamingHttpResponse:
         conversation = conversation_for(request.user, pk)
         data = s.MessageCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         content = data.validated_data["content"]
+        replaces = data.validated_data.get("replaces")
         if request.accepted_renderer.format == "sse":
-            message, events = services.stream_message(conversation=conversation, content=content)
-            return streaming_reply(
-                events, user_message=s.MessageSerializer(message).data, title=conversation.title
+            started, events = services.stream_message(
+                conversation=conversation, content=content, replaces=replaces
             )
-        exchange = services.send_message(conversation=conversation, content=content)
-        body: dict[str, object] = {
-            "user_message": s.MessageSerializer(exchange.user_message).data,
-            "assistant_message": s.MessageSerializer(exchange.assistant_message).data
-            if exchange.assistant_message
-            else None,
-        }
-        if exchange.error:
-            # The person's message was stored (201); the missing reply is said in the body.
-            body["error"] = {"code": exchange.error, "detail": services.error_text(exchange.error)}
-        return Response(body, status=status.HTTP_201_CREATED)
+            return streaming_reply(
+                events,
+                user_message=s.MessageSerializer(started.user_message).data,
+                title=conversation.title,
+                **_replaced(started),
+            )
+        exchange = services.send_message(
+            conversation=conversation, content=content, replaces=replaces
+        )
+        return Response(_exchange_body(exchange), status=status.HTTP_201_CREATED)
+
+
+def _replaced(exchange: services.Exchange) -> dict[str, object]:
+    if exchange.replaced is None:
+        return {}
+    return {"replaced": s.WithdrawalSerializer(exchange.replaced).data}
+
+
+def _exchange_body(exchange: services.Exchange) -> dict[str, object]:
+    body: dict[str, object] = {
+        "user_message": s.MessageSerializer(exchange.user_message).data,
+        "assistant_message": s.MessageSerializer(exchange.assistant_message).data
+        if exchange.assistant_message
+        else None,
+        **_replaced(exchange),
+    }
+    if exchange.error:
+        # The person's message was stored (201); the missing reply is said in the body.
+        body["error"] = {"code": exchange.error, "detail": services.error_text(exchange.error)}
+    return body
+
+
+class RegenerateView(MessageCreateView):
+    @extend_schema(
+        request=s.RegenerateSerializer,
+        responses={
+            200: s.ExchangeSerializer,
+            400: errors("unknown_model"),
+            404: errors("not_found"),
+            409: errors("nothing_to_regenerate", "busy"),
+        },
+        description="Answer the person's last message again: the new reply replaces the "
+        "previous one (if any: a failed or stopped reply is retried the same way). Streams "
+        "like `POST messages` with `Accept: text/event-stream`. Memory is not read again: the "
+        "person's message is the same turn.",
+    )
+    def post(self, request: PersonRequest, pk: int) -> Response | StreamingHttpResponse:
+        conversation = conversation_for(request.user, pk)
+        data = s.RegenerateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        model = data.validated_data.get("model")
+        if request.accepted_renderer.format == "sse":
+            question, events = services.stream_regenerate(conversation=conversation, model=model)
+            return streaming_reply(
+                events, user_message=s.MessageSerializer(question).data, title=conversation.title
+            )
+        exchange = services.regenerate(conversation=conversation, model=model)
+        return Response(_exchange_body(exchange))
+
+
+class StopView(APIView):
+    @extend_schema(
+        request=None,
+        responses={202: None, 404: errors("not_found")},
+        description="Stop the replies of this chat streaming now: each ends with a `done` "
+        "event marked `stopped: true`, and what had arrived is kept as the reply.",
+    )
+    def post(self, request: PersonRequest, pk: int) -> Response:
+        services.stop_replies(conversation=conversation_for(request.user, pk))
+        return Response({"status": "stopping"}, status=status.HTTP_202_ACCEPTED)
 
 
 class ProjectListView(APIView):
