@@ -14,6 +14,7 @@ from typing import Any
 from django.conf import settings
 from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.db.models import Case, Exists, F, IntegerField, Value, When
+from django.db.models.functions import Greatest, Least
 from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.translation import gettext
@@ -755,6 +756,11 @@ def _delete_last_exchange(conversation: Conversation, message_id: int) -> _Withd
         if any(row["role"] == Message.Role.USER for row in rows[1:]):
             raise NotLastMessage
         Message.objects.filter(pk__in=[row["id"] for row in rows]).delete()
+        # The withdrawn messages no longer count as turns (the sixth-turn pass counts them).
+        Conversation.objects.filter(pk=conversation.pk).update(
+            turns=Greatest(F("turns") - len(rows), 0),
+            turns_at_reply=Least(F("turns_at_reply"), Greatest(F("turns") - len(rows), 0)),
+        )
     first = rows[0]
     return _Withdrawn(
         state=first["memory_state"],

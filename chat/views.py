@@ -162,6 +162,9 @@ def conversation(request: HttpRequest, pk: int) -> HttpResponse:
         "unanswered_ids": _unanswered_ids(history),
         # Only the last exchange can be edited (its question) or regenerated (its reply).
         "last_question_id": asked[-1].pk if asked else None,
+        "last_reply_id": history[-1].pk
+        if history and history[-1].role == Message.Role.ASSISTANT
+        else None,
         "models": services.available_models(),
     }
     return render(request, "chat/conversation.html", context)

@@ -150,15 +150,27 @@
 
   function setupDialog(dialog, onDone) {
     const form = dialog.querySelector("form");
+    const button = form.querySelector("button[type=submit]");
+    const label = button.textContent;
+    // While the answer is on its way the button says so and takes no second click.
+    const pending = (on) => {
+      button.disabled = on;
+      button.textContent = on ? button.dataset.pending || label : label;
+      form.setAttribute("aria-busy", String(on));
+    };
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
+      if (button.disabled) return;
       const item = dialog.chatItem;
       let answer;
+      pending(true);
       try {
         answer = await post(form);
       } catch {
         form.submit(); // the plain post still works
         return;
+      } finally {
+        pending(false);
       }
       if (!answer.ok) {
         showError(dialog, answer.body.detail || dialog.dataset.failed || "");

@@ -120,12 +120,16 @@
 
   // Under every reply: copy it (its Markdown, as the model wrote it).
   function addReplyActions(chat, item) {
-    if (item.querySelector("[data-reply-actions]")) return;
-    const actions = document.createElement("div");
-    actions.className = "message-actions";
-    actions.dataset.replyActions = "";
-    actions.append(copyButton(chat, "reply", chat.dataset.copyReply));
-    item.querySelector(".bubble").after(actions);
+    let actions = item.querySelector("[data-reply-actions]");
+    if (!actions) {
+      actions = document.createElement("div");
+      actions.className = "message-actions";
+      actions.dataset.replyActions = "";
+      (item.querySelector("[data-stopped]") || item.querySelector(".bubble")).after(actions);
+    }
+    if (!actions.querySelector("[data-copy=reply]")) {
+      actions.prepend(copyButton(chat, "reply", chat.dataset.copyReply));
+    }
   }
 
   function lastLeaf(element) {
@@ -264,9 +268,13 @@
     const form = chat.querySelector("[data-composer]");
     const input = form.querySelector("textarea");
     const sendButton = form.querySelector("button[type=submit]");
+    const stopButton = form.querySelector("[data-stop]");
     const errorBox = form.querySelector("[data-composer-error]");
+    const notice = form.querySelector("[data-chat-notice]");
+    const editingBar = form.querySelector("[data-editing]");
     const title = chat.querySelector(".chat-title");
     let busy = false;
+    let editing = null; // the exchange an edit replaces: { id, items }
 
     const scrollDown = () => {
       list.scrollTop = list.scrollHeight;
@@ -275,108 +283,375 @@
       errorBox.textContent = text || "";
       errorBox.hidden = !text;
     };
+    const showNotice = (text) => {
+      notice.textContent = text || "";
+      notice.hidden = !text;
+    };
+    const messages = () => [...list.querySelectorAll(".message:not(.not-sent):not([hidden])")];
 
-    async function send(content) {
-      if (busy) return;
-      busy = true;
-      sendButton.disabled = true;
-      showError("");
-      list.querySelector("[data-chat-empty]")?.remove();
-      const mine = addBubble(list, "user", chat.dataset.you, content);
-      const reply = addBubble(list, "assistant", chat.dataset.assistant, "");
+    // While a reply streams, Stop takes the place of Send.
+    function setBusy(on) {
+      busy = on;
+      chat.classList.toggle("is-busy", on);
+      sendButton.hidden = on;
+      stopButton.hidden = !on;
+      stopButton.disabled = false;
+      stopButton.textContent = stopButton.dataset.label || stopButton.textContent;
+    }
+    stopButton.dataset.label = stopButton.textContent;
+    stopButton.addEventListener("click", async () => {
+      stopButton.disabled = true;
+      stopButton.textContent = chat.dataset.stopping;
+      try {
+        await fetch(chat.dataset.stopUrl, {
+          method: "POST",
+          credentials: "same-origin",
+          headers: { Accept: "application/json", "X-CSRFToken": csrfToken(form) },
+        });
+      } catch {
+        stopButton.disabled = false; // offline: the reply goes on; Stop can be tried again
+        stopButton.textContent = stopButton.dataset.label;
+      }
+    });
+
+    function markStopped(reply) {
+      if (reply.querySelector("[data-stopped]")) return;
+      const note = document.createElement("p");
+      note.className = "message-note stopped";
+      note.dataset.stopped = "";
+      note.textContent = chat.dataset.stopped;
+      reply.querySelector(".bubble").after(note);
+    }
+
+    function regenerateForm(label) {
+      const template = chat.querySelector("[data-regenerate-template]");
+      const made = template.content.firstElementChild.cloneNode(true);
+      made.querySelector("button").textContent = label;
+      return made;
+    }
+
+    // Only the last exchange can be edited (its question) or answered again (its reply, or a
+    // Retry where it failed): the controls follow it as the chat goes on.
+    function refreshTurnActions() {
+      list.querySelectorAll("[data-edit], [data-regenerate], [data-retry-note]").forEach((el) => {
+        el.remove();
+      });
+      const all = messages();
+      const question = all.filter((item) => item.classList.contains("user")).pop();
+      if (!question?.dataset.messageId) return;
+      let actions = question.querySelector("[data-question-actions]");
+      if (!actions) {
+        actions = document.createElement("div");
+        actions.className = "message-actions question-actions";
+        actions.dataset.questionActions = "";
+        question.querySelector(".bubble").after(actions);
+      }
+      const edit = document.createElement("a");
+      edit.className = "action-button";
+      edit.dataset.edit = "";
+      edit.href = chat.dataset.editUrl.replace(/0$/, question.dataset.messageId);
+      edit.textContent = chat.dataset.editLabel;
+      actions.append(edit);
+      const reply = all.slice(all.indexOf(question) + 1).pop();
+      if (reply && reply.dataset.messageId && !reply.classList.contains("error")) {
+        addReplyActions(chat, reply);
+        reply.querySelector("[data-reply-actions]").append(
+          regenerateForm(chat.dataset.regenerateLabel),
+        );
+      } else if (reply) {
+        reply.append(regenerateForm(chat.dataset.retry));
+      } else {
+        const unanswered = question.querySelector("[data-unanswered]");
+        const retry = regenerateForm(chat.dataset.retry);
+        if (unanswered) {
+          unanswered.append(" ", retry);
+        } else {
+          const note = document.createElement("p");
+          note.className = "message-note";
+          note.dataset.retryNote = "";
+          note.append(retry);
+          question.append(note);
+        }
+      }
+    }
+
+    // One reply streamed into ``reply`` from ``url``; ``onStart`` sees the "start" event. The
+    // outcome: "done" (stored), "stopped-empty" (stopped before a word: nothing stored),
+    // "error" (the model failed, said in the bubble), "broken" (the connection broke
+    // mid-reply), or "refused"/"offline" (nothing reached the server's model: the caller
+    // says why, with ``detail`` and ``status``).
+    async function streamReply(url, params, reply, onStart) {
       const body = reply.querySelector(".bubble");
       body.classList.add("markdown");
       const rendered = streamingReply(chat, body);
       let source = "";
       reply.classList.add("streaming");
       reply.setAttribute("aria-busy", "true");
+      setBusy(true);
+      const result = { outcome: null, detail: "", status: 0 };
+      const fail = (text) => {
+        reply.classList.add("error");
+        reply.setAttribute("role", "alert");
+        body.classList.remove("markdown");
+        body.textContent = text;
+      };
+      try {
+        let response;
+        try {
+          response = await fetch(url, {
+            method: "POST",
+            credentials: "same-origin",
+            headers: {
+              Accept: "text/event-stream",
+              "Content-Type": "application/x-www-form-urlencoded;charset=UTF-8",
+              "X-CSRFToken": csrfToken(form),
+            },
+            body: params,
+          });
+        } catch {
+          result.outcome = "offline";
+          result.detail = chat.dataset.offline;
+          return result;
+        }
+        if (!response.ok) {
+          result.outcome = "refused";
+          result.status = response.status;
+          result.detail =
+            response.status >= 500 ? chat.dataset.serverError : chat.dataset.networkError;
+          try {
+            result.detail = (await response.json()).detail || result.detail;
+          } catch {
+            /* not JSON (a proxy's error page): keep the generic text */
+          }
+          return result;
+        }
+        try {
+          for await (const { event, payload } of readEvents(response)) {
+            if (event === "start") {
+              onStart?.(payload);
+            } else if (event === "delta") {
+              source += payload.content || "";
+              rendered.add(payload);
+              scrollDown();
+            } else if (event === "done") {
+              if (payload.assistant_message_id == null) {
+                result.outcome = "stopped-empty";
+              } else {
+                reply.dataset.messageId = payload.assistant_message_id;
+                body.dataset.source = source;
+                rendered.finish(payload.html || "");
+                if (payload.stopped) markStopped(reply);
+                addReplyActions(chat, reply);
+                result.outcome = "done";
+              }
+            } else if (event === "error") {
+              fail(payload.detail || chat.dataset.networkError);
+              result.outcome = "error";
+            }
+          }
+        } catch {
+          /* the connection broke: said just below */
+        }
+        if (!result.outcome) {
+          fail(chat.dataset.networkError);
+          result.outcome = "broken";
+        }
+        return result;
+      } finally {
+        reply.classList.remove("streaming");
+        reply.removeAttribute("aria-busy");
+        setBusy(false);
+      }
+    }
+
+    // A message the server never got (offline, a 5xx, a 429): it stays, marked, with why and
+    // a Retry; its text is back in the box too.
+    function markNotSent(mine, content, detail) {
+      mine.classList.add("not-sent");
+      mine.querySelector("[data-receipt-slot]")?.remove();
+      const note = document.createElement("p");
+      note.className = "message-note error";
+      note.setAttribute("role", "alert");
+      note.dataset.notSent = "";
+      note.textContent = `${chat.dataset.notSent} ${detail} `;
+      const retry = document.createElement("button");
+      retry.type = "button";
+      retry.className = "action-button";
+      retry.textContent = chat.dataset.retry;
+      retry.addEventListener("click", () => {
+        if (busy) return;
+        mine.remove();
+        if (input.value === content) input.value = "";
+        send(content);
+      });
+      note.append(retry);
+      mine.append(note);
+    }
+
+    function startEditing(question) {
+      const items = messages();
+      editing = {
+        id: question.dataset.messageId,
+        items: items.slice(items.indexOf(question)),
+      };
+      editing.items.forEach((item) => item.classList.add("being-edited"));
+      input.value = question.querySelector(".bubble").textContent;
+      editingBar.hidden = false;
+      autosize(input);
+      input.focus();
+      input.setSelectionRange(input.value.length, input.value.length);
+    }
+
+    function stopEditing({ keepText = false } = {}) {
+      if (!editing) return;
+      editing.items.forEach((item) => item.classList.remove("being-edited"));
+      editing = null;
+      editingBar.hidden = true;
+      if (!keepText) {
+        input.value = "";
+        autosize(input);
+      }
+    }
+
+    function nameChat(named) {
+      if (!named || !title?.hasAttribute("data-untitled")) return;
+      title.textContent = named;
+      title.removeAttribute("data-untitled");
+      const current = document.querySelector(".conversation-list [aria-current=page]");
+      if (current) current.textContent = title.textContent;
+    }
+
+    async function send(content) {
+      if (busy) return;
+      showError("");
+      showNotice("");
+      list.querySelector("[data-chat-empty]")?.remove();
+      const edited = editing;
+      edited?.items.forEach((item) => {
+        item.hidden = true; // replaced once the server takes the edit
+      });
+      const mine = addBubble(list, "user", chat.dataset.you, content);
+      const reply = addBubble(list, "assistant", chat.dataset.assistant, "");
       input.value = "";
       autosize(input);
       scrollDown();
-      let finished = false;
+      const params = new URLSearchParams({ content });
+      if (edited) params.set("replaces", edited.id);
       let named = "";
-      try {
-        const response = await fetch(form.action, {
-          method: "POST",
-          credentials: "same-origin",
-          headers: {
-            Accept: "text/event-stream",
-            "Content-Type": "application/x-www-form-urlencoded;charset=UTF-8",
-            "X-CSRFToken": csrfToken(form),
-          },
-          body: new URLSearchParams({ content }),
+      const result = await streamReply(form.action, params, reply, (payload) => {
+        if (payload.user_message) mine.dataset.messageId = payload.user_message.id;
+        named = payload.title || ""; // the server names the chat (chat/titles.py)
+        if (edited && payload.replaced != null) {
+          edited.items.forEach((item) => item.remove());
+          stopEditing({ keepText: true });
+        }
+        if (payload.memory_kept) showNotice(payload.memory_kept);
+      });
+      if (result.outcome === "offline" || result.outcome === "refused") {
+        reply.remove();
+        edited?.items.forEach((item) => {
+          item.hidden = false;
         });
-        if (!response.ok) {
-          // Nothing was stored (e.g. an empty message): put the text back, show why.
-          let detail = chat.dataset.networkError;
-          try {
-            detail = (await response.json()).detail || detail;
-          } catch {
-            /* not JSON: keep the generic text */
-          }
+        if (!input.value) input.value = content;
+        autosize(input);
+        const transient =
+          result.outcome === "offline" || result.status >= 500 || result.status === 429;
+        if (transient) {
+          markNotSent(mine, content, result.detail);
+        } else {
+          // Refused as it is (empty, too long, an edit of a message no longer last): nothing
+          // was stored, the text is back in the box with why.
           mine.remove();
-          reply.remove();
-          input.value = content;
-          showError(detail);
-          finished = true;
-          return;
+          showError(result.detail);
         }
-        for await (const { event, payload } of readEvents(response)) {
-          if (event === "start" && payload.user_message) {
-            mine.dataset.messageId = payload.user_message.id;
-            named = payload.title || ""; // the server names the chat (chat/titles.py)
-          } else if (event === "delta") {
-            source += payload.content || "";
-            rendered.add(payload);
-            scrollDown();
-          } else if (event === "done") {
-            reply.dataset.messageId = payload.assistant_message_id;
-            body.dataset.source = source;
-            rendered.finish(payload.html || "");
-            addReplyActions(chat, reply);
-            finished = true;
-            watchReceipts(chat, list, mine.dataset.messageId);
-          } else if (event === "error") {
-            // The person's message is kept; only the reply failed.
-            reply.classList.add("error");
-            reply.setAttribute("role", "alert");
-            body.classList.remove("markdown");
-            body.textContent = payload.detail || chat.dataset.networkError;
-            finished = true;
-          }
-        }
-      } catch {
-        /* the connection broke: reported just below */
-      } finally {
-        if (!finished) {
-          reply.classList.add("error");
-          body.classList.remove("markdown");
-          body.textContent = chat.dataset.networkError;
-        }
-        reply.classList.remove("streaming");
-        reply.removeAttribute("aria-busy");
-        if (named && title?.hasAttribute("data-untitled")) {
-          title.textContent = named;
-          title.removeAttribute("data-untitled");
-          const current = document.querySelector(".conversation-list [aria-current=page]");
-          if (current) current.textContent = title.textContent;
-        }
-        busy = false;
-        sendButton.disabled = false;
-        input.focus();
-        scrollDown();
+      } else if (result.outcome === "stopped-empty") {
+        reply.remove();
       }
+      if (mine.dataset.messageId && result.outcome !== "refused") {
+        watchReceipts(chat, list, mine.dataset.messageId);
+      }
+      nameChat(named);
+      refreshTurnActions();
+      input.focus();
+      scrollDown();
+    }
+
+    // Answer the last message again: the new reply takes the old one's place once stored; if
+    // it fails, the old reply stays.
+    async function regenerate(regenerateForm) {
+      if (busy) return;
+      showError("");
+      showNotice("");
+      const all = messages();
+      const question = all.filter((item) => item.classList.contains("user")).pop();
+      if (!question) return;
+      const previous = all.slice(all.indexOf(question) + 1);
+      const hadReply = previous.some(
+        (item) => item.dataset.messageId && !item.classList.contains("error"),
+      );
+      previous.forEach((item) => {
+        item.hidden = true;
+      });
+      question.querySelector("[data-unanswered]")?.setAttribute("hidden", "");
+      const reply = addBubble(list, "assistant", chat.dataset.assistant, "");
+      scrollDown();
+      const result = await streamReply(regenerateForm.action, new URLSearchParams(), reply);
+      const failed = result.outcome !== "done";
+      if (!failed) {
+        previous.forEach((item) => item.remove());
+        question.querySelector("[data-unanswered]")?.remove();
+      } else if (hadReply || result.outcome === "stopped-empty") {
+        reply.remove(); // what was there stays
+        previous.forEach((item) => {
+          item.hidden = false;
+        });
+        question.querySelector("[data-unanswered]")?.removeAttribute("hidden");
+        if (result.outcome !== "stopped-empty") {
+          showError(result.detail || chat.dataset.regenerateFailed);
+        }
+      } else {
+        previous.forEach((item) => item.remove());
+        question.querySelector("[data-unanswered]")?.remove();
+        if (result.outcome === "offline" || result.outcome === "refused") {
+          reply.classList.add("error");
+          reply.querySelector(".bubble").classList.remove("markdown");
+          reply.querySelector(".bubble").textContent = result.detail;
+        }
+      }
+      refreshTurnActions();
+      input.focus();
+      scrollDown();
     }
 
     form.addEventListener("submit", (event) => {
       event.preventDefault();
-      send(input.value);
+      if (!busy) send(input.value);
     });
     submitOnEnter(input, form);
+    input.addEventListener("keydown", (event) => {
+      if (event.key === "Escape" && editing) stopEditing();
+    });
+    editingBar.querySelector("[data-cancel-edit]").addEventListener("click", () => {
+      stopEditing();
+      input.focus();
+    });
+    chat.addEventListener("click", (event) => {
+      const link = event.target.closest("[data-edit]");
+      if (!link) return;
+      event.preventDefault();
+      if (!busy) startEditing(link.closest(".message"));
+    });
+    chat.addEventListener("submit", (event) => {
+      const again = event.target.closest("[data-regenerate]");
+      if (!again) return;
+      event.preventDefault();
+      regenerate(again);
+    });
     list.querySelectorAll(".message.assistant").forEach((item) => {
       decorateCode(chat, item);
       if (item.querySelector(".bubble[data-source]")) addReplyActions(chat, item);
     });
+    refreshTurnActions();
     setupCopy(chat);
     scrollDown();
 

@@ -95,9 +95,9 @@ def test_a_model_error_is_shown_in_the_chat_and_the_message_stays(
     assert Message.objects.get().content == "Are you there?"
     # After a reload the failed turn is still told apart, under the person's message.
     page.reload()
-    expect(page.locator(".message.user [data-unanswered]")).to_have_text(
-        "No reply — the model couldn't answer. Send your message again to retry."
-    )
+    unanswered = page.locator(".message.user [data-unanswered]")
+    expect(unanswered).to_contain_text("No reply — the model couldn't answer.")
+    expect(unanswered.get_by_role("button", name="Retry")).to_be_visible()
 
 
 def test_picking_the_model_already_in_use_claims_no_switch(page: Page) -> None:
