@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.contrib.auth import password_validation
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
@@ -22,11 +24,41 @@ class CredentialsForm(forms.Form):
         widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
     )
 
+    def focus_first_error(self) -> None:
+        """Put the cursor in the first field with an error (the first field when the error is
+        the form's own, like an address already taken), so the page opens where to fix it; each
+        field with errors points at them (and at its help) for screen readers."""
+        names = list(self.fields)
+        for name in names:
+            if name in self.errors:
+                bound = self[name]
+                said = [f"{bound.auto_id}_error"]
+                if bound.help_text:
+                    said.insert(0, f"{bound.auto_id}_helptext")
+                self.fields[name].widget.attrs["aria-describedby"] = " ".join(said)
+        wrong = next((name for name in names if name in self.errors), names[0])
+        self.fields[wrong].widget.attrs["autofocus"] = True
+
 
 class SignupForm(CredentialsForm):
+    """The password's rules are shown up front, and a password that breaks one is said under
+    the field, in the reader's language."""
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["password"].widget.attrs["autocomplete"] = "new-password"
+        password = self.fields["password"]
+        password.widget.attrs["autocomplete"] = "new-password"
+        password.help_text = password_validation.password_validators_help_text_html()
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        email, password = cleaned.get("email"), cleaned.get("password")
+        if email and password is not None:
+            try:
+                password_validation.validate_password(password, User(username=email, email=email))
+            except ValidationError as error:
+                self.add_error("password", error)
+        return cleaned
 
 
 class DeleteAccountForm(forms.Form):

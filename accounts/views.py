@@ -52,6 +52,8 @@ def _enter(request: HttpRequest, account: User) -> HttpResponse:
 
 def _credentials_page(request: HttpRequest, template: str, form: CredentialsForm) -> HttpResponse:
     context = {"form": form, "next": _next_url(request), "guest": guest_of(request)}
+    if form.errors:
+        form.focus_first_error()
     return render(request, template, context, status=400 if form.errors else 200)
 
 

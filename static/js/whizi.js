@@ -253,9 +253,14 @@
     textarea.style.height = `${Math.min(textarea.scrollHeight, 240)}px`;
   }
 
+  // With a keyboard, Enter sends and Shift+Enter adds a line; on a touch screen (a coarse
+  // pointer) the keyboard's Enter adds a line and the Send button sends, as in phone apps.
+  const touchFirst = () => window.matchMedia("(pointer: coarse)").matches;
+
   function submitOnEnter(textarea, form) {
+    textarea.setAttribute("enterkeyhint", touchFirst() ? "enter" : "send");
     textarea.addEventListener("keydown", (event) => {
-      if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+      if (event.key === "Enter" && !event.shiftKey && !event.isComposing && !touchFirst()) {
         event.preventDefault();
         form.requestSubmit();
       }
@@ -819,78 +824,6 @@
 
   // ---- The Memory section of Settings ----------------------------------------------------
 
-  function swapSection(section, html) {
-    const template = document.createElement("template");
-    template.innerHTML = html.trim();
-    const fresh = template.content.querySelector("[data-memory-section]");
-    if (!fresh) return null;
-    section.replaceWith(fresh);
-    return fresh;
-  }
-
-  // A visitor's first action makes them a guest, and logging in rotates the CSRF token: the
-  // fresh section carries the new one; the page's other forms take it too.
-  function adoptCsrfToken(fresh) {
-    const token = fresh.querySelector("input[name=csrfmiddlewaretoken]")?.value;
-    if (!token) return;
-    document.querySelectorAll("input[name=csrfmiddlewaretoken]").forEach((input) => {
-      input.value = token;
-    });
-  }
-
-  function focusNotice(section) {
-    const target = section.querySelector(".notice, .memory-empty");
-    if (!target) return;
-    target.setAttribute("tabindex", "-1");
-    target.focus({ preventScroll: true });
-  }
-
-  function setupMemory() {
-    document.addEventListener("submit", async (event) => {
-      const form = event.target.closest("[data-memory-form]");
-      const section = form?.closest("[data-memory-section]");
-      if (!section) return;
-      event.preventDefault();
-      if (form.matches("[data-delete-line]")) {
-        // Feels instant: the line goes now; the server's fresh list follows.
-        form.closest("li").hidden = true;
-      }
-      try {
-        const response = await fetch(form.action, {
-          method: "POST",
-          credentials: "same-origin",
-          headers: { "X-Whizi-Fragment": "1", "X-CSRFToken": csrfToken(form) },
-          body: new FormData(form),
-        });
-        if (!response.ok) throw new Error(String(response.status));
-        const html = await response.text();
-        form.closest("dialog")?.close();
-        const fresh = swapSection(section, html);
-        if (fresh) {
-          adoptCsrfToken(fresh);
-          focusNotice(fresh);
-        }
-      } catch {
-        form.submit(); // the plain post still works
-      }
-    });
-
-    // Back to this tab: a pass may have saved new facts meanwhile.
-    document.addEventListener("visibilitychange", async () => {
-      const section = document.querySelector("[data-memory-section]");
-      if (document.visibilityState !== "visible" || !section) return;
-      if (section.querySelector("dialog[open]")) return;
-      const open = section.querySelector("[data-memory-details]")?.open;
-      try {
-        const url = section.dataset.memorySection + (open ? "?memory=open" : "");
-        const response = await fetch(url, { credentials: "same-origin" });
-        if (response.ok) swapSection(section, await response.text());
-      } catch {
-        /* keep what is shown */
-      }
-    });
-  }
-
   // ---- Confirmation dialogs (clear memory, delete a guest's data) -------------------------
   // The opener is a link to the confirmation page, which is what a page without JavaScript (or
   // a browser without <dialog>) gets instead.
@@ -936,6 +869,5 @@
   document.querySelectorAll("[data-chat]").forEach(setupChat);
   document.querySelectorAll("[data-new-chat]").forEach(setupNewChat);
   document.querySelectorAll("[data-chats-menu]").forEach(setupChatsMenu);
-  setupMemory();
   setupDialogs();
 })();

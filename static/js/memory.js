@@ -1,0 +1,249 @@
+// Settings → Memory without reloading the page: each action (add, edit, delete, clear, the
+// switch) is queued and sent one at a time, in the order it was asked, each against the list
+// the previous answer left; every answer's notice stays shown until the queue is done, the
+// action on its way says so ("Saving…", "Deleting…", "Clearing…"), and whatever fails, the
+// section ends as the server has it. Plain JavaScript, no build step; without this file every
+// form here is a plain post.
+(() => {
+  "use strict";
+
+  const SECTION = "[data-memory-section]";
+
+  function swapSection(section, html) {
+    const template = document.createElement("template");
+    template.innerHTML = html.trim();
+    const fresh = template.content.querySelector(SECTION);
+    if (!fresh) return null;
+    section.replaceWith(fresh);
+    return fresh;
+  }
+
+  // A visitor's first action makes them a guest, and logging in rotates the CSRF token: the
+  // fresh section carries the new one; the page's other forms take it too.
+  function adoptCsrfToken(fresh) {
+    const token = fresh.querySelector("input[name=csrfmiddlewaretoken]")?.value;
+    if (!token) return;
+    document.querySelectorAll("input[name=csrfmiddlewaretoken]").forEach((input) => {
+      input.value = token;
+    });
+  }
+
+  function focusNotice(section) {
+    const target = section.querySelector(".notice, .memory-empty");
+    if (!target) return;
+    target.setAttribute("tabindex", "-1");
+    target.focus({ preventScroll: true });
+  }
+
+  const lineOf = (form) => form.closest("li")?.querySelector(".memory-line")?.textContent;
+
+  // What the person asked, taken when they asked it: the form's fields, and for a line's own
+  // form the line itself, found again in whatever list is shown when the action's turn comes
+  // (an earlier delete moves the indexes; an earlier add or switch moves the version).
+  function intentOf(form) {
+    let kind = "save";
+    if (form.matches("[data-delete-line]")) kind = "delete";
+    else if (form.closest("dialog")) kind = "clear";
+    else if (form.matches(".memory-switch")) kind = "switch";
+    return {
+      kind,
+      action: form.getAttribute("action"),
+      data: new FormData(form),
+      line: lineOf(form),
+    };
+  }
+
+  // The intent's form in the section shown now, or null when its line is gone.
+  function formFor(section, intent) {
+    if (intent.line === undefined) {
+      // A form no longer drawn (the clear's, once the list is empty) is sent as asked.
+      return section.querySelector(`form[action="${CSS.escape(intent.action)}"]`) || section;
+    }
+    const item = [...section.querySelectorAll(".memory-lines > li")].find(
+      (li) => li.querySelector(".memory-line")?.textContent === intent.line,
+    );
+    if (!item) return null;
+    return item.querySelector(intent.kind === "delete" ? "[data-delete-line]" : ".line-form");
+  }
+
+  function notice(text, level) {
+    const note = document.createElement("p");
+    note.className = `notice ${level}`;
+    note.setAttribute("role", level === "error" ? "alert" : "status");
+    note.textContent = text;
+    return note;
+  }
+
+  function setupMemory() {
+    const queue = [];
+    let running = false;
+    let carried = []; // the notices of this run's earlier answers
+
+    const section = () => document.querySelector(SECTION);
+    const texts = () => section()?.dataset || {};
+
+    // Shown above the section while actions are on their way (it outlives each swap).
+    let status = null;
+    function showPending(kind) {
+      const current = section();
+      if (!current) return;
+      if (!status || !status.isConnected) {
+        status = document.createElement("p");
+        status.className = "memory-pending";
+        status.setAttribute("role", "status");
+        status.dataset.memoryPending = "";
+        current.before(status);
+      }
+      const label =
+        { delete: texts().pendingDelete, clear: texts().pendingClear }[kind] ||
+        texts().pendingSave;
+      const waiting = queue.length + (running ? 1 : 0);
+      status.textContent = waiting > 1 ? `${label} (${waiting})` : label;
+      status.hidden = false;
+      current.setAttribute("aria-busy", "true");
+      current.classList.add("is-pending");
+    }
+    function hidePending() {
+      if (status) status.hidden = true;
+      section()?.removeAttribute("aria-busy");
+      section()?.classList.remove("is-pending");
+    }
+
+    // Show ``fresh`` with the notices of the earlier answers of this run before its own.
+    function shown(fresh) {
+      const own = [...fresh.querySelectorAll(":scope > .notice")];
+      const anchor = fresh.querySelector(".memory-intro");
+      for (const note of carried) (own[0] || anchor)?.before(note.cloneNode(true));
+      carried = [...carried, ...own.map((note) => note.cloneNode(true))];
+      // Lines whose delete is still queued stay out of sight.
+      for (const waiting of queue) {
+        if (waiting.kind !== "delete") continue;
+        for (const li of fresh.querySelectorAll(".memory-lines > li")) {
+          if (li.querySelector(".memory-line")?.textContent === waiting.line) li.hidden = true;
+        }
+      }
+      adoptCsrfToken(fresh);
+      return fresh;
+    }
+
+    // The section as the server has it now, with ``failure`` said in it.
+    async function reload(failure) {
+      const current = section();
+      if (!current) return;
+      const open = current.querySelector("[data-memory-details]")?.open;
+      try {
+        const url = current.dataset.memorySection + (open ? "?memory=open" : "");
+        const response = await fetch(url, { credentials: "same-origin" });
+        if (response.ok) {
+          const fresh = swapSection(current, await response.text());
+          if (fresh) shown(fresh);
+        }
+      } catch {
+        /* offline: what is shown stays, with the failure said */
+      }
+      const now = section();
+      if (now && failure) {
+        const note = notice(failure, "error");
+        (now.querySelector(":scope > .notice") || now.querySelector(".memory-intro"))?.after(note);
+        carried.push(note.cloneNode(true));
+      }
+    }
+
+    async function send(intent) {
+      const current = section();
+      const form = current && formFor(current, intent);
+      if (!form) {
+        const gone = notice(texts().lineGone, "warning");
+        carried.push(gone);
+        current?.querySelector(".memory-intro")?.after(gone.cloneNode(true));
+        return;
+      }
+      const data = intent.data;
+      const action = form.getAttribute?.("action") || intent.action;
+      const version = form.querySelector?.("input[name=version]")?.value;
+      if (version !== undefined && data.has("version")) data.set("version", version);
+      const token = current.querySelector("input[name=csrfmiddlewaretoken]")?.value;
+      if (token) data.set("csrfmiddlewaretoken", token);
+      let response;
+      try {
+        response = await fetch(action, {
+          method: "POST",
+          credentials: "same-origin",
+          headers: { "X-Whizi-Fragment": "1", "X-CSRFToken": token || "" },
+          body: data,
+        });
+      } catch {
+        await reload(texts().offline);
+        return;
+      }
+      if (!response.ok) {
+        let detail = texts().failed;
+        try {
+          detail = (await response.json()).detail || detail;
+        } catch {
+          /* an error page: the generic text */
+        }
+        await reload(detail);
+        return;
+      }
+      const fresh = swapSection(section(), await response.text());
+      if (fresh) shown(fresh);
+      else await reload(texts().failed);
+    }
+
+    async function run() {
+      if (running) return;
+      carried = [];
+      while (queue.length) {
+        const intent = queue.shift();
+        running = true;
+        showPending(intent.kind);
+        await send(intent);
+      }
+      running = false;
+      hidePending();
+      const done = section();
+      if (done) focusNotice(done);
+    }
+
+    document.addEventListener("submit", (event) => {
+      const form = event.target.closest("[data-memory-form]");
+      if (!form?.closest(SECTION)) return;
+      event.preventDefault();
+      const intent = intentOf(form);
+      // Feels instant: the line goes now (the server's list follows); the button says it is
+      // on its way and takes no second click.
+      if (intent.kind === "delete") form.closest("li").hidden = true;
+      if (form.matches(".add-line")) {
+        // Ready for the next fact at once: this one is on its way (the list shows it next).
+        form.querySelector("input[name=text]").value = "";
+      } else {
+        form.querySelectorAll("button[type=submit]").forEach((button) => {
+          button.disabled = true;
+        });
+      }
+      form.setAttribute("aria-busy", "true");
+      form.closest("dialog")?.close();
+      queue.push(intent);
+      if (!running) run();
+      else showPending(intent.kind);
+    });
+
+    // Back to this tab: a pass may have saved new facts meanwhile.
+    document.addEventListener("visibilitychange", async () => {
+      const current = section();
+      if (document.visibilityState !== "visible" || !current || running) return;
+      if (current.querySelector("dialog[open]")) return;
+      const open = current.querySelector("[data-memory-details]")?.open;
+      try {
+        const url = current.dataset.memorySection + (open ? "?memory=open" : "");
+        const response = await fetch(url, { credentials: "same-origin" });
+        if (response.ok && !running) swapSection(section(), await response.text());
+      } catch {
+        /* keep what is shown */
+      }
+    });
+  }
+
+  if (document.querySelector(SECTION)) setupMemory();
+})();
