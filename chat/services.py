@@ -70,7 +70,12 @@ class Exchange:
 
 # The reply came but could not be stored: a race lost after its retries, or the database gone.
 REPLY_NOT_STORED_TEXT = _("The reply couldn't be saved. Your message is saved; try again.")
+WITHDRAWN_TEXT = _("Your message was edited meanwhile, so this reply was dropped.")
+SUPERSEDED_TEXT = _("This message was answered again meanwhile, so this reply was dropped.")
 ERROR_TEXT = {
+    "withdrawn": WITHDRAWN_TEXT,
+    "superseded": SUPERSEDED_TEXT,
+    "not_found": _("Not found."),
     "timeout": _("The model took too long to answer. Your message is saved; try again."),
     "rate_limited": _("The model is busy right now. Your message is saved; try again shortly."),
     Busy.code: REPLY_NOT_STORED_TEXT,
@@ -370,7 +375,7 @@ class Withdrawn(Conflict):
     conversation moved on without it). The reply is dropped."""
 
     code = "withdrawn"
-    detail = _("Your message was edited meanwhile, so this reply was dropped.")
+    detail = WITHDRAWN_TEXT
 
 
 class Superseded(Conflict):
@@ -378,7 +383,7 @@ class Superseded(Conflict):
     a regenerate lost to a newer message: this reply is dropped (HTTP 409)."""
 
     code = "superseded"
-    detail = _("This message was answered again meanwhile, so this reply was dropped.")
+    detail = SUPERSEDED_TEXT
 
 
 @retry_on_lock_conflict  # mid-stream, a lost race must not lose the reply
@@ -392,6 +397,7 @@ def _store_reply(
     model: str | None = None,
     stopped: bool = False,
     replace: bool = False,
+    seen_up_to: int = 0,
 ) -> Message:
     """Store the reply and, in the same transaction, owe a memory pass if this reply calls for
     one (enqueued after commit): no reply without its trigger. When memory cannot be told now
@@ -411,7 +417,9 @@ def _store_reply(
             if not Message.objects.filter(pk=user_message.pk).exists():
                 raise Withdrawn
             if replace:
-                locked = _drop_replies(conversation, user_message, locked)
+                locked = _drop_replies(
+                    conversation, user_message, locked, seen_up_to=seen_up_to, stopped=stopped
+                )
             elif Message.objects.filter(reply_to=user_message).exists():
                 raise Superseded
             reply = Message.objects.create(
@@ -445,12 +453,24 @@ def _store_reply(
     return reply
 
 
-def _drop_replies(conversation: Conversation, question: Message, locked: Locked) -> Locked:
+def _drop_replies(
+    conversation: Conversation,
+    question: Message,
+    locked: Locked,
+    *,
+    seen_up_to: int,
+    stopped: bool,
+) -> Locked:
     """A regenerate's reply replaces every reply of ``question`` (all the assistant's messages
     after it: it is the person's last message), which no longer count as turns; Superseded
-    when the person has said something since."""
+    when the person has said something since, or when a later regenerate's reply is in already
+    (a reply newer than the last one this regenerate saw, ``seen_up_to``: the newest wins; only
+    a reply this one stopped on its way gives way, and a stopped regenerate gives way to any)."""
     later = Message.objects.filter(conversation_id=conversation.pk, id__gt=question.pk)
     if later.filter(role=Message.Role.USER).exists():
+        raise Superseded
+    newer = later.filter(role=Message.Role.ASSISTANT, id__gt=seen_up_to)
+    if (newer if stopped else newer.filter(stopped=False)).exists():
         raise Superseded
     dropped, _ = later.filter(role=Message.Role.ASSISTANT).delete()
     if not dropped:
@@ -548,6 +568,7 @@ class _Reply:
     memory: memory_services.MemoryRead
     model: str
     replace: bool = False
+    seen_up_to: int = 0  # a regenerate's: the newest reply there was when it started
 
 
 def _stream_events(
@@ -589,6 +610,7 @@ def _stream_events(
             model=reply.model,
             stopped=stopped,
             replace=reply.replace,
+            seen_up_to=reply.seen_up_to,
         )
     except (Withdrawn, Superseded) as dropped:
         yield StreamEvent("error", {"code": dropped.code, "detail": str(dropped.detail)})
@@ -633,13 +655,23 @@ def _regeneration(conversation: Conversation, model: str | None) -> tuple[_Reply
     question = conversation.messages.filter(role=Message.Role.USER).order_by("-id").first()
     if question is None:
         raise NothingToRegenerate
+    seen_up_to = (
+        conversation.messages.filter(role=Message.Role.ASSISTANT, id__gt=question.pk)
+        .order_by("-id")
+        .values_list("id", flat=True)
+        .first()
+        or question.pk
+    )
     stops.request_stop(conversation.pk)
     memory = read_memory(conversation)
     # The counts as the question left them: a regenerate of an exchange whose reply failed
     # owes the pass that reply would have (a remember, a sixth turn).
     before = Locked(conversation.owner_id, conversation.turns, conversation.turns_at_reply)
     request = build_request(conversation, memory, model=chosen, through=question.pk)
-    return _Reply(conversation, question, before, memory, chosen, replace=True), request
+    made = _Reply(
+        conversation, question, before, memory, chosen, replace=True, seen_up_to=seen_up_to
+    )
+    return made, request
 
 
 def regenerate(*, conversation: Conversation, model: str | None = None) -> Exchange:
@@ -667,6 +699,7 @@ def regenerate(*, conversation: Conversation, model: str | None = None) -> Excha
             memory=reply.memory,
             model=reply.model,
             replace=True,
+            seen_up_to=reply.seen_up_to,
         )
     except (Withdrawn, Superseded) as dropped:
         exchange.error = dropped.code
@@ -701,6 +734,7 @@ class _Withdrawn:
     changed: bool | None
     version_id: int | None
     said: provenance.Said
+    read_in_parts: bool = False
 
 
 def withdraw_last_message(conversation: Conversation, message_id: int) -> Withdrawal:
@@ -713,10 +747,19 @@ def withdraw_last_message(conversation: Conversation, message_id: int) -> Withdr
     the other turns the same pass read (``memory.rollback.take_back``); whatever cannot be
     taken back (a version no longer kept, a change written over since) is said in
     ``memory_kept``. A line the message asked to forget stays forgotten."""
+    try:
+        withdrawn = _delete_last_exchange(conversation, message_id)
+    except MessageNotFound:
+        if stops.was_withdrawn(conversation.pk, message_id):
+            return Withdrawal(message_id)  # a retried edit: withdrawn already, by its first try
+        raise
+    stops.note_withdrawn(conversation.pk, message_id)
     stops.request_stop(conversation.pk)  # its reply, if one is still on its way, is dropped
-    withdrawn = _delete_last_exchange(conversation, message_id)
-    if withdrawn.state != TurnState.READ or not withdrawn.changed:
+    if not withdrawn.changed:
         return Withdrawal(message_id)
+    # Read in parts (a long message), each part's pass may have changed the list; only the
+    # latest part's version is known, so what the earlier parts taught may stay: said.
+    in_parts = withdrawn.state != TurnState.READ or withdrawn.read_in_parts
     others = Message.objects.filter(
         memory_version_id=withdrawn.version_id, role=Message.Role.USER
     ).order_by("id")
@@ -728,13 +771,19 @@ def withdraw_last_message(conversation: Conversation, message_id: int) -> Withdr
         if withdrawn.version_id is not None
         else []
     )
-    kept = rollback.take_back(
-        owner_id=conversation.owner_id,
-        turn_id=message_id,
-        version_id=withdrawn.version_id,
-        said=withdrawn.said,
-        others=said_with_it,
-    )
+    try:
+        kept = rollback.take_back(
+            owner_id=conversation.owner_id,
+            turn_id=message_id,
+            version_id=withdrawn.version_id,
+            said=withdrawn.said,
+            others=said_with_it,
+        )
+    except DatabaseError:
+        # The exchange is gone already; what memory learned from it is left for the person.
+        log.warning("chat.take_back_failed conversation=%s", conversation.pk)
+        kept = True
+    kept = kept or in_parts
     return Withdrawal(message_id, memory_kept=kept)
 
 
@@ -749,24 +798,41 @@ def _delete_last_exchange(conversation: Conversation, message_id: int) -> _Withd
             Message.objects.select_for_update()
             .filter(conversation_id=conversation.pk, id__gte=message_id)
             .order_by("id")
-            .values("id", "role", "content", "memory_state", "memory_changed", "memory_version")
+            .values(
+                "id",
+                "role",
+                "content",
+                "memory_state",
+                "memory_changed",
+                "memory_version",
+                "memory_read_to",
+            )
         )
         if not rows or rows[0]["id"] != message_id or rows[0]["role"] != Message.Role.USER:
             raise MessageNotFound
         if any(row["role"] == Message.Role.USER for row in rows[1:]):
             raise NotLastMessage
         Message.objects.filter(pk__in=[row["id"] for row in rows]).delete()
+        first = rows[0]
         # The withdrawn messages no longer count as turns (the sixth-turn pass counts them).
-        Conversation.objects.filter(pk=conversation.pk).update(
-            turns=Greatest(F("turns") - len(rows), 0),
-            turns_at_reply=Least(F("turns_at_reply"), Greatest(F("turns") - len(rows), 0)),
-        )
-    first = rows[0]
+        counts: dict[str, Any] = {
+            "turns": Greatest(F("turns") - len(rows), 0),
+            "turns_at_reply": Least(F("turns_at_reply"), Greatest(F("turns") - len(rows), 0)),
+        }
+        # A title made from the withdrawn words goes with them: the next message names the chat.
+        asked_before = Message.objects.filter(
+            conversation_id=conversation.pk, role=Message.Role.USER, id__lt=message_id
+        ).exists()
+        if not asked_before and conversation.title == titles.title_for(first["content"]):
+            counts["title"] = ""
+            conversation.title = ""
+        Conversation.objects.filter(pk=conversation.pk).update(**counts)
     return _Withdrawn(
         state=first["memory_state"],
         changed=first["memory_changed"],
         version_id=first["memory_version"],
         said=provenance.Said(conversation=conversation.pk, text=first["content"]),
+        read_in_parts=bool(first["memory_read_to"]),
     )
 
 

@@ -231,6 +231,8 @@ def edit(request: HttpRequest, pk: int, message_pk: int) -> HttpResponse:
     message = conversation.messages.filter(pk=message_pk, role=Message.Role.USER).first()
     if message is None:
         raise services.MessageNotFound
+    if conversation.messages.filter(role=Message.Role.USER, pk__gt=message.pk).exists():
+        raise services.NotLastMessage
     context = {"conversation": conversation, "message": message}
     return render(request, "chat/edit.html", context)
 

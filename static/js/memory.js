@@ -149,6 +149,13 @@
       }
     }
 
+    // A fact the server never took goes back in the box (if the box is free).
+    function giveBack(intent) {
+      if (!intent.retype) return;
+      const box = section()?.querySelector(".add-line input[name=text]");
+      if (box && !box.value) box.value = intent.retype;
+    }
+
     async function send(intent) {
       const current = section();
       const form = current && formFor(current, intent);
@@ -174,6 +181,7 @@
         });
       } catch {
         await reload(texts().offline);
+        giveBack(intent);
         return;
       }
       if (!response.ok) {
@@ -184,6 +192,7 @@
           /* an error page: the generic text */
         }
         await reload(detail);
+        giveBack(intent);
         return;
       }
       const fresh = swapSection(section(), await response.text());
@@ -216,6 +225,7 @@
       if (intent.kind === "delete") form.closest("li").hidden = true;
       if (form.matches(".add-line")) {
         // Ready for the next fact at once: this one is on its way (the list shows it next).
+        intent.retype = form.querySelector("input[name=text]").value;
         form.querySelector("input[name=text]").value = "";
       } else {
         form.querySelectorAll("button[type=submit]").forEach((button) => {

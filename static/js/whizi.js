@@ -304,19 +304,23 @@
       stopButton.textContent = stopButton.dataset.label || stopButton.textContent;
     }
     stopButton.dataset.label = stopButton.textContent;
-    stopButton.addEventListener("click", async () => {
+    // A stop on its way: the next reply waits for it, so it never stops that one instead.
+    let stopping = null;
+    stopButton.addEventListener("click", () => {
       stopButton.disabled = true;
       stopButton.textContent = chat.dataset.stopping;
-      try {
-        await fetch(chat.dataset.stopUrl, {
-          method: "POST",
-          credentials: "same-origin",
-          headers: { Accept: "application/json", "X-CSRFToken": csrfToken(form) },
+      stopping = fetch(chat.dataset.stopUrl, {
+        method: "POST",
+        credentials: "same-origin",
+        headers: { Accept: "application/json", "X-CSRFToken": csrfToken(form) },
+      })
+        .catch(() => {
+          stopButton.disabled = false; // offline: the reply goes on; Stop can be tried again
+          stopButton.textContent = stopButton.dataset.label;
+        })
+        .finally(() => {
+          stopping = null;
         });
-      } catch {
-        stopButton.disabled = false; // offline: the reply goes on; Stop can be tried again
-        stopButton.textContent = stopButton.dataset.label;
-      }
     });
 
     function markStopped(reply) {
@@ -403,6 +407,7 @@
       try {
         let response;
         try {
+          if (stopping) await stopping;
           response = await fetch(url, {
             method: "POST",
             credentials: "same-origin",
@@ -471,7 +476,7 @@
 
     // A message the server never got (offline, a 5xx, a 429): it stays, marked, with why and
     // a Retry; its text is back in the box too.
-    function markNotSent(mine, content, detail) {
+    function markNotSent(mine, content, detail, edited) {
       mine.classList.add("not-sent");
       mine.querySelector("[data-receipt-slot]")?.remove();
       const note = document.createElement("p");
@@ -487,7 +492,7 @@
         if (busy) return;
         mine.remove();
         if (input.value === content) input.value = "";
-        send(content);
+        send(content, edited); // the same send again: an edit's replaces the same exchange
       });
       note.append(retry);
       mine.append(note);
@@ -526,12 +531,11 @@
       if (current) current.textContent = title.textContent;
     }
 
-    async function send(content) {
+    async function send(content, edited = editing) {
       if (busy) return;
       showError("");
       showNotice("");
       list.querySelector("[data-chat-empty]")?.remove();
-      const edited = editing;
       edited?.items.forEach((item) => {
         item.hidden = true; // replaced once the server takes the edit
       });
@@ -547,8 +551,8 @@
         if (payload.user_message) mine.dataset.messageId = payload.user_message.id;
         named = payload.title || ""; // the server names the chat (chat/titles.py)
         if (edited && payload.replaced != null) {
+          if (edited === editing) stopEditing({ keepText: true });
           edited.items.forEach((item) => item.remove());
-          stopEditing({ keepText: true });
         }
         if (payload.memory_kept) showNotice(payload.memory_kept);
       });
@@ -562,7 +566,7 @@
         const transient =
           result.outcome === "offline" || result.status >= 500 || result.status === 429;
         if (transient) {
-          markNotSent(mine, content, result.detail);
+          markNotSent(mine, content, result.detail, edited);
         } else {
           // Refused as it is (empty, too long, an edit of a message no longer last): nothing
           // was stored, the text is back in the box with why.
@@ -585,6 +589,7 @@
     // it fails, the old reply stays.
     async function regenerate(regenerateForm) {
       if (busy) return;
+      stopEditing(); // the exchange an edit would replace is about to change
       showError("");
       showNotice("");
       const all = messages();
@@ -769,12 +774,15 @@
       status.textContent = "";
       // Picking the model already in use switches nothing, so nothing is sent or claimed.
       if (select.value === current) return;
+      const body = new FormData(picker); // before the select is disabled, which drops it
+      select.disabled = true; // one switch at a time
+      picker.setAttribute("aria-busy", "true");
       try {
         const response = await fetch(picker.action, {
           method: "POST",
           credentials: "same-origin",
           headers: { Accept: "application/json", "X-CSRFToken": csrfToken(picker) },
-          body: new FormData(picker),
+          body,
         });
         const data = await response.json();
         if (!response.ok) throw new Error(data.detail || "");
@@ -786,6 +794,9 @@
       } catch (error) {
         select.value = current;
         status.textContent = error.message || chat.dataset.networkError;
+      } finally {
+        select.disabled = false;
+        picker.removeAttribute("aria-busy");
       }
     });
   }

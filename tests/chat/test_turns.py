@@ -335,6 +335,7 @@ def test_a_reply_still_streaming_for_an_edited_message_is_dropped(
     kind, data = list(stream)[-1]
 
     assert (kind, data["code"]) == ("error", "withdrawn")
+    assert data["detail"] == "Your message was edited meanwhile, so this reply was dropped."
     assert rows(conversation) == [("user", "My name is Rob"), ("assistant", "Hi Rob.")]
 
 
@@ -424,3 +425,88 @@ def test_a_change_no_longer_kept_is_said_and_not_guessed_at(api, account, memory
 
     assert body["replaced"] == {"message_id": first["id"], "memory_kept": True}
     assert memory_lines(api) == ["Favourite colour is teal"]  # left for the person to judge
+
+
+# --- Found in review ----------------------------------------------------------------------------
+
+
+def test_an_older_regenerate_never_overwrites_a_newer_ones_reply(
+    api, scripted, settings, monkeypatch
+):
+    monkeypatch.setattr(stops, "CHECK_EVERY", 0)
+    settings.CHAT_MODEL_TIMEOUT = 30
+    held = threading.Event()
+    conversation = new_conversation(api)
+    scripted.answer("First.", Streamed("Slow", held, " second"), "Third, and newest.")
+    say(api, conversation, "Hi")
+    slow = api.post(
+        f"/api/v1/conversations/{conversation}/regenerate", HTTP_ACCEPT="text/event-stream"
+    )
+    stream = events(slow.streaming_content)
+    next(stream), next(stream)
+
+    newest = regenerate(api, conversation).json()["assistant_message"]
+    held.set()
+    kind, data = list(stream)[-1]
+
+    assert (kind, data["code"]) == ("error", "superseded")
+    assert rows(conversation) == [("user", "Hi"), ("assistant", "Third, and newest.")]
+    assert Message.objects.get(role="assistant").pk == newest["id"]
+
+
+def test_a_retried_edit_whose_first_answer_was_lost_is_not_refused(api, scripted):
+    conversation = new_conversation(api)
+    first = say(api, conversation, "My name is Bob")["user_message"]["id"]
+    say(api, conversation, "My name is Rob", replaces=first)
+    # The same request again (its answer never reached the app): no 404, no second withdrawal.
+    again = say(api, conversation, "My name is Rob", replaces=first)
+    assert again["replaced"]["message_id"] == first
+    assert [content for _, content in rows(conversation)][-2:] == [
+        "My name is Rob",
+        "echo: My name is Rob",
+    ]
+
+
+def test_an_edited_first_message_takes_its_title_with_it(api, scripted):
+    conversation = new_conversation(api)
+    first = say(api, conversation, "My card PIN is 4921, can you keep it?")["user_message"]["id"]
+    assert "4921" in api.get(f"/api/v1/conversations/{conversation}").json()["title"]
+    say(api, conversation, "Plan a weekend in Lisbon", replaces=first)
+    title = api.get(f"/api/v1/conversations/{conversation}").json()["title"]
+    assert "4921" not in title and "Lisbon" in title
+
+
+def test_a_title_given_by_hand_stays_after_an_edit(api, scripted):
+    conversation = new_conversation(api)
+    first = say(api, conversation, "Hello there")["user_message"]["id"]
+    api.patch(f"/api/v1/conversations/{conversation}", {"title": "My chat"}, format="json")
+    say(api, conversation, "Hello again", replaces=first)
+    assert api.get(f"/api/v1/conversations/{conversation}").json()["title"] == "My chat"
+
+
+def test_an_edited_message_read_in_parts_says_memory_may_keep_some(api, account, memory_model):
+    """A long message is read part by part; only its latest part's change is known, so the
+    person is told to look rather than told all is gone."""
+    conversation = new_conversation(api)
+    memory_model.answer("Noted.", answer("Allergic to nuts"), "Ok.")
+    first = say(api, conversation, "Remember that I am allergic to nuts")["user_message"]["id"]
+    assert run_pass(account) == "ok"
+    Message.objects.filter(pk=first).update(memory_read_to=12)  # as a part-by-part read leaves it
+
+    body = say(api, conversation, "Hello", replaces=first)
+
+    assert body["replaced"]["memory_kept"] is True
+
+
+def test_a_refused_edit_stops_no_reply(api, scripted):
+    conversation = new_conversation(api)
+    earlier = say(api, conversation, "One")["user_message"]["id"]
+    say(api, conversation, "Two")
+    mark = stops._mark(Conversation.objects.get(pk=conversation).pk)
+    response = api.post(
+        f"/api/v1/conversations/{conversation}/messages",
+        {"content": "Uno", "replaces": earlier},
+        format="json",
+    )
+    assert response.status_code == 409
+    assert stops._mark(conversation) == mark  # no stop was asked for

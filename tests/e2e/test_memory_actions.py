@@ -173,3 +173,16 @@ def test_a_failed_action_leaves_the_section_as_the_server_has_it(
     expect(page.locator("#memory .notice.error")).to_have_text([said])
     expect(lines(page)).to_have_text(["Name is Anna", "Lives in Turin", "Likes jazz"])
     assert Memory.objects.get(owner=guest).lines == ["Name is Anna", "Lives in Turin", "Likes jazz"]
+
+
+def test_a_fact_the_server_never_took_goes_back_in_the_box(page: Page, guest: User) -> None:
+    held = Held(page)
+    box = page.get_by_label("Add a fact")
+    box.fill("Plays the cello")
+    box.press("Enter")
+    expect(box).to_have_value("")  # ready for the next one while this one is on its way
+    held.wait_for(1)
+    held.release(lambda route: route.abort("internetdisconnected"))
+    expect(page.locator("#memory .notice.error")).to_be_visible()
+    expect(page.get_by_label("Add a fact")).to_have_value("Plays the cello")
+    assert "Plays the cello" not in Memory.objects.get(owner=guest).lines

@@ -20,7 +20,8 @@ def learned(at, count):
 
 @pytest.mark.django_db(transaction=True)
 def test_todays_lines_and_versions_are_learned_dated_by_their_last_update():
-    latest = MigrationExecutor(connection).loader.graph.leaf_nodes("memory")
+    # Every app's latest: going back unapplies the chat migrations that depend on memory's.
+    latest = MigrationExecutor(connection).loader.graph.leaf_nodes()
     apps = migrate(BEFORE)
     Memory = apps.get_model("memory", "Memory")
     MemoryVersion = apps.get_model("memory", "MemoryVersion")
