@@ -255,5 +255,20 @@
     });
   }
 
+  // The History page's Restore is a plain post (the page reloads with the result): until
+  // then its button says so and takes no second click.
+  document.addEventListener("submit", (event) => {
+    const form = event.target.closest("[data-memory-restore]");
+    if (!form) return;
+    if (form.dataset.sent) {
+      event.preventDefault();
+      return;
+    }
+    form.dataset.sent = "1";
+    form.setAttribute("aria-busy", "true");
+    const button = form.querySelector("button[type=submit]");
+    if (button) button.textContent = form.dataset.pending || button.textContent;
+  });
+
   if (document.querySelector(SECTION)) setupMemory();
 })();

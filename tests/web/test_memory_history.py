@@ -93,3 +93,15 @@ def test_the_history_speaks_italian_and_french(guest_client: Client) -> None:
     assert "Cronologia della memoria" in italian and "Hai aggiunto un fatto" in italian
     french = text_of(guest_client.get(reverse("memory:history"), HTTP_ACCEPT_LANGUAGE="fr"))
     assert "Historique de la mémoire" in french and "Vous avez ajouté un fait" in french
+
+
+def test_restore_says_it_is_on_its_way_in_the_readers_language(
+    account_client: Client, account: User
+) -> None:
+    add(account, "Name is Anna", "Likes jazz")
+    url = reverse("memory:history")
+    assert 'data-pending="Restoring…"' in text_of(account_client.get(url))
+    italian = text_of(account_client.get(url, HTTP_ACCEPT_LANGUAGE="it"))
+    assert 'data-pending="Ripristino…"' in italian
+    french = text_of(account_client.get(url, HTTP_ACCEPT_LANGUAGE="fr"))
+    assert 'data-pending="Restauration…"' in french
