@@ -113,7 +113,12 @@
     function shown(fresh) {
       const own = [...fresh.querySelectorAll(":scope > .notice")];
       const anchor = fresh.querySelector(".memory-intro");
-      for (const note of carried) (own[0] || anchor)?.before(note.cloneNode(true));
+      for (const note of carried) {
+        // Said once already: shown again, not announced again.
+        const again = note.cloneNode(true);
+        again.removeAttribute("role");
+        (own[0] || anchor)?.before(again);
+      }
       carried = [...carried, ...own.map((note) => note.cloneNode(true))];
       // Lines whose delete is still queued stay out of sight.
       for (const waiting of queue) {
