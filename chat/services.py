@@ -747,13 +747,7 @@ def withdraw_last_message(conversation: Conversation, message_id: int) -> Withdr
     the other turns the same pass read (``memory.rollback.take_back``); whatever cannot be
     taken back (a version no longer kept, a change written over since) is said in
     ``memory_kept``. A line the message asked to forget stays forgotten."""
-    try:
-        withdrawn = _delete_last_exchange(conversation, message_id)
-    except MessageNotFound:
-        if stops.was_withdrawn(conversation.pk, message_id):
-            return Withdrawal(message_id)  # a retried edit: withdrawn already, by its first try
-        raise
-    stops.note_withdrawn(conversation.pk, message_id)
+    withdrawn = _delete_last_exchange(conversation, message_id)
     stops.request_stop(conversation.pk)  # its reply, if one is still on its way, is dropped
     if not withdrawn.changed:
         return Withdrawal(message_id)

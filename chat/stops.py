@@ -5,8 +5,7 @@ A stop is a mark in the shared cache (Redis in production, the file cache embedd
 process sees it), one per conversation: the time of the latest stop. A stream notes the mark as
 it starts and looks again, at most every ``CHECK_EVERY`` seconds, between the model's deltas; a
 mark newer than the one it started with ends it there, and what had arrived is kept as the
-reply, marked as stopped (``chat.services``). It also keeps, for an hour, the messages an edit
-withdrew, so that a retried edit is not refused. The cache holds ids and times only. A cache that
+reply, marked as stopped (``chat.services``). The cache holds ids and times only. A cache that
 cannot be reached stops nothing (logged): the reply then streams to its end, as it would have.
 """
 
@@ -46,26 +45,6 @@ def request_stop(conversation_id: int) -> None:
         cache.set(_key(conversation_id), time.time_ns(), _KEPT_FOR)
     except (RedisError, OSError):
         log.warning("chat.stop_not_sent conversation=%s", conversation_id)
-
-
-def _withdrawn_key(conversation_id: int, message_id: int) -> str:
-    return f"chat:withdrawn:{conversation_id}:{message_id}"
-
-
-def note_withdrawn(conversation_id: int, message_id: int) -> None:
-    """Remember for a while that an edit withdrew this message, so a retry of the same edit
-    (its first answer lost on the way) is not refused as a message that never was."""
-    try:
-        cache.set(_withdrawn_key(conversation_id, message_id), 1, _KEPT_FOR)
-    except (RedisError, OSError):
-        log.warning("chat.withdrawn_not_noted conversation=%s", conversation_id)
-
-
-def was_withdrawn(conversation_id: int, message_id: int) -> bool:
-    try:
-        return bool(cache.get(_withdrawn_key(conversation_id, message_id)))
-    except (RedisError, OSError):
-        return False
 
 
 class Watch:

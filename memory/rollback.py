@@ -235,4 +235,11 @@ def take_back(
         )
     except (StaleVersion, VersionNotFound):
         return True
+    # Nor is it kept where a restore would bring it back: the withdrawn lines leave the history
+    # (not buried: the person may well say them again).
+    taught = [*record.added, *(new for _, new in record.changed)]
+    with transaction.atomic():
+        history.forget(
+            memory_id=memory.pk, removed=taught, kept=get_memory(owner_id=owner_id).lines
+        )
     return False

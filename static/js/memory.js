@@ -9,12 +9,26 @@
 
   const SECTION = "[data-memory-section]";
 
+  const ADD_BOX = ".add-line input[name=text]";
+
+  // What the person is typing in the add box meanwhile stays, with the cursor, whatever list
+  // the answer draws.
   function swapSection(section, html) {
     const template = document.createElement("template");
     template.innerHTML = html.trim();
     const fresh = template.content.querySelector(SECTION);
     if (!fresh) return null;
+    const box = section.querySelector(ADD_BOX);
+    const typing = box && document.activeElement === box;
+    const typed = box?.value || "";
+    const at = typing ? [box.selectionStart, box.selectionEnd] : null;
     section.replaceWith(fresh);
+    const next = fresh.querySelector(ADD_BOX);
+    if (next && typed) next.value = typed;
+    if (next && typing) {
+      next.focus({ preventScroll: true });
+      next.setSelectionRange(at[0], at[1]);
+    }
     return fresh;
   }
 
@@ -217,7 +231,8 @@
       running = false;
       hidePending();
       const done = section();
-      if (done) focusNotice(done);
+      // The notice takes the focus, unless the person is typing the next fact.
+      if (done && document.activeElement !== done.querySelector(ADD_BOX)) focusNotice(done);
     }
 
     document.addEventListener("submit", (event) => {

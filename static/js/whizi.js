@@ -531,6 +531,24 @@
       if (current) current.textContent = title.textContent;
     }
 
+    const draftKey = `whizi:draft:${window.location.pathname}`;
+    function keepDraft(content) {
+      try {
+        sessionStorage.setItem(draftKey, content);
+      } catch {
+        /* no storage: the text is in the list, marked, to copy */
+      }
+    }
+    function takeDraft() {
+      try {
+        const draft = sessionStorage.getItem(draftKey);
+        sessionStorage.removeItem(draftKey);
+        return draft;
+      } catch {
+        return null;
+      }
+    }
+
     async function send(content, edited = editing) {
       if (busy) return;
       showError("");
@@ -567,6 +585,13 @@
           result.outcome === "offline" || result.status >= 500 || result.status === 429;
         if (transient) {
           markNotSent(mine, content, result.detail, edited);
+        } else if (edited && result.status === 404) {
+          // The message this edit replaces is gone already (an earlier try got through, its
+          // answer lost on the way; or another tab): the page is drawn again as the server has
+          // it, the text kept in the box.
+          keepDraft(content);
+          window.location.reload();
+          return;
         } else {
           // Refused as it is (empty, too long, an edit of a message no longer last): nothing
           // was stored, the text is back in the box with why.
@@ -589,7 +614,7 @@
     // it fails, the old reply stays.
     async function regenerate(regenerateForm) {
       if (busy) return;
-      stopEditing(); // the exchange an edit would replace is about to change
+      stopEditing({ keepText: true }); // the exchange it would replace is about to change
       showError("");
       showNotice("");
       const all = messages();
@@ -664,6 +689,11 @@
     refreshTurnActions();
     setupCopy(chat);
     scrollDown();
+    const draft = takeDraft();
+    if (draft && !input.value) {
+      input.value = draft;
+      autosize(input);
+    }
 
     // The first message typed on the new-chat page, carried over its redirect.
     const pending = takePending();

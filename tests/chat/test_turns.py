@@ -454,17 +454,31 @@ def test_an_older_regenerate_never_overwrites_a_newer_ones_reply(
     assert Message.objects.get(role="assistant").pk == newest["id"]
 
 
-def test_a_retried_edit_whose_first_answer_was_lost_is_not_refused(api, scripted):
+def test_an_edit_of_a_message_withdrawn_already_is_404_and_adds_nothing(api, scripted):
+    """Two tabs (or a double submit) editing the same message: one edit wins, the other is
+    refused; never two exchanges where there was one."""
     conversation = new_conversation(api)
     first = say(api, conversation, "My name is Bob")["user_message"]["id"]
     say(api, conversation, "My name is Rob", replaces=first)
-    # The same request again (its answer never reached the app): no 404, no second withdrawal.
-    again = say(api, conversation, "My name is Rob", replaces=first)
-    assert again["replaced"]["message_id"] == first
-    assert [content for _, content in rows(conversation)][-2:] == [
-        "My name is Rob",
-        "echo: My name is Rob",
-    ]
+    again = api.post(
+        f"/api/v1/conversations/{conversation}/messages",
+        {"content": "My name is Tom", "replaces": first},
+        format="json",
+    )
+    assert again.status_code == 404
+    assert rows(conversation) == [("user", "My name is Rob"), ("assistant", "echo: My name is Rob")]
+
+
+def test_a_withdrawn_line_leaves_the_history_too(api, account, memory_model):
+    """What an edit took back cannot come back by a restore."""
+    conversation = new_conversation(api)
+    memory_model.answer("Noted.", answer("Favourite colour is teal"), "Ok.")
+    first = say(api, conversation, "Remember that my favourite colour is teal")["user_message"]
+    assert run_pass(account) == "ok"
+    say(api, conversation, "Hello", replaces=first["id"])
+    memory = Memory.objects.get(owner=account)
+    kept = [line for row in MemoryVersion.objects.filter(memory=memory) for line in row.lines]
+    assert "Favourite colour is teal" not in kept
 
 
 def test_an_edited_first_message_takes_its_title_with_it(api, scripted):

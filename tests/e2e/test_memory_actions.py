@@ -186,3 +186,24 @@ def test_a_fact_the_server_never_took_goes_back_in_the_box(page: Page, guest: Us
     expect(page.locator("#memory .notice.error")).to_be_visible()
     expect(page.get_by_label("Add a fact")).to_have_value("Plays the cello")
     assert "Plays the cello" not in Memory.objects.get(owner=guest).lines
+
+
+def test_typing_the_next_fact_while_one_is_saved_loses_nothing(page: Page, guest: User) -> None:
+    """The answer redraws the section while the person types: the box keeps their text and the
+    cursor, and every fact typed lands."""
+    held = Held(page)
+    box = page.get_by_label("Add a fact")
+    box.fill("Has a dog named Rex")
+    box.press("Enter")
+    held.wait_for(1)
+    page.keyboard.type("Works as a")
+    held.release()  # the first answer redraws the section mid-word
+    expect(lines(page).filter(has_text="Has a dog named Rex")).to_have_count(1)
+    page.keyboard.type(" baker")
+    expect(page.get_by_label("Add a fact")).to_have_value("Works as a baker")
+    expect(page.get_by_label("Add a fact")).to_be_focused()
+    page.keyboard.press("Enter")
+    held.wait_for(2)
+    held.release()
+    expect(lines(page).filter(has_text="Works as a baker")).to_have_count(1)
+    assert Memory.objects.get(owner=guest).lines[-2:] == ["Has a dog named Rex", "Works as a baker"]

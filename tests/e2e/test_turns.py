@@ -176,3 +176,31 @@ def test_a_send_that_fails_keeps_the_text_says_why_and_retries(
         "Hello, are you there?",
         "Yes, here.",
     ]
+
+
+def test_an_edit_whose_answer_was_lost_is_never_sent_twice(
+    page: Page, chat: Conversation, scripted: Any
+) -> None:
+    """The server took the edit but its answer never came back: Retry finds the old message
+    gone, and the page is drawn again as the server has it, the text still in the box."""
+    scripted.answer("Hi Bob.", "Hi Rob.")
+    send(page, "My name is Bob")
+    wait_for_reply(page, 1)
+
+    def lost(route: Route) -> None:
+        route.fetch()  # the server stores the edit...
+        route.abort("internetdisconnected")  # ...and its answer is lost on the way back
+
+    page.route("**/messages", lost)
+    page.locator(".message.user").get_by_role("link", name="Edit").click()
+    box = page.locator("textarea[name=content]")
+    box.fill("My name is Rob")
+    box.press("Enter")
+    expect(page.locator(".message.user.not-sent")).to_be_visible()
+    page.unroute("**/messages")
+    with page.expect_navigation():
+        page.locator(".message.user.not-sent").get_by_role("button", name="Retry").click()
+
+    expect(page.locator(".message .bubble")).to_have_text(["My name is Rob", "Hi Rob."])
+    expect(box).to_have_value("My name is Rob")
+    assert list(Message.objects.values_list("content", flat=True)) == ["My name is Rob", "Hi Rob."]
