@@ -3,7 +3,7 @@ edit that makes a reply on its way pointless.
 
 A stop is a mark in the shared cache (Redis in production, the file cache embedded: every web
 process sees it), one per conversation: the time of the latest stop. A stream notes the mark as
-it starts and looks again, at most every ``CHECK_EVERY`` seconds, between the model's deltas; a
+it starts and looks again, at most every ``CHAT_STOP_CHECK_SECONDS``, between the model's deltas; a
 mark newer than the one it started with ends it there, and what had arrived is kept as the
 reply, marked as stopped (``chat.services``). The cache holds ids and times only. A cache that
 cannot be reached stops nothing (logged): the reply then streams to its end, as it would have.
@@ -15,14 +15,12 @@ import logging
 import time
 from typing import Final
 
+from django.conf import settings
 from django.core.cache import cache
 from redis.exceptions import RedisError
 
 log = logging.getLogger(__name__)
 
-# How often a stream looks for a stop: often enough that "Stop" feels immediate, rare enough
-# that a stream costs a handful of cache reads.
-CHECK_EVERY: Final = 0.2
 # A mark outlives any stream (a reply is bounded by the model's timeout).
 _KEPT_FOR: Final = 60 * 60
 
@@ -53,15 +51,16 @@ class Watch:
     def __init__(self, conversation_id: int) -> None:
         self._conversation_id = conversation_id
         self._started_with = _mark(conversation_id)
-        self._next_look = time.monotonic() + CHECK_EVERY
+        self._every = settings.CHAT_STOP_CHECK_SECONDS
+        self._next_look = time.monotonic() + self._every
 
     def stopped(self) -> bool:
         """Whether a stop came since the stream started (looked up at most every
-        ``CHECK_EVERY`` seconds)."""
+        ``CHAT_STOP_CHECK_SECONDS``)."""
         now = time.monotonic()
         if now < self._next_look or self._started_with < 0:
             return False
-        self._next_look = now + CHECK_EVERY
+        self._next_look = now + self._every
         mark = _mark(self._conversation_id)
         if mark < 0:
             self._started_with = -1  # a cache that fails is not asked again by this stream

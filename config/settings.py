@@ -401,6 +401,9 @@ MEMORY_MODEL = env.str("MEMORY_MODEL", default="offline/whizi-memory")
 MEMORY_MODEL_API_BASE = env.str("MEMORY_MODEL_API_BASE", default="")
 MEMORY_MODEL_API_KEY = env.str("MEMORY_MODEL_API_KEY", default="")
 CHAT_MODEL_TIMEOUT = env.float("CHAT_MODEL_TIMEOUT", default=60.0)
+# How often a streaming reply looks for the person's Stop (``chat.stops``): often enough that
+# Stop feels immediate, rarely enough that a stream costs a handful of cache reads.
+CHAT_STOP_CHECK_SECONDS = env.float("CHAT_STOP_CHECK_SECONDS", default=0.2)
 MEMORY_MODEL_TIMEOUT = env.float("MEMORY_MODEL_TIMEOUT", default=60.0)
 CHAT_SYSTEM_PROMPT = env.str(
     "CHAT_SYSTEM_PROMPT",

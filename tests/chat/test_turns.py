@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 
-from chat import stops
 from chat.models import Conversation, Message
 from memory import passes
 from memory.models import Memory, MemoryVersion
@@ -185,8 +184,8 @@ def test_a_streamed_regenerate_replaces_the_reply(api, scripted):
 # --- Stop -------------------------------------------------------------------------------------
 
 
-def test_stop_keeps_what_arrived_marked_as_stopped(api, scripted, settings, monkeypatch):
-    monkeypatch.setattr(stops, "CHECK_EVERY", 0)
+def test_stop_keeps_what_arrived_marked_as_stopped(api, scripted, settings):
+    settings.CHAT_STOP_CHECK_SECONDS = 0
     settings.CHAT_MODEL_TIMEOUT = 30
     held = threading.Event()
     scripted.answer(Streamed("Once upon", " a time", held, " there was", " more", " and more"))
@@ -212,8 +211,8 @@ def test_stop_keeps_what_arrived_marked_as_stopped(api, scripted, settings, monk
     assert (shown["content"], shown["stopped"]) == ("Once upon a time", True)
 
 
-def test_a_stop_before_the_stream_started_does_not_stop_it(api, scripted, monkeypatch):
-    monkeypatch.setattr(stops, "CHECK_EVERY", 0)
+def test_a_stop_before_the_stream_started_does_not_stop_it(api, scripted, settings):
+    settings.CHAT_STOP_CHECK_SECONDS = 0
     conversation = new_conversation(api)
     assert api.post(f"/api/v1/conversations/{conversation}/stop").status_code == 202
     scripted.answer(Streamed("All ", "of ", "it."))
@@ -223,12 +222,10 @@ def test_a_stop_before_the_stream_started_does_not_stop_it(api, scripted, monkey
     assert Message.objects.get(role="assistant").content == "All of it."
 
 
-def test_a_regenerate_stops_the_reply_still_streaming_and_takes_its_place(
-    api, scripted, settings, monkeypatch
-):
+def test_a_regenerate_stops_the_reply_still_streaming_and_takes_its_place(api, scripted, settings):
     """Two answers to one question never both stay: the reply on its way when the person asks
     again is stopped, and the regenerate's reply replaces it."""
-    monkeypatch.setattr(stops, "CHECK_EVERY", 0)
+    settings.CHAT_STOP_CHECK_SECONDS = 0
     settings.CHAT_MODEL_TIMEOUT = 30
     held = threading.Event()
     scripted.answer(Streamed("First", held, " answer"), "Second answer.")
@@ -317,10 +314,8 @@ def test_an_edit_with_a_bad_id_is_400_and_loses_nothing(api, scripted, replaces)
     assert rows(conversation) == [("user", "Hi"), ("assistant", "echo: Hi")]
 
 
-def test_a_reply_still_streaming_for_an_edited_message_is_dropped(
-    api, scripted, settings, monkeypatch
-):
-    monkeypatch.setattr(stops, "CHECK_EVERY", 0)
+def test_a_reply_still_streaming_for_an_edited_message_is_dropped(api, scripted, settings):
+    settings.CHAT_STOP_CHECK_SECONDS = 0
     settings.CHAT_MODEL_TIMEOUT = 30
     held = threading.Event()
     scripted.answer(Streamed("Hi", held, " Bob"), "Hi Rob.")
@@ -430,10 +425,8 @@ def test_a_change_no_longer_kept_is_said_and_not_guessed_at(api, account, memory
 # --- Found in review ----------------------------------------------------------------------------
 
 
-def test_an_older_regenerate_never_overwrites_a_newer_ones_reply(
-    api, scripted, settings, monkeypatch
-):
-    monkeypatch.setattr(stops, "CHECK_EVERY", 0)
+def test_an_older_regenerate_never_overwrites_a_newer_ones_reply(api, scripted, settings):
+    settings.CHAT_STOP_CHECK_SECONDS = 0
     settings.CHAT_MODEL_TIMEOUT = 30
     held = threading.Event()
     conversation = new_conversation(api)
@@ -512,15 +505,45 @@ def test_an_edited_message_read_in_parts_says_memory_may_keep_some(api, account,
     assert body["replaced"]["memory_kept"] is True
 
 
-def test_a_refused_edit_stops_no_reply(api, scripted):
+def test_a_refused_edit_stops_no_reply(api, scripted, settings):
+    settings.CHAT_STOP_CHECK_SECONDS = 0
+    settings.CHAT_MODEL_TIMEOUT = 30
+    held = threading.Event()
     conversation = new_conversation(api)
     earlier = say(api, conversation, "One")["user_message"]["id"]
-    say(api, conversation, "Two")
-    mark = stops._mark(Conversation.objects.get(pk=conversation).pk)
-    response = api.post(
+    scripted.answer(Streamed("All ", held, "of ", "it."))
+    response = stream_message(api, conversation, "Two")
+    stream = events(response.streaming_content)
+    next(stream), next(stream)
+
+    refused = api.post(
         f"/api/v1/conversations/{conversation}/messages",
         {"content": "Uno", "replaces": earlier},
         format="json",
     )
-    assert response.status_code == 409
-    assert stops._mark(conversation) == mark  # no stop was asked for
+    held.set()
+    kind, done = list(stream)[-1]
+
+    assert refused.status_code == 409
+    assert kind == "done" and "stopped" not in done  # the reply went on to its end
+    assert Message.objects.filter(role="assistant").last().content == "All of it."
+
+
+def test_a_reply_regenerated_after_its_turn_was_read_is_never_read_alone(
+    api, account, memory_model
+):
+    """The exchange was read once: its new reply goes along as context, never as a transcript
+    of its own (the assistant's words are no source)."""
+    conversation = new_conversation(api)
+    memory_model.answer("Noted.", answer("Favourite colour is teal"), "Noted, teal it is.")
+    say(api, conversation, "Remember that my favourite colour is teal")
+    assert run_pass(account) == "ok"
+    calls = len(memory_model.calls)
+
+    regenerate(api, conversation)
+
+    reply = Message.objects.get(role="assistant")
+    assert reply.memory_state == TurnState.READ
+    assert run_pass(account) in ("no_work", "not_owed")  # nothing left to read
+    assert len(memory_model.calls) == calls + 1  # the regenerate's own call; no memory call
+    assert memory_lines(api) == ["Favourite colour is teal"]

@@ -12,7 +12,6 @@ import pytest
 from playwright.sync_api import Page, Route, expect
 
 from chat import services as chat_services
-from chat import stops
 from chat.models import Conversation, Message
 from tests.conftest import Streamed
 from tests.e2e.conftest import guest_session
@@ -31,10 +30,10 @@ def chat(page: Page, live_server: Any) -> Conversation:
 
 
 def test_stop_keeps_what_arrived_and_marks_the_reply_stopped(
-    page: Page, chat: Conversation, scripted: Any, settings: Any, monkeypatch: Any
+    page: Page, chat: Conversation, scripted: Any, settings: Any
 ) -> None:
     settings.CHAT_MODEL_TIMEOUT = 30  # the stream waits at `held` while the test clicks Stop
-    monkeypatch.setattr(stops, "CHECK_EVERY", 0)  # each delta looks: the cut is exact
+    settings.CHAT_STOP_CHECK_SECONDS = 0  # each delta looks: the cut is exact
     held = threading.Event()
     scripted.answer(Streamed("Once upon a time", held, " there was", " a long story", " end."))
     send(page, "Tell me a long story")
