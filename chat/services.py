@@ -329,12 +329,16 @@ def _user_state(
 
 def _reply_state(user_message: Message) -> Any:
     """A reply starts in its question's state, as the question is now (a clear may have put it
-    out of reach meanwhile), decided in the reply's own INSERT."""
+    out of reach meanwhile; a pass may have read it already, as when a reply is regenerated:
+    the exchange is read, the new reply only context for later turns), decided in the reply's
+    own INSERT."""
     skipped, pending = Message.MemoryState.SKIPPED, Message.MemoryState.PENDING
+    read = Message.MemoryState.READ
     question = Message.objects.filter(pk=user_message.pk)
     return Case(
         When(Exists(question.filter(memory_state=skipped)), then=Value(skipped)),
         When(Exists(question.filter(memory_state=pending)), then=Value(pending)),
+        When(Exists(question.filter(memory_state=read)), then=Value(read)),
         default=Value(Message.MemoryState.UNREAD),
         output_field=IntegerField(),
     )
