@@ -70,13 +70,12 @@ def _localized(events: Iterator[services.StreamEvent]) -> Iterator[services.Stre
         yield event
 
 
-def _send_and_report(
-    request: HttpRequest, conversation: Conversation, content: str, replaces: int | None = None
-) -> None:
-    """The no-JavaScript path: the whole reply at once; a failure becomes a page message."""
+def _send_and_report(request: HttpRequest, conversation: Conversation, content: str) -> None:
+    """The no-JavaScript path (an edit's ``replaces`` included): the whole reply at once; a
+    failure becomes a page message."""
     with shown_on_page(request):
         exchange = services.send_message(
-            conversation=conversation, content=content, replaces=replaces
+            conversation=conversation, content=content, replaces=_replaces(request)
         )
         _report(request, exchange)
 
@@ -178,8 +177,7 @@ def send(request: HttpRequest, pk: int) -> HttpResponse | StreamingHttpResponse:
         return refused
     content = request.POST.get("content", "")
     if not _accepts(request, "text/event-stream"):
-        with shown_on_page(request):
-            _send_and_report(request, conversation, content, _replaces(request))
+        _send_and_report(request, conversation, content)
         return redirect("chat:conversation", pk=conversation.pk)
     # Refused input is JSON for the page's script (core.error_pages), before any stream.
     started, events = services.stream_message(
