@@ -23,8 +23,8 @@ from chat.models import Conversation, Project, VoiceSession
 from core import db
 from core.db import retry_on_lock_conflict
 from core.errors import ServiceError
-from memory import handover as memory_handover
 from memory import services as memory_services
+from memory.engine import handover as memory_handover
 
 log = logging.getLogger(__name__)
 
@@ -107,7 +107,7 @@ def log_in(*, email: str, password: str, guest: User | None = None) -> User:
 def merge_guest(*, guest: User, account: User) -> None:
     """Move a guest into an account (SPEC §8): memory line by line, conversations, projects and
     voice sessions; then delete the guest. The guest's promises about its turns hold in the
-    account (``memory.handover.hand_over_turns``).
+    account (``memory.engine.handover.hand_over_turns``).
 
     Never waits on a model: a memory merge that needs the condense pass (over the cap), or that
     keeps losing races with passes, is finished by a task, and the guest (signed out: its

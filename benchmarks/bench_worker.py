@@ -30,7 +30,7 @@ _run_seconds: list[float] = []
 def _register_the_instant_model(**kwargs: Any) -> None:
     """In the main process, before the pool forks: the instant model, and a timer around the
     pass itself (the task minus Celery's and Django's own work around it)."""
-    from memory import passes
+    from memory.engine import passes
 
     instant.register()
     run_pass = passes.run_pass

@@ -24,7 +24,7 @@ _memory_calls = [0]
 def _answer(model: str, messages: list[dict[str, Any]]) -> str:
     if model != "memory":
         return "Sure."
-    # The contract of ``memory.prompts``: the numbered list in, edits against it out.
+    # The contract of ``memory.rules.prompts``: the numbered list in, edits against it out.
     shown = list(json.loads(messages[-1]["content"])["memory"])
     _memory_calls[0] += 1
     change = _memory_calls[0] % 3 == 0 and bool(shown)

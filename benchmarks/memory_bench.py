@@ -242,7 +242,7 @@ class Client:
 
 def full_list() -> list[str]:
     """About 50 lines of about 55 characters, then more until the 2,000-token cap is reached."""
-    from memory import budget
+    from memory.rules import budget
 
     lines = [f"Fact {i}: enjoys the hiking trail number {i} near the lake" for i in range(400)]
     return budget.positional_cut(lines, 2_000)
@@ -512,7 +512,7 @@ def long_conversation(owner: Any, exchanges: int, model: str) -> Any:
 def bench_tokens(table: Table) -> None:
     from chat import context
     from chat.services import build_request
-    from memory import budget
+    from memory.rules import budget
 
     owner, _ = person("emma")
 
@@ -602,8 +602,8 @@ def bench_sweeper(table: Table) -> None:
 
 
 def bench_micro(table: Table) -> None:
-    from memory import budget
     from memory.queueing import enqueue_pass
+    from memory.rules import budget
     from memory.services import read_for_request
 
     owner, _ = person("fay")

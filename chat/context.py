@@ -17,7 +17,7 @@ from django.db.models.functions import Coalesce, Length
 
 import llm
 from chat.models import Message
-from memory import budget
+from memory.rules import budget
 
 # litellm's figure is the model's own tokenizer's; ours is o200k. Other tokenizers count the
 # same text as up to a fifth more tokens, and a model whose window is shared with its answer

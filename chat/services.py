@@ -26,11 +26,12 @@ from chat.models import Conversation, Message, Project, VoiceSession
 from core import db
 from core.db import is_lock_conflict, retry_on_lock_conflict
 from core.errors import Busy, Conflict, Invalid, NotFound, Unavailable
-from memory import prompts, provenance, rollback
 from memory import queueing as memory_queueing
+from memory import rollback
 from memory import services as memory_services
-from memory.lines import clean_text
-from memory.triggers import is_forget_request, is_remember_request
+from memory.rules import prompts, provenance
+from memory.rules.lines import clean_text
+from memory.rules.triggers import is_forget_request, is_remember_request
 from memory.turns import TurnState
 
 log = logging.getLogger(__name__)

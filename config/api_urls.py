@@ -5,8 +5,8 @@ from drf_spectacular.views import SpectacularAPIView
 
 from accounts.api import views as accounts
 from chat.api import views as chat
-from memory.api import history
-from memory.api import views as memory
+from memory.web.api import history
+from memory.web.api import views as memory
 
 urlpatterns = [
     path("auth/guest", accounts.GuestView.as_view()),
@@ -30,8 +30,8 @@ urlpatterns = [
     path("voice/sessions", chat.VoiceSessionCreateView.as_view()),
     path("voice/sessions/<int:pk>/end", chat.VoiceSessionEndView.as_view()),
     path("memory", memory.MemoryView.as_view()),
-    path("memory/lines", memory.MemoryLinesView.as_view()),
-    path("memory/lines/<int:index>", memory.MemoryLineView.as_view()),
+    path("memory/rules/lines", memory.MemoryLinesView.as_view()),
+    path("memory/rules/lines/<int:index>", memory.MemoryLineView.as_view()),
     path("memory/history", history.HistoryView.as_view()),
     path("memory/history/<int:version>", history.HistoryVersionView.as_view()),
     path("memory/restore", history.RestoreView.as_view()),

@@ -1,7 +1,7 @@
 """``GET /healthz``: is the database answering, can the broker be reached, and is a worker
 consuming (its heartbeat, ``config/heartbeat.py``)? These three decide the status (200 or
 503) a load balancer acts on. It also says whether the memory model answers
-(``memory.model_health``), without changing the status: a failing memory model makes memory
+(``memory.engine.model_health``), without changing the status: a failing memory model makes memory
 late, never the chat unavailable, so no web server is taken out of service for it. And, to
 ``make run`` alone, is this the server it started?"""
 
@@ -18,7 +18,7 @@ from config import heartbeat
 from config.celery import app
 from config.database import session_options
 from config.launcher import RUN_HEADER
-from memory import model_health
+from memory.engine import model_health
 
 
 def _database_ok() -> bool:

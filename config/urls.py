@@ -18,7 +18,7 @@ urlpatterns = [
     path("api/v1/", include("config.api_urls")),
     path("healthz", healthz, name="healthz"),
     path("", include("accounts.urls")),
-    path("", include("memory.urls")),
+    path("", include("memory.web.urls")),
     path("", include("chat.urls")),
 ]
 

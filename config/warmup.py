@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 
 import llm
-from memory import budget
+from memory.rules import budget
 
 log = logging.getLogger(__name__)
 

@@ -17,10 +17,10 @@ from django.conf import settings
 from django.db.models import Subquery
 from django.utils import timezone
 
-from memory import changes, provenance
-from memory.lines import forget_key
 from memory.models import MemoryVersion
-from memory.provenance import Source
+from memory.rules import changes, provenance
+from memory.rules.lines import forget_key
+from memory.rules.provenance import Source
 from memory.versions import MAX_VERSION
 
 

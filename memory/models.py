@@ -39,11 +39,11 @@ class Memory(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memory"
     )
     lines = models.JSONField(default=list)
-    # Where each line came from, aligned with ``lines`` (``memory.provenance.Source``).
+    # Where each line came from, aligned with ``lines`` (``memory.rules.provenance.Source``).
     sources = models.JSONField(default=list)
     tokens = models.PositiveIntegerField(default=0)
     version = models.PositiveBigIntegerField(default=1)
-    # The ``memory.filters.RULES_VERSION`` the stored lines were checked under.
+    # The ``memory.filters.gate.RULES_VERSION`` the stored lines were checked under.
     rules_version = models.PositiveSmallIntegerField(default=0)
     enabled = models.BooleanField(default=True)
     # When memory was last switched on or off: turns said before it whose memory state was not
@@ -110,7 +110,7 @@ class Outcome(models.TextChoices):
     AUTH = "auth"
     TOO_LONG = "too_long"
     BAD_REQUEST = "bad_request"
-    # The answer was refused: unreadable (``memory.lines.MalformedAnswer`` reasons), or a wipe
+    # The answer was refused: unreadable (``memory.rules.lines.MalformedAnswer`` reasons), or a wipe
     # of the list nobody asked for.
     MALFORMED_UNCLOSED_FENCE = "malformed_unclosed_fence"
     MALFORMED_EMPTY = "malformed_empty"

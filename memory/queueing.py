@@ -28,7 +28,7 @@ from memory.models import Memory
 
 log = logging.getLogger(__name__)
 
-# The pass task's name (``memory.tasks.run_memory_pass``).
+# The pass task's name (``memory.engine.tasks.run_memory_pass``).
 RUN_PASS_TASK = "memory.run_pass"  # noqa: S105 - a task name, not a password
 
 

@@ -16,10 +16,11 @@ from django.conf import settings
 from django.db import transaction
 
 from core.errors import Conflict, NotFound
-from memory import budget, changes, history, provenance, tombstones
-from memory.filters import refusal_reason
-from memory.lines import clean_line, line_key
+from memory import history, tombstones
+from memory.filters.gate import refusal_reason
 from memory.models import Memory, MemoryEvent, MemoryVersion, Outcome
+from memory.rules import budget, changes, provenance
+from memory.rules.lines import clean_line, line_key
 from memory.services import (
     MemoryView,
     StaleVersion,

@@ -24,22 +24,12 @@ from django.utils import timezone
 
 from core.db import retry_on_lock_conflict
 from core.errors import Conflict, Invalid, NotFound, Stale
-from memory import (
-    budget,
-    changes,
-    history,
-    owners,
-    prompts,
-    provenance,
-    scheduling,
-    texts,
-    tombstones,
-    turns,
-)
-from memory.filters import refusal_reason
-from memory.lines import clean_line, line_key
+from memory import history, owners, scheduling, texts, tombstones, turns
+from memory.filters.gate import refusal_reason
 from memory.models import Memory, MemoryEvent, Outcome
 from memory.queueing import request_pass
+from memory.rules import budget, changes, prompts, provenance
+from memory.rules.lines import clean_line, line_key
 
 log = logging.getLogger(__name__)
 
@@ -93,7 +83,7 @@ def owner_still_there() -> Iterator[None]:
 
 @dataclass(frozen=True)
 class LineItem:
-    """One line as the person sees it, with where it came from (``memory.provenance``):
+    """One line as the person sees it, with where it came from (``memory.rules.provenance``):
     ``conversation`` and ``title`` name the person's conversation whose turn produced it, None
     for a line written by hand or once that conversation is deleted."""
 
@@ -215,7 +205,7 @@ def write_lines(
     knows it changed from → to) in the same transaction. ``rules_version``: the filters'
     version the lines were checked under, when it changes with them. ``origin``: where the
     lines it brings in come from (by default, what ``kind`` says: a pass, a hand edit, a
-    merge); kept lines keep their source, rewritten ones their origin (``memory.provenance``).
+    merge); kept lines keep their source, rewritten ones their origin (``memory.rules.provenance``).
 
     Zero rows updated means someone else wrote first (a pass, a clear, a delete, a switch, or
     the account's deletion): the caller re-reads and decides again; nothing is overwritten.

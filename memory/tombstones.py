@@ -19,8 +19,8 @@ from typing import Final
 
 from django.utils.crypto import salted_hmac
 
-from memory.lines import forget_key
 from memory.models import ForgottenLine
+from memory.rules.lines import forget_key
 
 _SALT: Final = "memory.tombstones.ForgottenLine"
 # Per memory: enough for years of deletions; the oldest go first beyond it.
@@ -28,7 +28,7 @@ MAX_PER_MEMORY: Final = 2_000
 
 
 def normal(line: str) -> str:
-    """The text a tombstone is taken of: the line's words (``memory.lines.forget_key``), so a
+    """The text a tombstone is taken of: the line's words (``memory.rules.lines.forget_key``), so a
     tombstone and the scrubbing of stored versions match the same variants."""
     return forget_key(line)
 

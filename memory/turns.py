@@ -8,7 +8,7 @@ points one way, from chat to memory.
 
 Every mark is a conditional update that returns how many turns it changed: the pass engine
 compares that count with what it read, which is what keeps two racing passes from both reading
-the same turn (``memory.passes``).
+the same turn (``memory.engine.passes``).
 """
 
 from __future__ import annotations

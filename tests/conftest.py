@@ -195,7 +195,7 @@ def _memory_model_healthy() -> Iterator[None]:
     leaves no state in the shared cache for the next one's /healthz."""
     from django.core.cache import cache
 
-    from memory import model_health
+    from memory.engine import model_health
 
     cache.delete(model_health.KEY)
     yield

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from memory.budget import count_tokens
+from memory.rules.budget import count_tokens
 
 Answer = str | tuple[str, int, Any] | Callable[[dict[str, Any]], Any]
 

@@ -4,7 +4,7 @@ measures passes that succeed (its old whole-list answer made every pass fail, un
 from __future__ import annotations
 
 from benchmarks import instant
-from memory import edits, prompts
+from memory.rules import edits, prompts
 
 
 def test_the_instant_memory_model_answers_edits_the_pass_applies() -> None:

@@ -34,7 +34,8 @@ from django.utils import timezone
 
 from chat.models import Message
 from config.database import STALL_SECONDS, stall_seconds
-from memory import passes, scheduling
+from memory import scheduling
+from memory.engine import passes
 from memory.models import Memory
 from memory.queueing import sweep_owed_passes
 from memory.services import get_memory

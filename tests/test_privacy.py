@@ -8,7 +8,7 @@ import redis
 from django.conf import settings
 from litellm.exceptions import APIConnectionError, BadRequestError
 
-from memory import passes
+from memory.engine import passes
 from memory.models import Memory, MemoryEvent
 from tests.memory.helpers import answer
 

@@ -158,7 +158,7 @@ def test_two_signups_with_one_guest_token_merge_the_guest_once(run):
 
 
 def test_a_line_deleted_while_a_pass_is_running_stays_deleted(account, memory_model):
-    from memory import passes
+    from memory.engine import passes
     from tests.memory.helpers import answer, conversation_with, memory_with, payload
 
     conversation_with(account, "I like kites", "Nice")
@@ -173,7 +173,7 @@ def test_a_line_deleted_while_a_pass_is_running_stays_deleted(account, memory_mo
                 in_another_thread(
                     lambda: (
                         client_for(account)
-                        .delete("/api/v1/memory/lines/0", HTTP_IF_MATCH="*")
+                        .delete("/api/v1/memory/rules/lines/0", HTTP_IF_MATCH="*")
                         .status_code
                     )
                 )
@@ -188,9 +188,9 @@ def test_a_line_deleted_while_a_pass_is_running_stays_deleted(account, memory_mo
 
 
 def test_an_account_deleted_while_a_pass_stores_its_list_is_deleted_without_a_deadlock(account):
-    from memory import passes
-    from memory.reading import next_work
-    from memory.rewriting import Rewrite
+    from memory.engine import passes
+    from memory.engine.reading import next_work
+    from memory.engine.rewriting import Rewrite
     from memory.services import lock_memory
     from tests.memory.helpers import conversation_with, memory_with
 

@@ -12,7 +12,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 import django
 django.setup()
 from django.urls import resolve
-import config.urls, chat.views, chat.api.views, memory.passes, memory.tasks  # the whole app
+import config.urls, chat.views, chat.api.views  # the whole app
+import memory.engine.passes, memory.engine.tasks
 resolve("/api/v1/models")
 print("litellm imported:", "litellm" in sys.modules)
 print("offline:", os.environ["LITELLM_LOCAL_MODEL_COST_MAP"], os.environ["LITELLM_OFFLINE_MODE"])

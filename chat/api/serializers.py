@@ -11,8 +11,8 @@ from rest_framework.validators import ProhibitSurrogateCharactersValidator
 
 from chat import chats, receipts
 from chat.models import Conversation, Message, Project
-from memory.api.history import ChangedLineSerializer
-from memory.lines import clean_text
+from memory.rules.lines import clean_text
+from memory.web.api.history import ChangedLineSerializer
 
 
 class ModelOptionSerializer(serializers.Serializer):

@@ -18,22 +18,22 @@ from django.conf import settings
 import llm
 from chat.offline.replies import TEXTS as _TEXTS
 from chat.offline.replies import detect_language
-from memory import phrases
-from memory.filters import MAX_CHARS, refusal_reason
+from memory.filters.gate import MAX_CHARS, refusal_reason
 from memory.offline import extractor, style
 from memory.offline.extractor import POLITE_LEAD, kept_from, remembered_clauses
 from memory.offline.patterns import normalise
-from memory.triggers import is_remember_request
+from memory.rules import phrases
+from memory.rules.triggers import is_remember_request
 
 # Served as "offline/whizi-chat", and for any other offline name (registered by the chat app).
 MODEL_NAME: Final = "whizi-chat"
 
-# The first line of the memory system message. It must equal ``memory.prompts.MEMORY_HEADER``
+# The first line of the memory system message. It must equal ``memory.rules.prompts.MEMORY_HEADER``
 # (the product owns the block; a test asserts the two stay equal) — it is repeated here so this
 # module stays importable without Django.
 MEMORY_HEADER: Final = "Facts about the person, saved from earlier conversations (memory):"
 # The system message sent instead of the memory when memory is switched off or the conversation
-# is temporary. It must equal ``memory.prompts.MEMORY_OFF_NOTE`` (a test asserts it), repeated
+# is temporary. It must equal ``memory.rules.prompts.MEMORY_OFF_NOTE`` (a test asserts it), repeated
 # here for the same reason as the header.
 MEMORY_OFF_NOTE: Final = (
     "Memory is off for this conversation: nothing the person says here is remembered in later "

@@ -1,7 +1,8 @@
 """A recorded set: scenarios with the answer a careful hosted model gave each, as raw text.
 
 Pure module (no Django). ``manage.py memory_eval --recorded`` replays each answer through the
-real pass (``memory.rewriting.propose_rewrite``: the prompt is built and sent, the answer parsed,
+real pass (``memory.engine.rewriting.propose_rewrite``: the prompt is built and sent, the answer
+parsed,
 applied, filtered and guarded exactly as a hosted model's), so the prompt's contract and the
 guards are measured on hosted-style answers — preambles, fences, ``<think>``, merges, secrets,
 wipes — and not only on the offline model. The shipped set lives in memory/eval_recorded/.

@@ -20,7 +20,7 @@ from typing import Final
 
 from memory.evaluation.scenarios import ScenarioError
 from memory.evaluation.scoring import PassOutcome, Spread, spread
-from memory.lines import fold
+from memory.rules.lines import fold
 
 Turn = dict[str, str]
 # One pass: (current lines, new turns, context turns) in, the outcome out.

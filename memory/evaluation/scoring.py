@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Final, Literal
 
 from memory.evaluation.scenarios import CATEGORIES, Fact, Scenario
-from memory.lines import fold
+from memory.rules.lines import fold
 
 # English wording on the line of a fact said in another language: the line was translated.
 _ENGLISH_RE: Final = re.compile(
@@ -49,7 +49,8 @@ class PassOutcome:
     error: str | None = None
 
 
-# One pass on a scenario's inputs (the harness wraps memory.rewriting.propose_rewrite in this).
+# One pass on a scenario's inputs (the harness wraps memory.engine.rewriting.propose_rewrite in
+# this).
 Propose = Callable[[Scenario], PassOutcome]
 
 

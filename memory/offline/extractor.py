@@ -1,8 +1,9 @@
 """The offline memory model: a deterministic, pattern-based fact extractor.
 
-It honours the memory model contract (``memory.prompts``): the last user message carries a JSON
+It honours the memory model contract (``memory.rules.prompts``): the last user message carries a
+JSON
 payload (task, today, the numbered memory, context, transcript, …) and the answer is
-``{"edits": [...]}`` against the numbered list (``memory.edits``). Facts come only from the
+``{"edits": [...]}`` against the numbered list (``memory.rules.edits``). Facts come only from the
 person's own turns of ``transcript`` — never from ``context`` (turns already read) nor the
 assistant — in English, Italian, French, Spanish, German or Portuguese, and are written as short
 third-person lines in the language the person used ("Vive a Torino", "Name is Anna"). Precision
@@ -16,12 +17,12 @@ import json
 import re
 from typing import Any, Final
 
-from memory import edits, phrases, spelling
 from memory.offline import changes, roleplay, thirdperson
 from memory.offline import patterns as p
 from memory.offline.facts import Fact, classify_line, extract, line_ok, note_facts
 from memory.offline.vocab import RELATIONS
-from memory.triggers import is_forget_request, is_remember_request
+from memory.rules import edits, phrases, spelling
+from memory.rules.triggers import is_forget_request, is_remember_request
 
 # Served as "offline/whizi-memory" (registered with the model seam by the memory app).
 MODEL_NAME: Final = "whizi-memory"

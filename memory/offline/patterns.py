@@ -13,7 +13,7 @@ import re
 import unicodedata
 from typing import Final
 
-from memory import phrases
+from memory.rules import phrases
 
 
 def word_set(text: str) -> frozenset[str]:
@@ -314,7 +314,7 @@ def line_norm(line: str) -> str:
     return " ".join(normalise(line).casefold().split()).rstrip(".").strip()
 
 
-# --- secrets and instructions: never proposed as a line (memory.filters refuses them too) ----
+# --- secrets and instructions: never proposed as a line (memory.filters.gate refuses them too) ----
 _SECRET_RE: Final = re.compile(
     r"\b(?:password|passwords|passcode|passphrase|pin|pins|login|logins|credentials?|iban|"
     r"api[- ]?key|token|secret|cvv|cvc|card number|credit card|carta di credito|"

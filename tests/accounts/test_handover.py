@@ -140,7 +140,7 @@ def test_a_guest_that_logs_in_keeps_its_promises_too(keeper, worker, account):
 def test_a_message_sent_by_a_guest_with_memory_off_as_it_signs_up_is_never_learned(keeper):
     from accounts import services as accounts
     from chat import services as chat
-    from memory import passes
+    from memory.engine import passes
     from memory.services import set_enabled
 
     guest = User.objects.create_guest()
@@ -162,7 +162,7 @@ def test_a_message_sent_by_a_guest_with_memory_off_as_it_signs_up_is_never_learn
 def test_a_guests_ended_voice_session_is_owed_by_the_account_after_signup(keeper):
     from accounts import services as accounts
     from chat import services as chat
-    from memory import passes
+    from memory.engine import passes
 
     guest = User.objects.create_guest()
     session, _ = chat.start_voice_session(owner_id=guest.pk, model="offline/whizi-chat")

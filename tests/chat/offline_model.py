@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from memory import edits
 from memory.offline.extractor import answer
+from memory.rules import edits
 
 
 def call(payload: object) -> list[str]:
@@ -41,7 +41,7 @@ def payload(
     context: list[dict[str, Any]] | None = None,
     transcript: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
-    """A payload with every key of the contract, as memory.prompts builds it."""
+    """A payload with every key of the contract, as memory.rules.prompts builds it."""
     return {
         "task": task,
         "today": "2026-11-30",

@@ -4,7 +4,7 @@ through memory: its turns go with it, also while a pass has them in hand."""
 import pytest
 
 from chat import services as chat_services
-from memory import passes
+from memory.engine import passes
 from memory.models import Memory
 from tests.memory.helpers import answer, conversation_with, meanwhile, memory_with
 

@@ -12,7 +12,7 @@ import pytest
 
 from chat.offline.responder import reply
 from memory.offline.thirdperson import en_third, is_fragment
-from memory.triggers import is_forget_request, is_remember_request
+from memory.rules.triggers import is_forget_request, is_remember_request
 from tests.chat.offline_model import run_pass
 
 NOTED = {

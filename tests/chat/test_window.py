@@ -5,8 +5,8 @@ import pytest
 
 from chat import context
 from chat.models import Conversation, Message, Project
-from memory import budget
-from memory.prompts import MEMORY_HEADER
+from memory.rules import budget
+from memory.rules.prompts import MEMORY_HEADER
 from tests.memory.helpers import memory_with
 
 pytestmark = pytest.mark.django_db

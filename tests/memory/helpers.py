@@ -10,8 +10,8 @@ from typing import Any
 from django.db import connection
 
 from chat.models import Conversation, Message
-from memory import edits
 from memory.models import Memory
+from memory.rules import edits
 from memory.services import get_memory
 
 
@@ -59,7 +59,7 @@ def memory_with(owner, *lines: str, owed: bool = True) -> Memory:
     """A memory holding ``lines`` (bypassing passes) that owes a pass when ``owed``."""
     from django.utils import timezone
 
-    from memory.budget import list_tokens
+    from memory.rules.budget import list_tokens
 
     memory = get_memory(owner_id=owner.pk)
     Memory.objects.filter(pk=memory.pk).update(

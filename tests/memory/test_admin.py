@@ -15,7 +15,7 @@ from django.utils import timezone
 from accounts.models import User
 from accounts.tokens import issue_token
 from chat.models import Message
-from memory import passes
+from memory.engine import passes
 from memory.models import Memory, MemoryEvent
 from memory.scheduling import COORDINATION_COLUMNS
 from tests.conftest import make_account

@@ -7,7 +7,7 @@ thread with its own database connection), which is exactly where a real race hap
 import pytest
 
 from accounts.services import delete_account
-from memory import passes
+from memory.engine import passes
 from memory.models import Memory
 from memory.queueing import request_pass
 from memory.services import clear_memory, get_memory, write_lines

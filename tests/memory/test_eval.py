@@ -1,7 +1,8 @@
 """The memory quality harness: scoring, the shipped scenario set, replay, and the command.
 
 The scoring tests feed scripted answers straight into the scorer; the command tests run the real
-pass code (``memory.rewriting.propose_rewrite``) on the scripted and the offline models. The last
+pass code (``memory.engine.rewriting.propose_rewrite``) on the scripted and the offline models. The
+last
 test is the final gate of issue 8: the offline model on the whole shipped set.
 """
 
@@ -14,7 +15,6 @@ from typing import Any
 import pytest
 from django.core.management import CommandError, call_command
 
-from memory.budget import list_tokens
 from memory.evaluation import (
     PassOutcome,
     Scenario,
@@ -29,7 +29,8 @@ from memory.evaluation import (
 from memory.evaluation.replay import supported_by
 from memory.evaluation.scenarios import CATEGORIES, LANGUAGES
 from memory.evaluation.scoring import percentile
-from memory.triggers import is_remember_request
+from memory.rules.budget import list_tokens
+from memory.rules.triggers import is_remember_request
 from tests.memory.helpers import answer
 
 LIMITS = {"token_limit": 2000, "line_max_chars": 160}

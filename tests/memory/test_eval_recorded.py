@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 from django.core.management import CommandError, call_command
 
-from memory import edits
-from memory.budget import count_tokens, list_tokens
 from memory.evaluation import RECORDED_DIR, ScenarioError, load_recorded, load_scenarios
-from memory.lines import MalformedAnswer
+from memory.rules import edits
+from memory.rules.budget import count_tokens, list_tokens
+from memory.rules.lines import MalformedAnswer
 
 FULL_LIST_PASS = "rec-en-full-list-two-changes"
 

@@ -3,7 +3,7 @@ chat model answers "what do you remember about me?" from the memory message it r
 
 import pytest
 
-from memory import passes
+from memory.engine import passes
 from memory.models import Memory
 
 pytestmark = pytest.mark.django_db
@@ -67,6 +67,6 @@ def test_the_offline_chat_model_remembers_nothing_without_memory(api):
 
 def test_the_offline_responder_looks_for_the_products_memory_header():
     from chat.offline import responder
-    from memory import prompts
+    from memory.rules import prompts
 
     assert responder.MEMORY_HEADER == prompts.MEMORY_HEADER

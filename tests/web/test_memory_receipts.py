@@ -13,7 +13,7 @@ from django.utils import translation
 
 from accounts.models import User
 from chat.models import Conversation, Message
-from memory import passes
+from memory.engine import passes
 from memory.models import Memory
 from memory.services import get_memory
 from tests.memory.helpers import answer

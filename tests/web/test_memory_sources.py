@@ -13,7 +13,7 @@ from accounts.models import User
 from chat.models import Conversation
 from memory import services as memory_services
 from memory.models import Memory
-from memory.provenance import Kind, source
+from memory.rules.provenance import Kind, source
 from tests.web.conftest import remember, text_of
 
 THIS_YEAR = datetime.now(UTC).year

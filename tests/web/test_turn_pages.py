@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from chat import services as chat_services
 from chat.models import Conversation, Message
-from memory import passes
+from memory.engine import passes
 from memory.models import Memory, MemoryVersion
 from tests.conftest import make_account
 from tests.memory.helpers import answer

@@ -1,6 +1,7 @@
 """``manage.py memory_eval``: the memory quality harness (docs/MEMORY_EVAL.md).
 
-Runs the shipped scenario set (or ``--replay FILE``) through ``memory.rewriting.propose_rewrite`` —
+Runs the shipped scenario set (or ``--replay FILE``) through
+``memory.engine.rewriting.propose_rewrite`` —
 the same prompt, model call, validation and cap handling as a real pass, without the database —
 on ``MEMORY_MODEL`` or each ``--model``, and prints a table per model. ``--recorded`` runs a
 recorded set instead: each scenario's model call is answered with the text a hosted model gave,
@@ -24,10 +25,10 @@ from django.core.management.base import BaseCommand, CommandError
 import llm
 from llm.provider import TextProvider
 from memory import evaluation
-from memory.budget import count_tokens
-from memory.filters import MAX_CHARS
-from memory.rewriting import PassFailed, propose_rewrite
-from memory.triggers import is_remember_request
+from memory.engine.rewriting import PassFailed, propose_rewrite
+from memory.filters.gate import MAX_CHARS
+from memory.rules.budget import count_tokens
+from memory.rules.triggers import is_remember_request
 
 
 def run_pass(

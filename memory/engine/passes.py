@@ -1,0 +1,426 @@
+"""The pass engine: claim an owner's owed pass, read what no pass has read yet
+(``memory.engine.reading``), have ``MEMORY_MODEL`` rewrite the whole list
+(``memory.engine.rewriting``), and
+store it with a compare-and-set together with the marks that say what was read.
+
+Concurrency, in short (STYLE.md "The memory core"):
+- a trigger makes a pass owed; ``scheduling.claim`` takes a lease with a conditional UPDATE, so at
+  most one pass per owner runs at a time across all workers, and a trigger that arrives during a
+  pass is seen by the next claim — one more pass afterwards, never a lost or a piled-up one;
+- the pass decides from the database what to read (the turns still unread, ended voice sessions
+  not yet done), so a duplicate or late task finds nothing and does nothing;
+- the model is called outside any transaction; the write is a compare-and-set on the version
+  and, on conflict, the pass re-reads and runs again, a bounded number of times.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.conf import settings
+from django.db import DatabaseError, connection, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from memory import history, scheduling, tombstones, turns
+from memory.engine import model_health
+from memory.engine.reading import Work, next_work
+from memory.engine.rewriting import PassFailed, Rewrite, rewrite_for
+from memory.filters.gate import RULES_VERSION
+from memory.models import Memory, MemoryEvent, Outcome
+from memory.queueing import enqueue_pass
+from memory.rules import changes, provenance
+from memory.rules.triggers import is_forget_request, is_wipe_request
+from memory.services import record_event, write_lines
+
+log = logging.getLogger(__name__)
+
+# Rounds one task may run back to back for triggers that keep arriving during its passes.
+MAX_ROUNDS = 5
+
+
+@dataclass(frozen=True)
+class PassResult:
+    outcome: Outcome
+    retry: bool = False
+    # A voice pass consumes one session; more work (sessions, chat turns) may follow it.
+    more: bool = False
+
+
+@contextmanager
+def _lazy_commits() -> Iterator[None]:
+    """A pass's commits do not wait for the disk (PostgreSQL's ``synchronous_commit = off``):
+    three fewer flushes per pass. Safe because nothing a pass writes must survive a crash of
+    the database server: the list and the turns it read are one transaction, lost together, so
+    the turns are unread again and the next pass reads them; a lost lease or release leaves
+    the pass owed (the sweeper sends it). The web's writes (messages, clears, deletions) stay
+    synchronous, and the WAL is flushed in order, so none of them can outlive a lost pass that
+    came before it."""
+    if connection.vendor != "postgresql":
+        yield
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SET synchronous_commit TO OFF")
+    try:
+        yield
+    finally:
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute("RESET synchronous_commit")
+        except DatabaseError:
+            # The connection broke (the error on its way out says why): never reuse it.
+            connection.close()
+
+
+def run_pass(*, memory_id: int, retry_in: int = 0) -> PassResult:
+    """Run the owed pass(es) of one memory; safe to call twice or late (it then does nothing).
+
+    ``retry_in``: after a failure that may pass, no pass runs for that many seconds (the task
+    retries then; the sweeper waits too). When triggers keep coming or a backlog is longer than
+    this task's rounds, it hands over to one new task instead of letting the request wait for
+    the sweeper.
+    """
+    result = PassResult(Outcome.NOT_OWED)
+    again = False
+    with _lazy_commits():
+        for _ in range(MAX_ROUNDS):
+            lease = scheduling.claim(memory_id)
+            if lease is None:
+                return result
+            drained: PassResult | None = None
+            held = _Lease(lease)
+            try:
+                with _kept(memory_id, held):
+                    drained = result = _drain(memory_id)
+            finally:
+                lease = held.lease
+                # Release before the next claim: a trigger that came in during this round moved
+                # pass_requested_at, so the request stays owed and the claim below takes it.
+                if drained is None:  # a crash: the task retries in ``retry_in`` seconds
+                    again = scheduling.release(memory_id, lease, retry_in=retry_in, more=False)
+                else:
+                    again = scheduling.release(
+                        memory_id, lease, back_off=drained.retry, more=drained.more
+                    )
+            if not again:
+                return result
+    # One new task takes over; the sweeper counts it as queued (enqueue_pass says otherwise if
+    # the send fails).
+    scheduling.handed_over(memory_id)
+    transaction.on_commit(lambda: enqueue_pass(memory_id=memory_id))
+    return result
+
+
+class _Lease:
+    """A running pass's lease, renewed beside it (``_kept``)."""
+
+    def __init__(self, lease: datetime) -> None:
+        self.lease = lease
+        self.stop = threading.Event()
+
+
+@contextmanager
+def _kept(memory_id: int, held: _Lease) -> Iterator[None]:
+    """Renew the lease every third of its length while the pass runs, from a thread of its own
+    (a model call may take longer than a lease): a live pass keeps it, a dead worker's runs out
+    within ``MEMORY_PASS_LEASE_SECONDS`` and the sweeper sends the pass again. Stopped, and
+    joined, before the pass releases the lease, so the release holds the last token."""
+    every = max(settings.MEMORY_PASS_LEASE_SECONDS / 3, 0.1)
+
+    def heartbeat() -> None:
+        try:
+            while not held.stop.wait(every):
+                try:
+                    renewed = scheduling.renew(memory_id, held.lease)
+                except DatabaseError:
+                    log.warning("memory.lease_not_renewed memory=%s", memory_id)
+                    continue
+                if renewed is None:
+                    return  # no longer ours (the lease ran out and another pass took it)
+                held.lease = renewed
+        finally:
+            connection.close()  # this thread's own connection
+
+    thread = threading.Thread(target=heartbeat, name=f"memory-lease-{memory_id}", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        held.stop.set()
+        thread.join()
+
+
+def drop_pass(*, memory_id: int) -> None:
+    """Give up on a pass that crashed through its task's last retry (a bug, not the model: a
+    failing model backs off for as long as it fails), without losing a turn: the turns stay
+    unread and the pass stays owed, tried again after ``MEMORY_DROPPED_PASS_RETRY_SECONDS``.
+    Only work that crashed the pass ``MEMORY_PASS_DROPS_BEFORE_SKIP`` times in a row (a voice
+    session or a turn the code always chokes on) is given up, as never read, so it cannot block
+    every later pass. The list stays
+    as it was, and the trace says which it was. A pass running meanwhile (another task holds
+    the lease) decides instead: nothing is dropped under it."""
+    memory = Memory.objects.lease_free(timezone.now()).filter(pk=memory_id).first()
+    if memory is None:
+        return
+    failures = memory.pass_failures + 1
+    if failures < settings.MEMORY_PASS_DROPS_BEFORE_SKIP:
+        if not scheduling.pause_after_drop(memory_id, failures):
+            return  # a pass claimed it meanwhile: it decides
+        outcome = Outcome.DROPPED
+    else:
+        # Given up only while no pass holds the lease (checked again as the failures reset).
+        if not scheduling.take_for_giving_up(memory_id):
+            return
+        work = next_work(memory)
+        if work is not None:
+            _give_up(work)
+        scheduling.given_up(memory_id)
+        outcome = Outcome.SKIPPED
+    record_event(
+        owner_id=memory.owner_id,
+        kind=MemoryEvent.Kind.PASS,
+        outcome=outcome,
+        before=memory.lines,
+        after=memory.lines,
+    )
+
+
+def _drain(memory_id: int) -> PassResult:
+    """Consume the owed work, oldest first: each ended voice session, then the unread turns
+    (as many rounds as the transcript cap needs). ``more`` says work was left over."""
+    outcome = PassResult(Outcome.NO_WORK)
+    for _ in range(MAX_ROUNDS * 2):
+        step = _apply_next(memory_id)
+        if step.retry:
+            return step
+        if step.outcome != Outcome.NO_WORK:
+            outcome = step
+        if not step.more:
+            return PassResult(outcome.outcome)
+    return PassResult(outcome.outcome, more=True)
+
+
+# --- One pass -----------------------------------------------------------------------------------
+
+
+def _apply_next(memory_id: int) -> PassResult:
+    """Read the next work and store what the model makes of it.
+
+    A failure of the memory model itself (a key, a model name, an outage: anything but this
+    work) gives nothing up: the pass backs off and tries again, for as long as it takes, and
+    ``memory.engine.model_health`` tells the operator. A failure that may be about the work (its
+    content refused or too long, an answer that cannot be read or would wipe the list) splits
+    it: the oldest half alone, down to one turn, which is tried twice; only if it still fails
+    while the model answers the list with no turn at all is that one turn given up (never read).
+    """
+    turns_at_most: int | None = None
+    tried_alone = False
+    conflicts = 0
+    while True:  # bounded: each round returns, halves the work, or counts a lost race
+        memory = (
+            Memory.objects.filter(pk=memory_id)
+            .annotate(voice_pending=turns.store().voice_pending())
+            .first()
+        )
+        if memory is None:
+            return PassResult(Outcome.NO_WORK)  # the account was deleted: nothing to bring back
+        if not memory.enabled:
+            return PassResult(Outcome.NO_WORK)
+        work = next_work(memory, turns_at_most=turns_at_most)
+        if work is None:
+            return PassResult(Outcome.NO_WORK)
+        more = work.more or work.task == "voice"
+        if not any(turn["role"] == "user" for turn in work.transcript):
+            # Nothing the person said (say, only a reply that landed after a clear): the
+            # assistant's words are never a source of facts, so there is nothing to ask.
+            _consume(work)
+            return PassResult(Outcome.NO_WORK, more=more)
+        kind = MemoryEvent.Kind.VOICE_PASS if work.task == "voice" else MemoryEvent.Kind.PASS
+        try:
+            rewrite = rewrite_for(memory, work)
+        except PassFailed as failure:
+            _trace_failure(memory, kind, failure.outcome)
+            if not failure.about_work:
+                model_health.failed(failure.kind)
+                return PassResult(failure.outcome, retry=True)
+            if len(work.transcript) > 1:
+                turns_at_most = len(work.transcript) // 2
+                continue
+            if not tried_alone:
+                tried_alone = True  # once more: an unreadable answer may be a fluke
+                continue
+            if not _model_answers(memory):
+                return PassResult(failure.outcome, retry=True)  # it fails on anything
+            _give_up_alone(work)
+            _trace_failure(memory, kind, Outcome.SKIPPED)
+            return PassResult(failure.outcome, more=True)
+        model_health.succeeded()
+        outcome = Outcome.UNCHANGED if rewrite.lines == memory.lines else Outcome.OK
+        if _store(memory, work, rewrite, kind=kind, outcome=outcome):
+            return PassResult(outcome, more=more)
+        # Lost the compare-and-set (a clear, a delete, a switch, a handover, or another pass
+        # marked these turns): re-read the list and the turns, and decide again.
+        conflicts += 1
+        if conflicts >= settings.MEMORY_CAS_ATTEMPTS:
+            _trace_failure(memory, MemoryEvent.Kind.PASS, Outcome.CONFLICT, model="")
+            return PassResult(Outcome.CONFLICT, retry=True)
+
+
+def _trace_failure(
+    memory: Memory, kind: str, outcome: Outcome, *, model: str | None = None
+) -> None:
+    record_event(
+        owner_id=memory.owner_id,
+        kind=kind,
+        outcome=outcome,
+        before=memory.lines,
+        after=memory.lines,
+        model=settings.MEMORY_MODEL if model is None else model,
+    )
+
+
+def _model_answers(memory: Memory) -> bool:
+    """Whether the memory model answers this list with no turn at all: if it does, what it kept
+    failing on was the work; if not, the model itself is failing (a 400 every request gets is
+    its configuration), and nothing is given up."""
+    try:
+        rewrite_for(memory, Work(task="rewrite", transcript=[], forget_requested=False))
+    except PassFailed as failure:
+        model_health.failed(failure.kind)
+        return False
+    model_health.succeeded()
+    return True
+
+
+def _store(memory: Memory, work: Work, rewrite: Rewrite, *, kind: str, outcome: Outcome) -> bool:
+    """Write the list, mark the work read and trace the pass, all or nothing: the turns are
+    marked only if no one marked them first, so a turn is read exactly once even if two passes
+    raced for it."""
+    with transaction.atomic():
+        if rewrite.lines == memory.lines:
+            # The usual result of a pass. Still a compare-and-set, but the version stays, so a
+            # client holding it (If-Match) is not told the list changed when it did not.
+            # ``version=F("version")`` keeps the UPDATE real, so a match is never mistaken for a
+            # lost race.
+            written = Memory.objects.filter(pk=memory.pk, version=memory.version).update(
+                version=F("version"), rules_version=RULES_VERSION
+            )
+        else:
+            written = write_lines(
+                memory=memory,
+                lines=rewrite.lines,
+                tokens=rewrite.tokens,
+                rules_version=RULES_VERSION,
+                kind=kind,
+                origin=_origin(work),
+            )
+        made = (
+            None
+            if rewrite.lines == memory.lines
+            else turns.VersionMade(memory.pk, memory.version + 1)
+        )
+        if not written or _mark_read(work, made) != len(work.message_ids):
+            transaction.set_rollback(True)
+            return False
+        if work.voice_session_id is not None and not _mark_voice_read(work):
+            transaction.set_rollback(True)  # another pass read these voice turns first
+            return False
+        _keep_forgetting_final(memory, work, rewrite.lines)
+        if memory.pass_failures or memory.pass_retries:
+            scheduling.succeeded(memory.pk)
+        record_event(
+            owner_id=memory.owner_id,
+            kind=kind,
+            outcome=outcome,
+            before=memory.lines,
+            after=rewrite.lines,
+            tokens_before=memory.tokens,
+            tokens_after=rewrite.tokens,
+            model=settings.MEMORY_MODEL,
+            refused_lines=rewrite.refused,
+            latency_ms=rewrite.latency_ms,
+            model_tokens_in=rewrite.model_tokens_in,
+            model_tokens_out=rewrite.model_tokens_out,
+        )
+    return True
+
+
+def _origin(work: Work) -> provenance.Origin:
+    """A new line comes from the turn of this work that best supports it (its conversation;
+    ``remembered`` when asked to remember, ``voice`` for a voice session)."""
+    said = work.said()
+    now = timezone.now()
+    voice = work.task == "voice"
+    return provenance.Origin(
+        new=lambda line: provenance.learned_from(line, said, voice=voice, at=now)
+    )
+
+
+def _keep_forgetting_final(memory: Memory, work: Work, after: list[str]) -> None:
+    """What the person asked this pass to forget is tombstoned and leaves every stored version;
+    a line they said again and asked to remember is no longer tombstoned (``memory.tombstones``).
+    A line the pass removed unasked is only a removal: named in its change record, undoable."""
+    if work.forget_requested:
+        # What the pass removed, not what it rewrote in the same breath ("forget my dog; I moved
+        # to Boulder": the old home is corrected, not forgotten), and of that only what the
+        # request names — or everything, when that is what it asks.
+        requests = [s.text for s in work.said() if is_forget_request(s.text)]
+        everything = any(is_wipe_request(text) for text in requests)
+        asked = [
+            line
+            for line in changes.diff(memory.lines, after).removed
+            if provenance.asked_to_forget(line, requests, everything=everything)
+        ]
+        history.forget(memory_id=memory.pk, removed=asked, kept=after)
+        tombstones.bury(memory_id=memory.pk, lines=asked, unless_in=after)
+    said = work.said()
+    if any(s.remember for s in said):
+        before = set(memory.lines)
+        again = [
+            line
+            for line in after
+            if line not in before and provenance.restated_and_remembered(line, said)
+        ]
+        tombstones.unbury(memory_id=memory.pk, lines=again)
+
+
+def _mark_read(work: Work, made: turns.VersionMade | None = None) -> int:
+    return turns.store().mark_read(work.message_ids, made=made, parts=work.parts)
+
+
+def _mark_voice_read(work: Work) -> bool:
+    """Move the session's read mark past this pass's turns, only from where this pass started;
+    done once the whole transcript is read."""
+    assert work.voice_session_id is not None
+    start, end = work.voice_turns
+    return turns.store().mark_voice_read(
+        work.voice_session_id, start=start, end=end, done=not work.more, chars=work.voice_chars
+    )
+
+
+def _consume(work: Work) -> None:
+    """Count the work as read without a list to store (nothing the person said)."""
+    if work.voice_session_id is not None:
+        _mark_voice_read(work)
+    _mark_read(work)
+
+
+def _give_up_alone(work: Work) -> None:
+    """The one turn (or voice turn) a pass kept failing on while the model answers other work:
+    never read, and the rest of the work goes on."""
+    if work.voice_session_id is not None:
+        _mark_voice_read(work)
+    else:
+        turns.store().mark_skipped(work.message_ids)
+
+
+def _give_up(work: Work) -> None:
+    """Work a pass failed on every time: never read, so never a source nor context either."""
+    if work.voice_session_id is not None:
+        turns.store().close_voice_session(work.voice_session_id)
+    turns.store().mark_skipped(work.message_ids)

@@ -1,0 +1,224 @@
+"""Secrets in a memory line: keys and tokens, credentials said in words
+(`memory.filters.credentials`),
+codes, security answers and password hints (`memory.filters.access_codes`), card numbers, IBANs,
+national ID numbers (`memory.filters.national_ids`) and seed phrases.
+
+Pure module (no Django), used by `memory.filters.gate`. SPEC §3: these hold whatever the phrasing,
+language or separators — a card written with dots, commas or dashes is still a card, and "Hunter2
+is my password" is still a password. Lines arrive with look-alike characters already folded
+(`memory.filters.normalize`). Nothing here logs a line or puts it in an exception.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import Final
+
+from detect_secrets.plugins.aws import AWSKeyDetector
+from detect_secrets.plugins.azure_storage_key import AzureStorageKeyDetector
+from detect_secrets.plugins.base import BasePlugin
+from detect_secrets.plugins.basic_auth import BasicAuthDetector
+from detect_secrets.plugins.discord import DiscordBotTokenDetector
+from detect_secrets.plugins.github_token import GitHubTokenDetector
+from detect_secrets.plugins.gitlab_token import GitLabTokenDetector
+from detect_secrets.plugins.high_entropy_strings import (
+    Base64HighEntropyString,
+    HexHighEntropyString,
+)
+from detect_secrets.plugins.jwt import JwtTokenDetector
+from detect_secrets.plugins.keyword import KeywordDetector
+from detect_secrets.plugins.mailchimp import MailchimpDetector
+from detect_secrets.plugins.npm import NpmDetector
+from detect_secrets.plugins.openai import OpenAIDetector
+from detect_secrets.plugins.private_key import PrivateKeyDetector
+from detect_secrets.plugins.pypi_token import PypiTokenDetector
+from detect_secrets.plugins.sendgrid import SendGridDetector
+from detect_secrets.plugins.slack import SlackDetector
+from detect_secrets.plugins.square_oauth import SquareOAuthDetector
+from detect_secrets.plugins.stripe import StripeDetector
+from detect_secrets.plugins.telegram_token import TelegramBotTokenDetector
+from detect_secrets.plugins.twilio import TwilioKeyDetector
+from mnemonic import Mnemonic
+from stdnum import iban, luhn
+
+from memory.filters.access_codes import has_access_secret
+from memory.filters.credentials import has_credential
+from memory.filters.national_ids import has_national_id
+
+# --- keys and tokens --------------------------------------------------------------------------
+
+# detect-secrets detectors used through `analyze_string`, which only runs their regexes.
+# (`analyze_line` also consults detect-secrets' global settings and may try network
+# verification.) ArtifactoryDetector and IbmCloud/Softlayer/Cloudant are left out: their
+# patterns fire on ordinary words such as "APEXLegends" or on any "<keyword> <word>" pair.
+_DETECTORS: Final[tuple[BasePlugin, ...]] = (
+    AWSKeyDetector(),
+    AzureStorageKeyDetector(),
+    BasicAuthDetector(),
+    DiscordBotTokenDetector(),
+    GitHubTokenDetector(),
+    GitLabTokenDetector(),
+    JwtTokenDetector(),
+    KeywordDetector(),  # quoted assignments only, e.g. api_key: "..."
+    MailchimpDetector(),
+    NpmDetector(),
+    OpenAIDetector(),
+    PrivateKeyDetector(),
+    PypiTokenDetector(),
+    SendGridDetector(),
+    SlackDetector(),
+    SquareOAuthDetector(),
+    StripeDetector(),
+    TelegramBotTokenDetector(),
+    TwilioKeyDetector(),
+)
+_BASE64: Final = Base64HighEntropyString()
+_HEX: Final = HexHighEntropyString()
+
+# Key formats detect-secrets 1.5 misses: its OpenAI pattern only knows legacy "T3BlbkFJ" keys.
+_API_KEY_RE: Final = re.compile(
+    r"\bsk-(?:proj-|ant-|svcacct-|admin-|live-|test-)?[A-Za-z0-9_-]{20,}"
+    r"|\bgithub_pat_[A-Za-z0-9_]{22,}"
+    r"|\bAIza[0-9A-Za-z_-]{35}"
+    r"|\bhf_[A-Za-z0-9]{30,}"
+    r"|\bxox[a-z]-[A-Za-z0-9-]{10,}"
+    r"|-----BEGIN [A-Z0-9 ]*PRIVATE KEY"
+)
+# Long runs of token characters; checked for entropy below.
+_TOKEN_RE: Final = re.compile(r"[A-Za-z0-9+/=_-]{20,}")
+_HEX_TOKEN_RE: Final = re.compile(r"\b[0-9a-fA-F]{32,}\b")
+# Every detect-secrets detector looks for a long unbroken token or a quoted value; a line with
+# neither skips them (they are most of a pass's validation time otherwise).
+_DETECTABLE_RE: Final = re.compile(r"\S{16,}|['\"`]")
+
+
+def _has_high_entropy_token(line: str) -> bool:
+    for token in _TOKEN_RE.findall(line):
+        entropy = _BASE64.calculate_shannon_entropy(token)
+        has_digit = any(c.isdigit() for c in token)
+        has_letter = any(c.isalpha() for c in token)
+        # Random 20-character keys score about 3.5-4.3; long natural words, even German
+        # compounds, stay below 4.1 and rarely mix digits in. Digit-free tokens must clear
+        # detect-secrets' own default (4.5).
+        if (has_digit and has_letter and entropy > 3.5) or entropy > 4.5:
+            return True
+    return any(_HEX.calculate_shannon_entropy(t) > 3.0 for t in _HEX_TOKEN_RE.findall(line))
+
+
+def _has_key_or_token(line: str) -> bool:
+    if _API_KEY_RE.search(line):
+        return True
+    if _DETECTABLE_RE.search(line) and any(
+        any(True for _ in detector.analyze_string(line)) for detector in _DETECTORS
+    ):
+        return True
+    return _has_high_entropy_token(line)
+
+
+# --- numbers: cards and IBANs (national IDs: `memory.filters.national_ids`)
+# ---------------------------
+
+# Between two groups of a card number or an IBAN: up to three separator characters of any kind
+# ("4111.1111", "4111 / 1111", "4111, 1111", "(4111) 1111"; other dots and dashes are already
+# "." and "-" in `memory.filters.normalize`).
+_SEPARATOR: Final = r"[\s.,;:/\\|_()\[\]'*-]"
+_SEPARATORS_RE: Final = re.compile(rf"{_SEPARATOR}{{1,3}}")
+# Digit groups with any separators, not glued to a word before them ("DE89.3704..." is an IBAN's
+# tail). A leading "+" marks a phone number.
+_DIGIT_RUN_RE: Final = re.compile(
+    rf"(?<![\w+])(?<![\w+][./_-])\+?\d+(?:{_SEPARATOR}{{1,3}}\d+)*(?!\w)"
+)
+_GROUP_RE: Final = re.compile(r"\d+")
+# Letters standing for digits inside a run of digits ("4111 1111 1111 111l", "4O11").
+_DIGIT_LOOKALIKES_RE: Final = re.compile(
+    r"(?<![^\W\d_])(?=(?:[lIoO|]*\d){3})[\dlIoO|]+(?![^\W\d_])"
+)
+_DIGIT_LOOKALIKES: Final = str.maketrans("lI|oO", "11100")
+_YEAR_RE: Final = re.compile(r"(?:19|20)\d\d")
+# Payment card numbers start with 2-6 (Mastercard, Amex and Diners, Visa, Mastercard, Discover
+# and UnionPay); Luhn-valid numbers starting with 0, 1, 7, 8 or 9 are phone, airline, petroleum,
+# telecom or national numbers, and a phone number written without "+" often passes Luhn by chance.
+_CARD_FIRST_DIGITS: Final = "23456"
+_IBAN_START_RE: Final = re.compile(r"\b[A-Za-z]{2}\d{2}")
+
+
+def _has_card_number(line: str) -> bool:
+    # A card may be followed by other numbers ("4111/1111/1111/1111 12/29"), so every prefix
+    # of a run that ends a group is tried. Only prefixes: each extra candidate is another 1 in
+    # 10 chance for ordinary numbers to pass Luhn.
+    text = _DIGIT_LOOKALIKES_RE.sub(lambda match: match.group().translate(_DIGIT_LOOKALIKES), line)
+    for run in _DIGIT_RUN_RE.finditer(text):
+        if run.group()[0] not in _CARD_FIRST_DIGITS:
+            continue
+        digits = ""
+        groups = _GROUP_RE.findall(run.group())
+        for count, group in enumerate(groups, 1):
+            digits += group
+            if len(digits) > 19:
+                break
+            # "Kids born 2015, 2018, 2021, 2024" is a list of years, even when it passes Luhn.
+            if all(_YEAR_RE.fullmatch(year) for year in groups[:count]):
+                continue
+            if len(digits) >= 13 and luhn.is_valid(digits):
+                return True
+    return False
+
+
+def _has_iban(line: str) -> bool:
+    # An IBAN may be written in groups with any separator and be followed by more words, so
+    # every prefix of the alphanumeric run (15-34 characters, the IBAN lengths) is tried; stdnum
+    # checks the country's length and the mod-97 check digits.
+    for start in _IBAN_START_RE.finditer(line):
+        chars: list[str] = []
+        index = start.start()
+        while index < len(line) and len(chars) < 34:
+            char = line[index]
+            if char.isascii() and char.isalnum():
+                chars.append(char)
+                index += 1
+            else:
+                separators = _SEPARATORS_RE.match(line, index)
+                end = separators.end() if separators else index
+                if end == index or end == len(line) or not line[end].isalnum():
+                    break
+                index = end
+                continue
+            if len(chars) >= 15 and iban.is_valid("".join(chars)):
+                return True
+    return False
+
+
+# --- seed phrases -----------------------------------------------------------------------------
+
+SEED_PHRASE_WORDS: Final = 12
+_WORD_RE: Final = re.compile(r"[^\W\d_]+")
+
+
+@functools.cache
+def _bip39_words() -> frozenset[str]:
+    return frozenset(Mnemonic("english").wordlist)
+
+
+def _has_seed_phrase(folded: str) -> bool:
+    # Numbers and punctuation between words ("1. abandon 2. ability") do not break a run.
+    words = _bip39_words()
+    run = 0
+    for word in _WORD_RE.findall(folded):
+        run = run + 1 if word in words else 0
+        if run >= SEED_PHRASE_WORDS:
+            return True
+    return False
+
+
+def is_secret(line: str, folded: str) -> bool:
+    """Whether a cleaned line (and its `fold`) holds a secret of any kind listed above."""
+    return (
+        _has_key_or_token(line)
+        or has_credential(line)
+        or has_access_secret(folded)
+        or has_national_id(line, folded)
+        or _has_card_number(line)
+        or _has_iban(line)
+        or _has_seed_phrase(folded)
+    )

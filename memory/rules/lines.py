@@ -1,0 +1,115 @@
+"""Memory lines as plain text: cleaning, comparison keys, dedupe, and the error of an unreadable
+model answer (read in ``memory.rules.edits``).
+
+Pure module (no Django). Memory text is private: nothing here logs it or puts it in an exception
+message, so a failure can be reported without leaking what the person told us.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+from typing import Final, Literal
+
+# Characters deleted by `clean_text`. Bidi controls can make a stored line render differently from
+# what it says ("Trojan Source"); invisible characters defeat duplicate detection and the filters;
+# NUL is refused by PostgreSQL text columns.
+_BIDI: Final = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"
+_INVISIBLE: Final = "\u200b\u200c\u200d\u2060\ufeff\u00ad"
+_CONTROL: Final = "".join(
+    chr(c) for c in [*range(0x00, 0x20), 0x7F, *range(0x80, 0xA0)] if chr(c) not in "\n\t"
+)
+# Surrogates cannot be encoded as UTF-8, so a lone one (e.g. from a bad `\ud800` JSON escape)
+# would make the database driver fail on write.
+_SURROGATES: Final = "".join(chr(c) for c in range(0xD800, 0xE000))
+_DELETE_TABLE: Final = str.maketrans("", "", _BIDI + _INVISIBLE + _CONTROL + _SURROGATES)
+
+# A leading list marker the model may add although it was asked for plain lines.
+_BULLET_RE: Final = re.compile(r"^(?:[-*\u2022\u00b7\u2023\u25aa\u2013\u2014]|\d{1,3}[.)])\s+")
+
+_QUOTES: Final = "\"'`\u201c\u201d\u201e\u2018\u2019\u201a\u00ab\u00bb\u2039\u203a"
+_TRAILING_PUNCT: Final = ".!?;:,\u2026\u3002\uff01\uff1f\uff1b\uff1a\uff0c"
+_APOSTROPHES_RE: Final = re.compile("[\u2019\u2018`\u00b4\u02bc]")
+_SPACE_RE: Final = re.compile(r"\s+")
+
+# A ```json ... ``` fence around the answer, which chat-tuned models add despite instructions.
+
+MalformedReason = Literal["empty", "not_json", "wrong_shape"]
+
+
+def clean_text(text: str) -> str:
+    """Remove characters that must never be stored, then NFC-normalize.
+
+    Strips NUL and other C0/C1 controls (keeping newline and tab), lone surrogates, bidi controls
+    and zero-width or invisible characters.
+    """
+    return unicodedata.normalize("NFC", text.translate(_DELETE_TABLE))
+
+
+def clean_line(text: str) -> str:
+    """Clean one memory line: `clean_text`, single spaces, no leading bullet marker."""
+    line = " ".join(clean_text(text).split())
+    return _BULLET_RE.sub("", line, count=1).strip()
+
+
+def line_key(line: str) -> str:
+    """Return the comparison key of a line; two lines are duplicates iff their keys are equal.
+
+    Case, spacing, surrounding quotes and trailing punctuation do not make a line new.
+    """
+    # NFKC folds compatibility forms (full-width letters, ligatures) that casefold leaves alone.
+    key = unicodedata.normalize("NFKC", clean_line(line)).casefold()
+    key = " ".join(key.split())
+    previous = None
+    while key != previous:
+        previous = key
+        key = key.strip(_QUOTES + " ").rstrip(_TRAILING_PUNCT + _QUOTES + " ")
+    return key
+
+
+def fold(text: str) -> str:
+    """Return text folded for pattern matching: cleaned, casefolded, accents removed.
+
+    Apostrophe variants become "'" and whitespace runs become one space, so patterns can be
+    written once in plain ASCII for every language ("mémorise" and "memorise" match alike).
+    """
+    stripped = clean_text(text).casefold()
+    if not stripped.isascii():  # most lines are plain ASCII: skip the decomposition
+        decomposed = unicodedata.normalize("NFKD", stripped)
+        stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+        stripped = _APOSTROPHES_RE.sub("'", unicodedata.normalize("NFC", stripped))
+    return _SPACE_RE.sub(" ", stripped).strip()
+
+
+def dedupe(lines: Iterable[str]) -> list[str]:
+    """Drop lines whose `line_key` was already seen, keeping first occurrences in order."""
+    seen: set[str] = set()
+    kept: list[str] = []
+    for line in lines:
+        key = line_key(line)
+        if key not in seen:
+            seen.add(key)
+            kept.append(line)
+    return kept
+
+
+class MalformedAnswer(ValueError):
+    """A memory model answer that cannot be read as a list of lines.
+
+    The message is only a reason code: the answer may echo memory text, so it never appears here.
+    """
+
+    def __init__(self, reason: MalformedReason) -> None:
+        super().__init__(f"malformed memory answer: {reason}")
+        self.reason: MalformedReason = reason
+
+
+_NOT_WORDS_RE = re.compile(r"[\W_]+")
+
+
+def forget_key(line: str) -> str:
+    """What forgetting a line matches: its words, whatever the case, accents, punctuation and
+    spacing ("Has a dog, Rex" and "has a dog rex" are one fact to forget). Stricter keys
+    (``line_key``) tell duplicates apart; forgetting must not miss a variant."""
+    return _NOT_WORDS_RE.sub(" ", fold(line)).strip()

@@ -1,0 +1,199 @@
+"""Where every line of a memory came from: its kind, the conversation whose turn produced it,
+when it was learned and when it last changed.
+
+Pure module (no Django). A memory keeps one source per line, aligned with its lines
+(``Memory.sources``, and the same in every ``MemoryVersion``). Every write computes the new
+sources from the old lines and sources with ``carry``: a line kept keeps its source (a pass
+that merely kept it does not re-attribute it); a line rewritten (a from → to pair of the
+write's change record) keeps its origin and gets a new ``changed_at``; a line brought back
+from a version (restore, undo) or a guest (merge) takes the source it had there; any other
+line is new and takes the source the writer gives it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Final, TypedDict
+
+from memory.rules.lines import fold
+
+
+class Kind:
+    """What produced a line (the API's ``kind``)."""
+
+    LEARNED: Final = "learned"  # a scheduled pass over chat turns
+    REMEMBERED: Final = "remembered"  # a pass over a turn that asked to remember
+    VOICE: Final = "voice"  # a pass over a voice session
+    ADDED: Final = "added"  # written by the person
+    EDITED: Final = "edited"  # rewritten by the person
+    MERGED: Final = "merged"  # brought over from a guest at signup or login
+    IMPORTED: Final = "imported"  # reserved: no import path exists yet
+
+
+KINDS: Final = (
+    Kind.LEARNED,
+    Kind.REMEMBERED,
+    Kind.VOICE,
+    Kind.ADDED,
+    Kind.EDITED,
+    Kind.MERGED,
+    Kind.IMPORTED,
+)
+# The kinds a person wrote: no conversation produced them.
+BY_HAND: Final = frozenset({Kind.ADDED, Kind.EDITED})
+
+
+class Source(TypedDict):
+    kind: str
+    conversation: int | None
+    learned_at: str  # ISO 8601
+    changed_at: str
+
+
+def stamp(at: datetime) -> str:
+    return at.isoformat()
+
+
+def source(kind: str, at: datetime, *, conversation: int | None = None) -> Source:
+    """A line new at ``at``."""
+    when = stamp(at)
+    return Source(kind=kind, conversation=conversation, learned_at=when, changed_at=when)
+
+
+def aligned(lines: Sequence[str], sources: Sequence[Source], fallback: Source) -> list[Source]:
+    """One source per line: ``sources`` cut or padded with ``fallback`` (a list written before
+    sources were kept, or by a path that bypassed them)."""
+    kept = [Source(**item) for item in sources[: len(lines)]]
+    return kept + [Source(**fallback) for _ in range(len(lines) - len(kept))]
+
+
+def rewritten(old: Source, at: datetime) -> Source:
+    """A line a pass (or a condense) rewrote: same origin, changed now."""
+    return Source(**{**old, "changed_at": stamp(at)})
+
+
+def edited(old: Source, at: datetime) -> Source:
+    """A line the person rewrote: theirs now (no conversation), first learned when it was."""
+    return Source(
+        kind=Kind.EDITED, conversation=None, learned_at=old["learned_at"], changed_at=stamp(at)
+    )
+
+
+@dataclass(frozen=True)
+class Origin:
+    """What a write says about the lines it brings in. ``new``: the source of a line no one
+    had before; ``known``: sources of lines it brings back (a version's, a guest's);
+    ``by_hand``: the person rewrote the lines it changed."""
+
+    new: Callable[[str], Source]
+    known: Mapping[str, Source] | None = None
+    by_hand: bool = False
+
+
+def carry(
+    *,
+    before: Sequence[str],
+    sources: Sequence[Source],
+    after: Sequence[str],
+    changed: Iterable[tuple[str, str]],
+    origin: Origin,
+    at: datetime,
+) -> list[Source]:
+    """The sources of ``after``, one per line, from those of ``before`` (aligned) and the
+    write's change record (``changed``: from → to pairs)."""
+    old = {line: src for line, src in zip(before, sources, strict=False)}
+    old_of = {new: previous for previous, new in changed if previous in old}
+    known = origin.known or {}
+    rewrite = edited if origin.by_hand else rewritten
+    result: list[Source] = []
+    for line in after:
+        if line in old:
+            result.append(Source(**old[line]))
+        elif line in known:
+            result.append(Source(**known[line]))
+        elif line in old_of:
+            result.append(rewrite(old[old_of[line]], at))
+        else:
+            result.append(origin.new(line))
+    return result
+
+
+# --- Which turn a new line came from ----------------------------------------------------------
+
+_WORD_RE: Final = re.compile(r"\w+")
+
+
+def _words(text: str) -> set[str]:
+    return {word for word in _WORD_RE.findall(fold(text)) if len(word) > 2}
+
+
+@dataclass(frozen=True)
+class Said:
+    """A user turn a pass read: its conversation (None: a voice session) and its text."""
+
+    conversation: int | None
+    text: str
+    remember: bool = False
+
+
+def supporting(line: str, said: Sequence[Said]) -> int | None:
+    """The index of the turn that best supports ``line``: the most significant words shared
+    (the newest on a tie), else the newest turn; None when nothing was said."""
+    if not said:
+        return None
+    words = _words(line)
+    best, best_score = len(said) - 1, 0
+    for index, turn in enumerate(said):
+        score = len(words & _words(turn.text))
+        if score and score >= best_score:
+            best, best_score = index, score
+    return best
+
+
+def _stems(text: str) -> set[str]:
+    """Significant words cut to their first four letters, the crude stem the offline writer's
+    forgetting also matches on ("works" and "work", "lives" and "live" are one)."""
+    return {word[:4] for word in _words(text)}
+
+
+def _covered(line: str, text: str) -> bool:
+    """``text`` says most of what ``line`` says (at least half its stems)."""
+    stems = _stems(line)
+    return bool(stems) and len(stems & _stems(text)) * 2 >= len(stems)
+
+
+def restated_and_remembered(line: str, said: Sequence[Said]) -> bool:
+    """The person said ``line`` again in a turn that asks to remember it (or whose next turn in
+    the same conversation does): only then may a forgotten line be written again."""
+    for index, turn in enumerate(said):
+        if not _covered(line, turn.text):
+            continue
+        following = [s for s in said[index + 1 :] if s.conversation == turn.conversation][:1]
+        if turn.remember or any(s.remember for s in following):
+            return True
+    return False
+
+
+def asked_to_forget(line: str, requests: Sequence[str], *, everything: bool) -> bool:
+    """A line a pass removed was one the person asked to forget: every line when they asked to
+    forget everything, else one that shares a stem with their request."""
+    return everything or any(_stems(line) & _stems(text) for text in requests)
+
+
+def learned_from(line: str, said: Sequence[Said], *, voice: bool, at: datetime) -> Source:
+    """The source of a line a pass wrote new: the conversation of the turn that best supports
+    it; ``remembered`` when that turn, or the person's next turn in the same conversation ("…
+    remember that"), asked to remember; ``voice`` for a voice session."""
+    index = supporting(line, said)
+    if index is None:
+        return source(Kind.VOICE if voice else Kind.LEARNED, at)
+    turn = said[index]
+    if voice:
+        return source(Kind.VOICE, at)
+    following = [s for s in said[index + 1 :] if s.conversation == turn.conversation][:1]
+    remembered = turn.remember or any(s.remember for s in following)
+    kind = Kind.REMEMBERED if remembered else Kind.LEARNED
+    return source(kind, at, conversation=turn.conversation)

@@ -1,0 +1,149 @@
+"""The versions of the memory list in the mobile API (SPEC §7, §10): list them, look at one,
+restore one, undo the change that made one."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.utils.decorators import method_decorator
+from django.views.decorators.cache import never_cache
+from drf_spectacular.utils import extend_schema, extend_schema_field
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from core.people import PersonRequest
+from core.schema import errors
+from memory import rollback
+from memory.models import MemoryVersion
+from memory.versions import MAX_VERSION, etag_of
+from memory.web.api.views import IF_MATCH, MemorySerializer, change_at_one_of
+
+# As many as the list endpoints answer at most; retention keeps fewer in the usual case.
+HISTORY_LIMIT = 200
+
+
+class VersionSummarySerializer(serializers.Serializer):
+    version = serializers.IntegerField()
+    at = serializers.DateTimeField(source="created_at")
+    kind = serializers.ChoiceField(choices=MemoryVersion.Kind.choices)
+    added = serializers.SerializerMethodField()
+    changed = serializers.SerializerMethodField()
+    removed = serializers.SerializerMethodField()
+
+    def get_added(self, version: MemoryVersion) -> int:
+        return len(version.added)
+
+    def get_changed(self, version: MemoryVersion) -> int:
+        return len(version.changed)
+
+    def get_removed(self, version: MemoryVersion) -> int:
+        return len(version.removed)
+
+
+class ChangedLineSerializer(serializers.Serializer):
+    """``{"from", "to"}``: ``from`` is a Python keyword, so the fields are named here."""
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        return {"from": serializers.CharField(), "to": serializers.CharField()}
+
+
+class VersionDetailSerializer(serializers.Serializer):
+    version = serializers.IntegerField()
+    at = serializers.DateTimeField(source="created_at")
+    kind = serializers.ChoiceField(choices=MemoryVersion.Kind.choices)
+    lines = serializers.ListField(child=serializers.CharField())
+    added = serializers.ListField(child=serializers.CharField())
+    changed = serializers.SerializerMethodField()
+    removed = serializers.ListField(child=serializers.CharField())
+
+    @extend_schema_field(ChangedLineSerializer(many=True))
+    def get_changed(self, version: MemoryVersion) -> list[dict[str, str]]:
+        return [{"from": old, "to": new} for old, new in version.changed]
+
+
+class VersionRequestSerializer(serializers.Serializer):
+    version = serializers.IntegerField(min_value=1, max_value=MAX_VERSION)
+
+
+class RolledBackSerializer(MemorySerializer):
+    skipped = serializers.IntegerField(
+        help_text="Lines of that version not brought back: refused by today's rules, "
+        "duplicates, or over the cap."
+    )
+
+
+@method_decorator(never_cache, name="dispatch")  # the person's own data: never kept by a cache
+class HistoryView(APIView):
+    @extend_schema(responses=VersionSummarySerializer(many=True))
+    def get(self, request: PersonRequest) -> Response:
+        """The versions of the list, newest first, with how many lines each change added,
+        changed and removed (at most 200)."""
+        versions = rollback.history_of(owner_id=request.user.pk, limit=HISTORY_LIMIT)
+        return Response(VersionSummarySerializer(versions, many=True).data)
+
+
+@method_decorator(never_cache, name="dispatch")  # the person's own data: never kept by a cache
+class HistoryVersionView(APIView):
+    @extend_schema(responses={200: VersionDetailSerializer, 404: errors("not_found")})
+    def get(self, request: PersonRequest, version: int) -> Response:
+        """One version: its lines and the texts of the change that made it."""
+        row = rollback.version_for(owner_id=request.user.pk, version=version)
+        return Response(VersionDetailSerializer(row).data)
+
+
+ROLLBACK_ERRORS: dict[int, Any] = {
+    400: errors("invalid", "invalid_if_match"),
+    404: errors("not_found"),
+    412: errors("stale_version"),
+    428: errors("version_required"),
+}
+
+
+def _rolling_back(request: Request, roll: Callable[..., rollback.RolledBack]) -> Response:
+    """Run a restore or an undo guarded by ``If-Match`` (required) and answer the memory."""
+    data = VersionRequestSerializer(data=request.data)
+    data.is_valid(raise_exception=True)
+    version = data.validated_data["version"]
+    result = change_at_one_of(
+        lambda expected: roll(owner_id=request.user.pk, version=version, expected_version=expected),
+        request.headers.get("If-Match"),
+    )
+    body = {**MemorySerializer(result.memory).data, "skipped": result.skipped}
+    response = Response(body)
+    response["ETag"] = etag_of(result.memory.version)
+    return response
+
+
+@method_decorator(never_cache, name="dispatch")  # the person's own data: never kept by a cache
+class RestoreView(APIView):
+    @extend_schema(
+        request=VersionRequestSerializer,
+        parameters=[IF_MATCH],
+        responses={200: RolledBackSerializer, **ROLLBACK_ERRORS},
+    )
+    def post(self, request: PersonRequest) -> Response:
+        """A new version whose lines are those of ``version``, checked like hand-written lines
+        (a line that no longer passes is skipped and counted). Nothing is written when they
+        are the list already."""
+        return _rolling_back(request, rollback.restore_version)
+
+
+@method_decorator(never_cache, name="dispatch")  # the person's own data: never kept by a cache
+class UndoView(APIView):
+    @extend_schema(
+        request=VersionRequestSerializer,
+        parameters=[IF_MATCH],
+        responses={
+            200: RolledBackSerializer,
+            409: errors("nothing_to_undo"),
+            **ROLLBACK_ERRORS,
+        },
+    )
+    def post(self, request: PersonRequest) -> Response:
+        """Revert the change that made ``version`` (its added lines go, changed ones turn back,
+        removed ones return), only while it is the newest version: 412 after a later change,
+        409 ``nothing_to_undo`` for a version that changed nothing undoable."""
+        return _rolling_back(request, rollback.undo_version)

@@ -1,0 +1,242 @@
+"""The memory part of the mobile API (SPEC §10): see it, delete a line, clear it, switch it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TypeVar
+
+from django.utils.decorators import method_decorator
+from django.views.decorators.cache import never_cache
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from core.errors import ServiceError
+from core.people import PersonRequest
+from core.schema import errors
+from memory import services, texts
+from memory.rules import provenance
+from memory.versions import (
+    NO_VERSION,
+    InvalidIfMatch,
+    VersionRequired,
+    etag_of,
+    if_match_versions,
+)
+
+
+class LineItemSerializer(serializers.Serializer):
+    text = serializers.CharField(help_text="The line, as in `lines`.")
+    kind = serializers.ChoiceField(
+        choices=provenance.KINDS,
+        help_text=(
+            "What produced the line: `learned` (a scheduled pass over your chats), `remembered`"
+            " (a pass over a message that asked to remember), `voice` (a pass over a voice"
+            " session), `added` / `edited` (written or rewritten by you), `merged` (brought"
+            " over from a guest session at signup or login), `imported` (reserved: there is no"
+            " import yet). A line a pass merely kept keeps its kind; one it rewrote keeps its"
+            " origin and gets a new `changed_at`."
+        ),
+    )
+    conversation = serializers.IntegerField(
+        allow_null=True,
+        help_text=(
+            "The id of your conversation whose message produced the line (`GET"
+            " conversations/{id}`); null for a line written by hand, a voice session, lines"
+            " saved before sources were kept, or once that conversation is deleted."
+        ),
+    )
+    title = serializers.CharField(
+        allow_null=True,
+        help_text="That conversation's title (may be empty); null whenever `conversation` is.",
+    )
+    learned_at = serializers.DateTimeField(help_text="When the line first entered the list.")
+    changed_at = serializers.DateTimeField(
+        help_text="When its text last changed (a rewrite by a pass, an edit); else `learned_at`."
+    )
+
+
+class MemorySerializer(serializers.Serializer):
+    lines = serializers.ListField(child=serializers.CharField())
+    items = LineItemSerializer(
+        many=True, help_text="One per line, in the order of `lines`: where each came from."
+    )
+    count = serializers.IntegerField()
+    tokens = serializers.IntegerField()
+    token_limit = serializers.IntegerField()
+    enabled = serializers.BooleanField()
+    version = serializers.IntegerField()
+    updated_at = serializers.DateTimeField()
+
+
+class SwitchSerializer(serializers.Serializer):
+    enabled = serializers.BooleanField()
+
+
+def memory_response(view: services.MemoryView, http_status: int = status.HTTP_200_OK) -> Response:
+    response = Response(MemorySerializer(view).data, status=http_status)
+    response["ETag"] = etag_of(view.version)
+    return response
+
+
+# The app maps these codes to its alerts (SPEC §7): "Memory unavailable", "Couldn't clear memory".
+# Both name the memory service, not the account, and neither deletes anything.
+UNAVAILABLE = ("memory_unavailable", texts.MEMORY_UNAVAILABLE)
+CLEAR_FAILED = ("clear_failed", texts.CLEAR_FAILED)
+
+
+@method_decorator(never_cache, name="dispatch")  # the person's own data: never kept by a cache
+class MemoryView(APIView):
+    # Any database error of these (``core.api``), also when the outage stops the request
+    # before the view (token authentication).
+    outage_codes = {"GET": UNAVAILABLE, "DELETE": CLEAR_FAILED}
+
+    @extend_schema(responses={200: MemorySerializer, 503: errors(UNAVAILABLE[0])})
+    def get(self, request: PersonRequest) -> Response:
+        return memory_response(services.view_memory(owner_id=request.user.pk))
+
+    # 404: a guest that went into an account meanwhile (it signed up): nothing was cleared.
+    @extend_schema(responses={204: None, 404: errors("not_found"), 503: errors(CLEAR_FAILED[0])})
+    def delete(self, request: PersonRequest) -> Response:
+        services.clear_memory(owner_id=request.user.pk)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+    @extend_schema(request=SwitchSerializer, responses=MemorySerializer)
+    def patch(self, request: PersonRequest) -> Response:
+        data = SwitchSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        view = services.set_enabled(
+            owner_id=request.user.pk, enabled=data.validated_data["enabled"]
+        )
+        return memory_response(view)
+
+
+class StrictText(serializers.CharField):
+    """Text only: DRF's CharField would store ``{"text": 12345}`` as the line "12345"."""
+
+    def to_internal_value(self, data: object) -> str:
+        if not isinstance(data, str):  # a number, a list or a boolean is not a line
+            self.fail("invalid")
+        return str(super().to_internal_value(data))
+
+
+class LineSerializer(serializers.Serializer):
+    text = StrictText(max_length=2_000, trim_whitespace=True)
+
+
+# What a change guarded by If-Match answers: the memory, or more around it.
+Changed = TypeVar("Changed")
+
+IF_MATCH = OpenApiParameter("If-Match", str, OpenApiParameter.HEADER, required=True)
+
+
+def _changing(
+    request: Request,
+    change: Callable[[int | None], services.MemoryView],
+    *,
+    version_required: bool = True,
+) -> Response:
+    """Run a change of the list guarded by ``If-Match`` and answer it (SPEC §10)."""
+    header = request.headers.get("If-Match")
+    if header is None and not version_required:
+        header = "*"  # adding at the end cannot undo anyone's change
+    view = change_at_one_of(change, header)
+    return memory_response(view, status.HTTP_201_CREATED if request.method == "POST" else 200)
+
+
+def change_at_one_of(change: Callable[[int | None], Changed], if_match: str | None) -> Changed:
+    """``change`` at the first version the ``If-Match`` header names that the list is at (at
+    any version for ``*``); a stale try writes nothing, so trying the next one is safe.
+
+    Preconditions are judged only for a change that could be made without them (RFC 9110
+    §13.2.1): when the header is missing (428), no entity-tag (400) or names no version of the
+    list (412), the change is still asked for, at a version no list is at, so that a line or a
+    version that is not there answers 404 first."""
+    refusal: ServiceError = services.StaleVersion()
+    try:
+        if if_match is None:
+            raise VersionRequired
+        versions = if_match_versions(if_match)
+    except (VersionRequired, InvalidIfMatch) as error:
+        versions, refusal = [], error
+    if versions is None:
+        return change(None)
+    for version in versions or [NO_VERSION]:
+        try:
+            return change(version)
+        except services.StaleVersion:
+            continue
+    raise refusal
+
+
+@method_decorator(never_cache, name="dispatch")  # the person's own data: never kept by a cache
+class MemoryLinesView(APIView):
+    @extend_schema(
+        request=LineSerializer,
+        parameters=[OpenApiParameter("If-Match", str, OpenApiParameter.HEADER)],
+        responses={
+            201: MemorySerializer,
+            400: errors("line_refused", "invalid_if_match"),
+            409: errors("memory_full"),
+            412: errors("stale_version"),
+        },
+    )
+    def post(self, request: PersonRequest) -> Response:
+        """Add a fact of the person's own, checked like the model's lines."""
+        data = LineSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        text = data.validated_data["text"]
+        return _changing(
+            request,
+            lambda version: services.add_line(
+                owner_id=request.user.pk, text=text, expected_version=version
+            ),
+            version_required=False,
+        )
+
+
+@method_decorator(never_cache, name="dispatch")  # the person's own data: never kept by a cache
+class MemoryLineView(APIView):
+    @extend_schema(
+        request=LineSerializer,
+        parameters=[IF_MATCH],
+        responses={
+            200: MemorySerializer,
+            400: errors("line_refused", "invalid_if_match"),
+            404: errors("not_found"),
+            409: errors("memory_full"),
+            412: errors("stale_version"),
+            428: errors("version_required"),
+        },
+    )
+    def patch(self, request: PersonRequest, index: int) -> Response:
+        """Rewrite one line in the person's own words, checked like the model's lines."""
+        data = LineSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        text = data.validated_data["text"]
+        return _changing(
+            request,
+            lambda version: services.edit_line(
+                owner_id=request.user.pk, index=index, text=text, expected_version=version
+            ),
+        )
+
+    @extend_schema(
+        parameters=[IF_MATCH],
+        responses={
+            200: MemorySerializer,
+            400: errors("invalid_if_match"),
+            404: errors("not_found"),
+            412: errors("stale_version"),
+            428: errors("version_required"),
+        },
+    )
+    def delete(self, request: PersonRequest, index: int) -> Response:
+        return _changing(
+            request,
+            lambda version: services.delete_line(
+                owner_id=request.user.pk, index=index, expected_version=version
+            ),
+        )
