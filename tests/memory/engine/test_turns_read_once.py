@@ -13,8 +13,8 @@ from chat.models import Message
 from memory.models import Memory
 from memory.queueing import sweep_owed_passes
 from tests.conftest import client_for
+from tests.memory.engine.test_broker import broker_at
 from tests.memory.helpers import wait_for
-from tests.memory.test_broker import broker_at
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -111,7 +111,7 @@ def test_a_deleted_line_is_not_brought_back_by_the_next_pass(account, keeper, wo
     assert wait_for(lambda: Memory.objects.get(owner=account).lines == ["Name is Quentin"])
     assert wait_for(lambda: settled(account))
     version = api.get("/api/v1/memory").json()["version"]
-    deleted = api.delete("/api/v1/memory/rules/lines/0", HTTP_IF_MATCH=str(version))
+    deleted = api.delete("/api/v1/memory/lines/0", HTTP_IF_MATCH=str(version))
     assert deleted.status_code == 200
 
     assert say(api, conversation_id, "remember that I like kites") == 201
