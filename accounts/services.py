@@ -23,8 +23,7 @@ from chat.models import Conversation, Project, VoiceSession
 from core import db
 from core.db import retry_on_lock_conflict
 from core.errors import ServiceError
-from memory import services as memory_services
-from memory.engine import handover as memory_handover
+from memory import facade
 
 log = logging.getLogger(__name__)
 
@@ -107,7 +106,7 @@ def log_in(*, email: str, password: str, guest: User | None = None) -> User:
 def merge_guest(*, guest: User, account: User) -> None:
     """Move a guest into an account (SPEC §8): memory line by line, conversations, projects and
     voice sessions; then delete the guest. The guest's promises about its turns hold in the
-    account (``memory.engine.handover.hand_over_turns``).
+    account (``memory.facade.hand_over_turns``).
 
     Never waits on a model: a memory merge that needs the condense pass (over the cap), or that
     keeps losing races with passes, is finished by a task, and the guest (signed out: its
@@ -126,16 +125,16 @@ def merge_guest(*, guest: User, account: User) -> None:
         db.lock(Conversation.objects.filter(owner_id=guest.pk), no_key=True)
         if not db.lock(User.objects.filter(pk=guest.pk, is_guest=True), no_key=True):
             return
-        memory_services.lock_memory(owner_id=guest.pk)
-        outcome = memory_handover.merge_memories(
+        facade.lock_memory(owner_id=guest.pk)
+        outcome = facade.merge_memories(
             from_owner_id=guest.pk, into_owner_id=account.pk, allow_model=False
         )
-        memory_handover.hand_over_turns(from_owner_id=guest.pk, into_owner_id=account.pk)
+        facade.hand_over_turns(from_owner_id=guest.pk, into_owner_id=account.pk)
         Conversation.objects.filter(owner_id=guest.pk).update(owner_id=account.pk)
         Project.objects.filter(owner_id=guest.pk).update(owner_id=account.pk)
         VoiceSession.objects.filter(owner_id=guest.pk).update(owner_id=account.pk)
         tokens.end_all_tokens(guest.pk)
-        if outcome is memory_handover.MergeOutcome.MERGED:
+        if outcome is facade.MergeOutcome.MERGED:
             User.objects.filter(pk=guest.pk, is_guest=True).delete()
         else:
             # Marked as merging into the account: deleting the account deletes it, clearing the
@@ -160,8 +159,8 @@ def finish_guest_merge(*, guest_id: int, account_id: int) -> bool:
     guest = User.objects.filter(pk=guest_id, is_guest=True, merging_into_id=account_id).first()
     if guest is None:
         return True
-    outcome = memory_handover.merge_memories(from_owner_id=guest_id, into_owner_id=account_id)
-    if outcome is not memory_handover.MergeOutcome.MERGED:
+    outcome = facade.merge_memories(from_owner_id=guest_id, into_owner_id=account_id)
+    if outcome is not facade.MergeOutcome.MERGED:
         return False
     User.objects.filter(pk=guest_id, is_guest=True).delete()
     return True
@@ -215,8 +214,8 @@ def delete_account(*, user: User) -> None:
                 db.lock(Conversation.objects.filter(owner_id=user.pk))
                 if not db.lock(User.objects.filter(pk=user.pk)):
                     return
-                memory_services.lock_memory(owner_id=user.pk)
-                memory_handover.forget_owner(owner_id=user.pk)
+                facade.lock_memory(owner_id=user.pk)
+                facade.forget_owner(owner_id=user.pk)
                 User.objects.filter(pk=user.pk).delete()
             return
         except IntegrityError:
@@ -258,7 +257,7 @@ def _iso(moment: datetime | None) -> str | None:
 
 def export_account(*, user: User) -> dict[str, Any]:
     """Everything of the person as one JSON document (SPEC §9: memory under ``memory``)."""
-    memory = memory_services.view_memory(owner_id=user.pk)
+    memory = facade.view_memory(owner_id=user.pk)
     conversations = Conversation.objects.for_owner(user).prefetch_related("messages")
     return {
         "profile": {

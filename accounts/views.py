@@ -34,7 +34,7 @@ from accounts.web import account_of, guest_of
 from core import throttling
 from core.error_pages import shown_on_page
 from core.people import person_optional
-from memory.web.views import section_context
+from memory.facade import section_context
 
 
 def _next_url(request: HttpRequest) -> str:

@@ -17,7 +17,7 @@ from django.utils.translation import gettext
 from chat import services
 from chat.models import Conversation, ConversationQuerySet
 from core.people import Person
-from memory.rules.lines import clean_text
+from memory.facade import clean_text
 
 # A list shows the newest chats (the API's, the web sidebar's); older ones are found by a search
 # and stay in the export.

@@ -17,7 +17,7 @@ from django.db.models.functions import Coalesce, Length
 
 import llm
 from chat.models import Message
-from memory.rules import budget
+from memory import facade
 
 # litellm's figure is the model's own tokenizer's; ours is o200k. Other tokenizers count the
 # same text as up to a fifth more tokens, and a model whose window is shared with its answer
@@ -38,12 +38,12 @@ def input_budget(model: str) -> int:
 def text_tokens(text: str) -> int:
     """Tokens of a system message (the prompt, a project's instructions): the same few texts
     come back request after request, so each is counted once per process."""
-    return budget.count_tokens(text) + PER_MESSAGE_TOKENS
+    return facade.count_tokens(text) + PER_MESSAGE_TOKENS
 
 
 def message_tokens(text: str) -> int:
     """Tokens of a message's content, stored with it (``Message.tokens``)."""
-    return budget.count_tokens(text)
+    return facade.count_tokens(text)
 
 
 def history(conversation_id: int, room: int, *, through: int | None = None) -> list[dict[str, str]]:

@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from chat import services
 from chat.models import Project
 from core.people import Person
-from memory.rules.lines import clean_text
+from memory.facade import clean_text
 
 
 def model_choices() -> list[tuple[str, str]]:

@@ -27,8 +27,7 @@ from chat.streaming import streaming_reply, with_markdown
 from core import throttling
 from core.error_pages import shown_on_page
 from core.people import acting_person, person_of, person_optional, person_required
-from memory import rollback
-from memory.versions import version_of
+from memory import facade
 
 
 def _accepts(request: HttpRequest, media_type: str) -> bool:
@@ -373,10 +372,10 @@ def undo_memory(request: HttpRequest, pk: int) -> HttpResponse:
     the receipt's, the If-Match of the API's undo)."""
     conversation = conversation_for(person_of(request), pk)
     with shown_on_page(request, texts={"stale_version": RECEIPT_STALE}):
-        version = version_of(request.POST.get("version", ""))
+        version = facade.version_of(request.POST.get("version", ""))
         if version is None:
-            raise rollback.VersionNotFound
-        result = rollback.undo_version(
+            raise facade.VersionNotFound
+        result = facade.undo_version(
             owner_id=conversation.owner_id, version=version, expected_version=version
         )
         if _accepts(request, "application/json"):

@@ -1,12 +1,10 @@
 """The mobile JSON API, version 1 (SPEC §10)."""
 
-from django.urls import path
+from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 
 from accounts.api import views as accounts
 from chat.api import views as chat
-from memory.web.api import history
-from memory.web.api import views as memory
 
 urlpatterns = [
     path("auth/guest", accounts.GuestView.as_view()),
@@ -29,12 +27,6 @@ urlpatterns = [
     path("projects/<int:pk>", chat.ProjectDetailView.as_view()),
     path("voice/sessions", chat.VoiceSessionCreateView.as_view()),
     path("voice/sessions/<int:pk>/end", chat.VoiceSessionEndView.as_view()),
-    path("memory", memory.MemoryView.as_view()),
-    path("memory/lines", memory.MemoryLinesView.as_view()),
-    path("memory/lines/<int:index>", memory.MemoryLineView.as_view()),
-    path("memory/history", history.HistoryView.as_view()),
-    path("memory/history/<int:version>", history.HistoryVersionView.as_view()),
-    path("memory/restore", history.RestoreView.as_view()),
-    path("memory/undo", history.UndoView.as_view()),
+    path("", include("memory.web.api.urls")),
     path("schema", SpectacularAPIView.as_view(), name="schema"),
 ]

@@ -18,7 +18,7 @@ from config import heartbeat
 from config.celery import app
 from config.database import session_options
 from config.launcher import RUN_HEADER
-from memory.engine import model_health
+from memory import facade
 
 
 def _database_ok() -> bool:
@@ -73,7 +73,7 @@ def healthz(request: HttpRequest) -> JsonResponse:
         {
             "status": "ok" if healthy else "degraded",
             **{k: "ok" if v else "down" for k, v in checks.items()},
-            **model_health.report(),
+            **facade.model_health_report(),
         },
         status=200 if healthy else 503,
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 
 import llm
-from memory.rules import budget
+from memory import facade
 
 log = logging.getLogger(__name__)
 
@@ -16,7 +16,7 @@ def warm_up(*, urls: bool = False) -> None:
     too (a web server's first request would load them). Opens no connection and starts no
     thread: what is loaded here is shared by the forked children."""
     llm.litellm()
-    budget.load_encoding()
+    facade.load_tokenizer()
     if urls:
         from django.conf import settings
         from django.urls import get_resolver

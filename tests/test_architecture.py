@@ -104,9 +104,14 @@ def test_only_pass_scheduling_writes_the_coordination_columns():
 PERSON_REQUESTS = {"PersonRequest", "AccountRequest"}
 
 
+def _flat(patterns):
+    for pattern in patterns:
+        yield from _flat(pattern.url_patterns) if hasattr(pattern, "url_patterns") else [pattern]
+
+
 def test_an_api_view_typed_as_receiving_a_person_lets_only_people_in():
     typed, unguarded = [], []
-    for pattern in api_urlpatterns:
+    for pattern in _flat(api_urlpatterns):
         view = getattr(pattern.callback, "cls", None)
         for method in view.http_method_names if view else []:
             handler = getattr(view, method, None)

@@ -11,8 +11,7 @@ from rest_framework.validators import ProhibitSurrogateCharactersValidator
 
 from chat import chats, receipts
 from chat.models import Conversation, Message, Project
-from memory.rules.lines import clean_text
-from memory.web.api.history import ChangedLineSerializer
+from memory.facade import ChangedLineSerializer, clean_text
 
 
 class ModelOptionSerializer(serializers.Serializer):

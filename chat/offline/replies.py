@@ -9,9 +9,8 @@ French replies say "vous", like the UI; the others use the familiar form.
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Final
-
-from memory.offline.patterns import normalise, word_set
 
 LANGS: Final = ("en", "it", "fr", "es", "de", "pt")
 
@@ -121,6 +120,16 @@ TEXTS: Final[dict[str, dict[str, str]]] = {
     },
 }
 
+
+def plain(text: str) -> str:
+    """NFC accents and single spaces, for matching."""
+    return re.sub(r"[ \t\u00a0]+", " ", unicodedata.normalize("NFC", text)).strip()
+
+
+def word_set(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
 # Common words of each language, to tell which one a message is in.
 _LANG_WORDS: Final = {
     "it": word_set(
@@ -155,7 +164,7 @@ _LANG_WORDS: Final = {
 
 def detect_language(text: str) -> str:
     """Guess the language from common words; English wins ties, then the order of LANGS."""
-    words = re.findall(r"[^\W\d_]+", normalise(text).casefold())
+    words = re.findall(r"[^\W\d_]+", plain(text).casefold())
     scores = {lang: sum(word in vocab for word in words) for lang, vocab in _LANG_WORDS.items()}
     best = max(LANGS[1:], key=lambda lang: scores[lang])
     return best if scores[best] > scores["en"] else "en"

@@ -156,10 +156,11 @@ _POLITE_FORGET_RE: Final = re.compile(
 )
 
 
-def _sentences(text: str) -> list[tuple[str, bool]]:
-    """Split folded text into (sentence, is_question) pairs."""
+def _sentences(text: str, *, typos: bool = True) -> list[tuple[str, bool]]:
+    """Split folded text into (sentence, is_question) pairs; with ``typos``, misspelt cue words
+    are read as what was meant first (``memory.rules.spelling``)."""
     result = []
-    for sentence in _SENTENCE_SPLIT_RE.split(fold(spelling.repaired(text))):
+    for sentence in _SENTENCE_SPLIT_RE.split(fold(spelling.repaired(text) if typos else text)):
         sentence = sentence.strip()
         if not sentence:
             continue
@@ -181,9 +182,9 @@ def _asked_of_assistant(before: str) -> bool:
     return bool(_REQUEST_BEFORE_RE.search(before)) or not _NOT_A_REQUEST_BEFORE_RE.search(before)
 
 
-def is_remember_request(text: str) -> bool:
+def is_remember_request(text: str, *, typos: bool = True) -> bool:
     """Return True when the message asks the assistant to remember something."""
-    for sentence, is_question in _sentences(text):
+    for sentence, is_question in _sentences(text, typos=typos):
         if is_question:
             if _POLITE_REMEMBER_RE.search(sentence):
                 return True
@@ -199,9 +200,9 @@ def is_remember_request(text: str) -> bool:
     return False
 
 
-def is_forget_request(text: str) -> bool:
+def is_forget_request(text: str, *, typos: bool = True) -> bool:
     """Return True when the message asks the assistant to forget something it remembers."""
-    for sentence, is_question in _sentences(text):
+    for sentence, is_question in _sentences(text, typos=typos):
         if is_question:
             if _POLITE_FORGET_RE.search(sentence):
                 return True

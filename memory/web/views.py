@@ -11,11 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import AbstractContextManager
-from typing import Any
 
-from django.conf import settings
 from django.contrib import messages
-from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -28,6 +25,7 @@ from core.errors import Text
 from core.people import acting_person, person_of, person_optional, person_required
 from memory import rollback, services, texts
 from memory.versions import NO_VERSION, version_of
+from memory.web.section import section_context
 
 MEMORY_UNAVAILABLE = texts.MEMORY_UNAVAILABLE
 CLEAR_FAILED = texts.CLEAR_FAILED
@@ -44,29 +42,10 @@ HISTORY_LIMIT = 200
 TAG = "memory"
 
 
-def _nothing_yet() -> services.MemoryView:
-    """A visitor's memory: empty, and no row is created for it."""
-    return services.MemoryView(
-        lines=[], tokens=0, token_limit=settings.MEMORY_TOKEN_LIMIT, enabled=True, version=0
-    )
-
-
 def _form_version(request: HttpRequest) -> int:
     """The version the form was rendered with; anything else never matches."""
     version = version_of(request.POST.get("version", ""))
     return NO_VERSION if version is None else version
-
-
-def section_context(request: HttpRequest, *, expanded: bool = False) -> dict[str, Any]:
-    """The section's context. A failed read is reported as such, never shown as no memories."""
-    person = person_of(request)
-    if person is None:
-        return {"memory": _nothing_yet(), "memory_expanded": expanded}
-    try:
-        memory = services.view_memory(owner_id=person.pk)
-    except DatabaseError:
-        return {"memory": None, "memory_error": MEMORY_UNAVAILABLE}
-    return {"memory": memory, "memory_expanded": expanded}
 
 
 def _shown_in_section(

@@ -19,6 +19,7 @@ from core.schema import errors
 from memory import rollback
 from memory.models import MemoryVersion
 from memory.versions import MAX_VERSION, etag_of
+from memory.web.api.serializers import ChangedLineSerializer
 from memory.web.api.views import IF_MATCH, MemorySerializer, change_at_one_of
 
 # As many as the list endpoints answer at most; retention keeps fewer in the usual case.
@@ -41,13 +42,6 @@ class VersionSummarySerializer(serializers.Serializer):
 
     def get_removed(self, version: MemoryVersion) -> int:
         return len(version.removed)
-
-
-class ChangedLineSerializer(serializers.Serializer):
-    """``{"from", "to"}``: ``from`` is a Python keyword, so the fields are named here."""
-
-    def get_fields(self) -> dict[str, serializers.Field]:
-        return {"from": serializers.CharField(), "to": serializers.CharField()}
 
 
 class VersionDetailSerializer(serializers.Serializer):

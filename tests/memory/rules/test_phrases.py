@@ -15,7 +15,12 @@ from memory.rules import phrases
 ROOT = Path(__file__).resolve().parents[3]
 
 # The readers, in the order they import each other.
-READERS = ("memory.rules.triggers", "memory.offline.extractor", "chat.offline.responder")
+READERS = (
+    "memory.rules.triggers",
+    "memory.offline.extractor",
+    "memory.offline.asks",
+    "chat.offline.responder",
+)
 
 
 @pytest.fixture
@@ -28,7 +33,10 @@ def table() -> Iterator[pytest.MonkeyPatch]:
 
 
 def rebuilt() -> list:
-    return [importlib.reload(importlib.import_module(name)) for name in READERS]
+    triggers, extractor, _, responder = (
+        importlib.reload(importlib.import_module(name)) for name in READERS
+    )
+    return [triggers, extractor, responder]
 
 
 def test_a_verb_added_to_the_table_is_a_remember_request_for_every_reader(table):

@@ -1,0 +1,101 @@
+"""Memory's front door: everything chat, accounts and config ask of memory, and nothing else.
+
+The other apps call these names only (besides ``memory.models`` for foreign keys and the port
+types of ``memory.turns`` and ``memory.owners``); an import-linter contract holds them to it, so
+memory's rooms can change without the callers knowing. Each name is the use-case it already was
+(the dataclasses too): this module adds no behaviour of its own.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+
+import llm
+from memory import rollback, services
+from memory.engine import handover, model_health
+from memory.offline import asks, extractor
+from memory.queueing import request_pass, request_pass_or_defer
+from memory.rules import budget, prompts, triggers
+from memory.rules.lines import clean_text as clean_text
+from memory.rules.provenance import Said as Said
+from memory.services import MemoryRead as MemoryRead
+from memory.services import MemoryView as MemoryView
+from memory.services import get_memory as get_memory
+from memory.services import lock_memory as lock_memory
+from memory.services import owner_still_there as owner_still_there
+from memory.versions import version_of as version_of
+from memory.web.api.serializers import ChangedLineSerializer as ChangedLineSerializer
+from memory.web.section import section_context as section_context
+
+# --- Reading memory for a request --------------------------------------------------------------
+
+read_for_request = services.read_for_request
+view_memory = services.view_memory
+
+
+def nothing_read() -> MemoryRead:
+    """What a temporary chat gets: no memory, and not even a read."""
+    return MemoryRead(enabled=False, block=None)
+
+
+def memory_note(memory: MemoryRead) -> str | None:
+    """The system message a request carries when there is no block: how memory works, or that
+    it is off. None when the read failed: the turn will not be read, so promising would lie."""
+    if memory.block or memory.failed:
+        return None
+    return prompts.MEMORY_WRITING_NOTE if memory.enabled else prompts.MEMORY_OFF_NOTE
+
+
+def count_tokens(text: str) -> int:
+    """Tokens of a text as memory and the chat budget count them (o200k)."""
+    return budget.count_tokens(text)
+
+
+def load_tokenizer() -> None:
+    """Load the tokenizer before a server forks (about a second)."""
+    budget.load_encoding()
+
+
+# --- Owing a pass after a reply -----------------------------------------------------------------
+
+
+def offline_writer() -> bool:
+    """Whether memory's model is the built-in offline writer."""
+    return f"{llm.OFFLINE_PROVIDER}/{extractor.MODEL_NAME}" == settings.MEMORY_MODEL
+
+
+def asks_for_pass_now(text: str) -> bool:
+    """A remember or forget request: the pass runs at once, not at the sixth turn. Typos are
+    read as what was meant only for the offline writer, which cannot read them itself."""
+    typos = offline_writer()
+    return triggers.is_remember_request(text, typos=typos) or triggers.is_forget_request(
+        text, typos=typos
+    )
+
+
+owe_pass = request_pass
+owe_pass_or_defer = request_pass_or_defer
+
+# --- Taking back a withdrawn turn, undoing a receipt's change ----------------------------------
+
+take_back = rollback.take_back
+undo_version = rollback.undo_version
+VersionNotFound = rollback.VersionNotFound
+
+# --- A guest becoming an account, an account going -------------------------------------------
+
+MergeOutcome = handover.MergeOutcome
+merge_memories = handover.merge_memories
+hand_over_turns = handover.hand_over_turns
+forget_owner = handover.forget_owner
+
+# --- Operators and the offline chat model -------------------------------------------------------
+
+model_health_report = model_health.report
+
+
+def read_ask(
+    said: str, previous: str = "", *, lang: str, check_kept: bool = False
+) -> asks.Ask | None:
+    """What a chat message asks of memory, for the offline chat model (``memory.offline.asks``)."""
+    return asks.read_ask(said, previous, lang=lang, check_kept=check_kept)

@@ -1,0 +1,36 @@
+"""The Memory section of Settings, as the page and the account's settings view render it.
+
+Kept apart from the section's views, which import the error pages and with them DRF: the
+account app reaches it through ``memory.facade`` while DRF is still loading its settings.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import DatabaseError
+from django.http import HttpRequest
+
+from core.people import person_of
+from memory import services
+from memory.texts import MEMORY_UNAVAILABLE
+
+
+def _nothing_yet() -> services.MemoryView:
+    """A visitor's memory: empty, and no row is created for it."""
+    return services.MemoryView(
+        lines=[], tokens=0, token_limit=settings.MEMORY_TOKEN_LIMIT, enabled=True, version=0
+    )
+
+
+def section_context(request: HttpRequest, *, expanded: bool = False) -> dict[str, Any]:
+    """The section's context. A failed read is reported as such, never shown as no memories."""
+    person = person_of(request)
+    if person is None:
+        return {"memory": _nothing_yet(), "memory_expanded": expanded}
+    try:
+        memory = services.view_memory(owner_id=person.pk)
+    except DatabaseError:
+        return {"memory": None, "memory_error": MEMORY_UNAVAILABLE}
+    return {"memory": memory, "memory_expanded": expanded}
