@@ -115,8 +115,8 @@ def _refusal(said: str) -> str | None:
 
 @dataclass(frozen=True)
 class Ask:
-    """A recall ("what do you know about me?") or a request to keep something, in the language
-    it was said. A request's ``outcome``: "noted", "secret", "instruction" or "unclear" (nothing to keep)."""
+    """A recall ("what do you know about me?") or a request to keep something, in its language.
+    A request's ``outcome``: "noted", "secret", "instruction" or "unclear" (nothing to keep)."""
 
     kind: Literal["recall", "request"]
     lang: str
