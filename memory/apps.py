@@ -10,6 +10,7 @@ class MemoryConfig(AppConfig):
         # tasks too, so every process (a web server sending a pass) has them in Celery's
         # registry, where they are sent by name.
         from llm import offline as offline_models
+        from memory.engine import tasks  # noqa: F401
         from memory.offline import extractor
         from memory.queueing import after_response
 
