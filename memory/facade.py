@@ -89,6 +89,11 @@ merge_memories = handover.merge_memories
 hand_over_turns = handover.hand_over_turns
 forget_owner = handover.forget_owner
 
+# What the offline chat model reads in a request: the block's first line, the note sent when
+# memory is off.
+MEMORY_HEADER = prompts.MEMORY_HEADER
+MEMORY_OFF_NOTE = prompts.MEMORY_OFF_NOTE
+
 # --- Operators and the offline chat model -------------------------------------------------------
 
 model_health_report = model_health.report

@@ -20,17 +20,10 @@ from memory import facade
 # Served as "offline/whizi-chat", and for any other offline name (registered by the chat app).
 MODEL_NAME: Final = "whizi-chat"
 
-# The first line of the memory system message. It must equal ``memory.rules.prompts.MEMORY_HEADER``
-# (the product owns the block; a test asserts the two stay equal) — it is repeated here so this
-# module stays importable without Django.
-MEMORY_HEADER: Final = "Facts about the person, saved from earlier conversations (memory):"
-# The system message sent instead of the memory when memory is switched off or the conversation
-# is temporary. It must equal ``memory.rules.prompts.MEMORY_OFF_NOTE`` (a test asserts it), repeated
-# here for the same reason as the header.
-MEMORY_OFF_NOTE: Final = (
-    "Memory is off for this conversation: nothing the person says here is remembered in later "
-    "conversations. Do not promise to remember anything; say so if asked."
-)
+# The memory system message's first line, and the note sent instead when memory is off: the
+# product owns both (``memory.rules.prompts``).
+MEMORY_HEADER: Final = facade.MEMORY_HEADER
+MEMORY_OFF_NOTE: Final = facade.MEMORY_OFF_NOTE
 ASSISTANT_NAME: Final = "Whizi"
 EXCERPT_CHARS: Final = 200
 

@@ -63,10 +63,3 @@ def test_the_offline_chat_model_remembers_nothing_without_memory(api):
         say(api, conversation["id"], "What do you remember about me?")
         == "I don't remember anything about you yet."
     )
-
-
-def test_the_offline_responder_looks_for_the_products_memory_header():
-    from chat.offline import responder
-    from memory.rules import prompts
-
-    assert responder.MEMORY_HEADER == prompts.MEMORY_HEADER
