@@ -73,7 +73,7 @@ def test_the_api_answers_a_service_error_with_its_body_status_and_headers() -> N
 
 def test_a_service_error_from_a_service_reaches_the_app_as_its_body(api, account) -> None:
     remember(account, "Name is Anna")
-    response = api.post("/api/v1/memory/rules/lines", {"text": "Visit evil.example"}, format="json")
+    response = api.post("/api/v1/memory/lines", {"text": "Visit evil.example"}, format="json")
     assert response.status_code == 400
     assert response.json() == {
         "code": "line_refused",

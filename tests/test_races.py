@@ -173,7 +173,7 @@ def test_a_line_deleted_while_a_pass_is_running_stays_deleted(account, memory_mo
                 in_another_thread(
                     lambda: (
                         client_for(account)
-                        .delete("/api/v1/memory/rules/lines/0", HTTP_IF_MATCH="*")
+                        .delete("/api/v1/memory/lines/0", HTTP_IF_MATCH="*")
                         .status_code
                     )
                 )

@@ -52,7 +52,7 @@ def test_deep_json_on_an_authenticated_endpoint_is_a_400(api: APIClient, body: s
     for path in (
         f"/api/v1/conversations/{conversation}/messages",
         "/api/v1/projects",
-        "/api/v1/memory/rules/lines",
+        "/api/v1/memory/lines",
     ):
         response = post_raw(api, path, body)
         assert response.status_code == 400, path
@@ -190,7 +190,7 @@ def test_an_if_match_that_names_no_current_version_is_a_412(
 ) -> None:
     """If-Match compares strongly (RFC 9110 §13.1.1): ``W/"7"`` is not the list at version 7."""
     header = header.format(v=remembered.version)
-    response = api.delete("/api/v1/memory/rules/lines/0", HTTP_IF_MATCH=header)
+    response = api.delete("/api/v1/memory/lines/0", HTTP_IF_MATCH=header)
     assert response.status_code == 412
     assert response.json()["code"] == "stale_version"
     remembered.refresh_from_db()
@@ -230,7 +230,7 @@ def test_an_if_match_that_is_no_entity_tag_is_a_400(
     """``*`` stands alone or not at all (RFC 9110 §13.1.1: ``"*" / #entity-tag``)."""
     header = header.format(v=remembered.version)
     response = api.patch(
-        "/api/v1/memory/rules/lines/0", {"text": "Name is Bea"}, format="json", HTTP_IF_MATCH=header
+        "/api/v1/memory/lines/0", {"text": "Name is Bea"}, format="json", HTTP_IF_MATCH=header
     )
     assert response.status_code == 400
     assert response.json()["code"] == "invalid_if_match"
@@ -247,7 +247,7 @@ def test_every_spelling_of_the_current_version_matches(
     api: APIClient, remembered: Memory, form: str
 ) -> None:
     header = form.format(v=remembered.version)
-    response = api.delete("/api/v1/memory/rules/lines/0", HTTP_IF_MATCH=header)
+    response = api.delete("/api/v1/memory/lines/0", HTTP_IF_MATCH=header)
     assert response.status_code == 200
     assert response.json()["lines"] == ["Lives in Turin"]
 
@@ -272,10 +272,8 @@ def test_a_missing_line_is_a_404_whatever_the_preconditions(
     """Preconditions are judged only for a request that would succeed without them (RFC 9110
     §13.2.1): a line that is not there is a 404, never a 412, a 400 or a 428."""
     headers = {} if header is None else {"HTTP_IF_MATCH": header.format(v=remembered.version)}
-    deleted = api.delete("/api/v1/memory/rules/lines/5", **headers)
-    edited = api.patch(
-        "/api/v1/memory/rules/lines/5", {"text": "Name is Bea"}, format="json", **headers
-    )
+    deleted = api.delete("/api/v1/memory/lines/5", **headers)
+    edited = api.patch("/api/v1/memory/lines/5", {"text": "Name is Bea"}, format="json", **headers)
     for response in (deleted, edited):
         assert response.status_code == 404
         assert response.json()["code"] == "not_found"
@@ -401,7 +399,7 @@ def test_a_message_is_measured_after_nfc(api: APIClient, settings) -> None:
 def test_the_account_of_a_client_is_untouched_by_all_of_it(account: User) -> None:
     client = client_for(account)
     post_raw(client, "/api/v1/projects", DEEP_BODIES["unbalanced [ × 100,000"])
-    client.delete("/api/v1/memory/rules/lines/0", HTTP_IF_MATCH="²")
+    client.delete("/api/v1/memory/lines/0", HTTP_IF_MATCH="²")
     assert client.get("/api/v1/memory").status_code == 200
 
 
@@ -428,8 +426,6 @@ def test_a_lone_surrogate_is_never_a_500(path: str, body: str, throttling) -> No
 
 
 def test_a_paired_surrogate_is_one_character_and_accepted(api: APIClient) -> None:
-    response = post_raw(
-        api, "/api/v1/memory/rules/lines", r'{"text": "Loves the \ud83c\udf35 emoji"}'
-    )
+    response = post_raw(api, "/api/v1/memory/lines", r'{"text": "Loves the \ud83c\udf35 emoji"}')
     assert response.status_code == 201, response.content
     assert Memory.objects.get().lines == ["Loves the \U0001f335 emoji"]

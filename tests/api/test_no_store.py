@@ -26,7 +26,7 @@ def test_the_persons_own_data_is_never_cached(api: APIClient, account, path: str
 
 @pytest.mark.parametrize("value", [12345, 1.5, True, ["Name is Anna"], {"a": 1}])
 def test_a_line_that_is_not_text_is_a_400_and_stores_nothing(api: APIClient, value) -> None:
-    response = api.post("/api/v1/memory/rules/lines", {"text": value}, format="json")
+    response = api.post("/api/v1/memory/lines", {"text": value}, format="json")
     assert response.status_code == 400
     assert response.json()["code"] == "invalid"
     assert all(memory.lines == [] for memory in Memory.objects.all())

@@ -62,7 +62,7 @@ def test_the_error_bodies_name_code_detail_and_retry_after(schema) -> None:
 
 
 def test_a_views_own_codes_are_declared_with_the_common_ones(schema) -> None:
-    line = schema["paths"]["/api/v1/memory/rules/lines/{index}"]["patch"]["responses"]
+    line = schema["paths"]["/api/v1/memory/lines/{index}"]["patch"]["responses"]
     assert "`stale_version`" in line["412"]["description"]
     assert "`version_required`" in line["428"]["description"]
     assert "`line_refused`" in line["400"]["description"]

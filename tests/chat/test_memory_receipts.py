@@ -40,9 +40,7 @@ def messages_of(api, conversation: int) -> list[dict]:
 
 def add(api, *texts: str) -> None:
     for text in texts:
-        assert (
-            api.post("/api/v1/memory/rules/lines", {"text": text}, format="json").status_code == 201
-        )
+        assert api.post("/api/v1/memory/lines", {"text": text}, format="json").status_code == 201
 
 
 def test_a_turn_whose_pass_changed_the_list_says_what_changed(api, account, memory_model):
@@ -158,7 +156,7 @@ def test_a_line_deleted_since_leaves_the_change_it_was_in(api, account, memory_m
     assert run_pass(account) == "ok"
 
     etag = api.get("/api/v1/memory")["ETag"]
-    assert api.delete("/api/v1/memory/rules/lines/1", HTTP_IF_MATCH=etag).status_code == 200
+    assert api.delete("/api/v1/memory/lines/1", HTTP_IF_MATCH=etag).status_code == 200
 
     change = messages_of(api, conversation)[0]["memory_change"]
     assert change["added"] == ["Name is Anna"]

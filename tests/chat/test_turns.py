@@ -394,7 +394,7 @@ def test_a_line_the_person_rewrote_since_stays_theirs(api, account, memory_model
     assert run_pass(account) == "ok"
     version = api.get("/api/v1/memory").json()["version"]
     edited = api.patch(
-        "/api/v1/memory/rules/lines/0",
+        "/api/v1/memory/lines/0",
         {"text": "Favourite colour is deep teal"},
         format="json",
         HTTP_IF_MATCH=f'"{version}"',

@@ -32,7 +32,7 @@ def lines_of(owner):
 
 def delete_first_line(api):
     etag = api.get("/api/v1/memory")["ETag"]
-    assert api.delete("/api/v1/memory/rules/lines/0", HTTP_IF_MATCH=etag).status_code in (200, 204)
+    assert api.delete("/api/v1/memory/lines/0", HTTP_IF_MATCH=etag).status_code in (200, 204)
 
 
 def test_a_deleted_line_is_not_written_again_by_a_pass_reading_a_turn_that_repeats_it(
@@ -102,7 +102,7 @@ def test_an_edit_that_only_recases_a_line_does_not_bury_it(api, account, memory_
     memory_with(account, "lives in denver", owed=False)
     etag = api.get("/api/v1/memory")["ETag"]
     response = api.patch(
-        "/api/v1/memory/rules/lines/0",
+        "/api/v1/memory/lines/0",
         {"text": "Lives in Denver"},
         format="json",
         HTTP_IF_MATCH=etag,
@@ -154,10 +154,10 @@ def test_what_a_guest_deleted_stays_forgotten_in_the_account_it_becomes(memory_m
 
 def test_a_restore_skips_a_line_forgotten_since(api, account):
     memory_with(account, "Name is Anna", owed=False)
-    api.post("/api/v1/memory/rules/lines", {"text": "Lives in Denver"}, format="json")
+    api.post("/api/v1/memory/lines", {"text": "Lives in Denver"}, format="json")
     with_denver = api.get("/api/v1/memory/history").json()[0]["version"]
     assert api.delete("/api/v1/memory").status_code == 204
-    api.post("/api/v1/memory/rules/lines", {"text": "Likes jazz"}, format="json")
+    api.post("/api/v1/memory/lines", {"text": "Likes jazz"}, format="json")
 
     response = api.post(
         "/api/v1/memory/restore",
@@ -257,11 +257,11 @@ def test_a_deleted_line_leaves_versions_holding_a_punctuation_variant_of_it(
     api, account, memory_model
 ):
     memory_with(account, "Name is Anna", owed=False)
-    api.post("/api/v1/memory/rules/lines", {"text": "Has a dog, Rex"}, format="json")
+    api.post("/api/v1/memory/lines", {"text": "Has a dog, Rex"}, format="json")
     memory_model.answer(answer("Name is Anna", "Has a dog Rex"))
     run_pass(account, "my dog Rex")
     etag = api.get("/api/v1/memory")["ETag"]
-    assert api.delete("/api/v1/memory/rules/lines/1", HTTP_IF_MATCH=etag).status_code in (200, 204)
+    assert api.delete("/api/v1/memory/lines/1", HTTP_IF_MATCH=etag).status_code in (200, 204)
 
     for version in api.get("/api/v1/memory/history").json():
         shown = api.get(f"/api/v1/memory/history/{version['version']}").json()
@@ -272,10 +272,10 @@ def test_a_deleted_line_leaves_versions_holding_a_punctuation_variant_of_it(
 
 def test_undoing_a_hand_edit_brings_the_old_wording_back(api, account):
     memory_with(account, "Lives in Denver", owed=False)
-    api.post("/api/v1/memory/rules/lines", {"text": "Likes jazz"}, format="json")
+    api.post("/api/v1/memory/lines", {"text": "Likes jazz"}, format="json")
     etag = api.get("/api/v1/memory")["ETag"]
     api.patch(
-        "/api/v1/memory/rules/lines/0",
+        "/api/v1/memory/lines/0",
         {"text": "Lives in Boulder"},
         format="json",
         HTTP_IF_MATCH=etag,

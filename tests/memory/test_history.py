@@ -21,9 +21,7 @@ def etag(api):
 
 def add(api, *texts):
     for text in texts:
-        assert (
-            api.post("/api/v1/memory/rules/lines", {"text": text}, format="json").status_code == 201
-        )
+        assert api.post("/api/v1/memory/lines", {"text": text}, format="json").status_code == 201
 
 
 def newest(api):
@@ -60,7 +58,7 @@ def learn(account, memory_model, *lines):
 def test_every_change_of_the_list_is_a_version_newest_first(api):
     add(api, "Name is Anna", "Likes jazz")
     etag_now = etag(api)
-    api.delete("/api/v1/memory/rules/lines/1", HTTP_IF_MATCH=etag_now)
+    api.delete("/api/v1/memory/lines/1", HTTP_IF_MATCH=etag_now)
 
     history = api.get("/api/v1/memory/history")
 
@@ -196,7 +194,7 @@ def test_restore_without_if_match_is_428_and_stale_is_412(api):
 def test_restore_skips_a_line_that_was_deleted(api):
     add(api, "Name is Anna", "Likes jazz", "Has a cat")
     full = newest(api)["version"]
-    api.delete("/api/v1/memory/rules/lines/1", HTTP_IF_MATCH=etag(api))
+    api.delete("/api/v1/memory/lines/1", HTTP_IF_MATCH=etag(api))
 
     response = restore(api, full, HTTP_IF_MATCH=etag(api))
 
@@ -209,7 +207,7 @@ def test_restore_skips_and_counts_lines_todays_rules_refuse(api, account):
     # Stored before a rule that now refuses it (written past the filters, as an old list was).
     assert write_lines(memory=memory, lines=["Name is Anna", "See evil.example"], kind="pass")
     version = newest(api)["version"]
-    api.delete("/api/v1/memory/rules/lines/0", HTTP_IF_MATCH=etag(api))
+    api.delete("/api/v1/memory/lines/0", HTTP_IF_MATCH=etag(api))
     add(api, "Likes jazz")
 
     response = restore(api, version, HTTP_IF_MATCH=etag(api))
@@ -223,7 +221,7 @@ def test_restore_skips_and_counts_lines_todays_rules_refuse(api, account):
 def test_restore_keeps_under_the_cap(api, account, settings):
     add(api, "Name is Anna", "Likes jazz", "Has a cat")
     version = newest(api)["version"]
-    api.delete("/api/v1/memory/rules/lines/2", HTTP_IF_MATCH=etag(api))
+    api.delete("/api/v1/memory/lines/2", HTTP_IF_MATCH=etag(api))
     settings.MEMORY_TOKEN_LIMIT = 6
 
     body = restore(api, version, HTTP_IF_MATCH=etag(api)).json()
@@ -349,7 +347,7 @@ def test_undo_of_an_undo_redoes_the_change(api, account, memory_model):
 
 def test_a_deleted_line_leaves_every_stored_version(api):
     add(api, "Name is Anna", "Likes jazz", "Has a cat")
-    api.delete("/api/v1/memory/rules/lines/1", HTTP_IF_MATCH=etag(api))
+    api.delete("/api/v1/memory/lines/1", HTTP_IF_MATCH=etag(api))
     for row in MemoryVersion.objects.all():
         assert "Likes jazz" not in row.lines
         assert "Likes jazz" not in row.added + row.removed
@@ -365,7 +363,7 @@ def test_a_line_edited_by_hand_stays_in_the_history_so_the_edit_can_be_undone(
     learn(account, memory_model, "Name is Anna", "Lives in Boulder")
     assert (
         api.patch(
-            "/api/v1/memory/rules/lines/1",
+            "/api/v1/memory/lines/1",
             {"text": "Lives in Paris"},
             format="json",
             HTTP_IF_MATCH=etag(api),

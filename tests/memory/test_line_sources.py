@@ -101,12 +101,11 @@ def test_lines_written_by_hand_are_added_and_edited_by_the_person(api, account, 
     learn(account, memory_model, "Home", "Lives in Turin", said=("I live in Turin", "ok"))
     [learned] = items(api)
     assert (
-        api.post("/api/v1/memory/rules/lines", {"text": "Likes jazz"}, format="json").status_code
-        == 201
+        api.post("/api/v1/memory/lines", {"text": "Likes jazz"}, format="json").status_code == 201
     )
     version = api.get("/api/v1/memory").json()["version"]
     response = api.patch(
-        "/api/v1/memory/rules/lines/0",
+        "/api/v1/memory/lines/0",
         {"text": "Lives in Turin, Italy"},
         format="json",
         HTTP_IF_MATCH=f'"{version}"',
@@ -211,7 +210,7 @@ def test_a_restore_brings_a_line_back_with_where_it_came_from(api, account, memo
     home = learn(account, memory_model, "Home", "Lives in Turin", said=("I live in Turin", "ok"))
     [before] = items(api)
     kept = view_memory(owner_id=account.pk).version
-    api.post("/api/v1/memory/rules/lines", {"text": "Likes jazz"}, format="json")
+    api.post("/api/v1/memory/lines", {"text": "Likes jazz"}, format="json")
     # A pass that removes the line, then a restore of the version that held it.
     titled(account, "Other", "nothing much", "ok")
     memory_model.answer(answer("Likes jazz"))
@@ -238,7 +237,7 @@ def test_an_undo_brings_a_removed_line_back_with_its_source(api, account, memory
 def test_versions_keep_sources_aligned_when_a_line_is_forgotten(api, account, memory_model):
     two_lines_from_home(account, memory_model)
     version = view_memory(owner_id=account.pk).version
-    api.delete("/api/v1/memory/rules/lines/0", HTTP_IF_MATCH=f'"{version}"')
+    api.delete("/api/v1/memory/lines/0", HTTP_IF_MATCH=f'"{version}"')
     for row in MemoryVersion.objects.filter(memory__owner=account):
         assert len(row.sources) == len(row.lines)
         assert "Lives in Turin" not in row.lines

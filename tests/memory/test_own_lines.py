@@ -10,12 +10,12 @@ pytestmark = pytest.mark.django_db
 
 
 def add(api, text, **headers):
-    return api.post("/api/v1/memory/rules/lines", {"text": text}, format="json", **headers)
+    return api.post("/api/v1/memory/lines", {"text": text}, format="json", **headers)
 
 
 def edit(api, index, text, etag):
     return api.patch(
-        f"/api/v1/memory/rules/lines/{index}", {"text": text}, format="json", HTTP_IF_MATCH=etag
+        f"/api/v1/memory/lines/{index}", {"text": text}, format="json", HTTP_IF_MATCH=etag
     )
 
 
@@ -42,7 +42,7 @@ def test_a_person_edits_a_fact_with_the_current_version(api, account):
 
 def test_an_edit_needs_if_match_and_an_existing_line(api, account):
     memory_with(account, "Name is Anna", owed=False)
-    missing = api.patch("/api/v1/memory/rules/lines/0", {"text": "Name is Ann"}, format="json")
+    missing = api.patch("/api/v1/memory/lines/0", {"text": "Name is Ann"}, format="json")
     assert missing.status_code == 428
     assert edit(api, 5, "Name is Ann", "*").status_code == 404
 

@@ -111,7 +111,7 @@ def test_a_deleted_line_is_not_brought_back_by_the_next_pass(account, keeper, wo
     assert wait_for(lambda: Memory.objects.get(owner=account).lines == ["Name is Quentin"])
     assert wait_for(lambda: settled(account))
     version = api.get("/api/v1/memory").json()["version"]
-    deleted = api.delete("/api/v1/memory/rules/lines/0", HTTP_IF_MATCH=str(version))
+    deleted = api.delete("/api/v1/memory/lines/0", HTTP_IF_MATCH=str(version))
     assert deleted.status_code == 200
 
     assert say(api, conversation_id, "remember that I like kites") == 201

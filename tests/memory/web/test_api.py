@@ -50,10 +50,10 @@ def test_clearing_memory_deletes_every_line(api, account):
 def test_deleting_one_line_needs_the_current_version(api, account):
     memory_with(account, "Name is Anna", "Lives in Turin", "Likes jazz", owed=False)
     etag = api.get("/api/v1/memory")["ETag"]
-    response = api.delete("/api/v1/memory/rules/lines/1", HTTP_IF_MATCH=etag)
+    response = api.delete("/api/v1/memory/lines/1", HTTP_IF_MATCH=etag)
     assert response.status_code == 200
     assert response.json()["lines"] == ["Name is Anna", "Likes jazz"]
-    stale = api.delete("/api/v1/memory/rules/lines/0", HTTP_IF_MATCH=etag)
+    stale = api.delete("/api/v1/memory/lines/0", HTTP_IF_MATCH=etag)
     assert stale.status_code == 412
     assert stale.json()["code"] == "stale_version"
     assert Memory.objects.get().lines == ["Name is Anna", "Likes jazz"]
@@ -61,7 +61,7 @@ def test_deleting_one_line_needs_the_current_version(api, account):
 
 def test_deleting_a_line_without_if_match_is_428(api, account):
     memory_with(account, "Name is Anna", owed=False)
-    response = api.delete("/api/v1/memory/rules/lines/0")
+    response = api.delete("/api/v1/memory/lines/0")
     assert response.status_code == 428
     assert response.json()["code"] == "version_required"
 
@@ -69,13 +69,13 @@ def test_deleting_a_line_without_if_match_is_428(api, account):
 def test_deleting_a_line_out_of_range_is_404(api, account):
     memory_with(account, "Name is Anna", owed=False)
     etag = api.get("/api/v1/memory")["ETag"]
-    assert api.delete("/api/v1/memory/rules/lines/5", HTTP_IF_MATCH=etag).status_code == 404
+    assert api.delete("/api/v1/memory/lines/5", HTTP_IF_MATCH=etag).status_code == 404
     assert Memory.objects.get().lines == ["Name is Anna"]
 
 
 def test_a_garbled_if_match_is_412(api, account):
     memory_with(account, "Name is Anna", owed=False)
-    assert api.delete("/api/v1/memory/rules/lines/0", HTTP_IF_MATCH="banana").status_code == 412
+    assert api.delete("/api/v1/memory/lines/0", HTTP_IF_MATCH="banana").status_code == 412
 
 
 def test_memory_can_be_switched_off_and_on_and_keeps_its_list(api, account):
@@ -96,7 +96,7 @@ def test_one_persons_memory_is_never_anothers(api, other_api, account):
     assert other_api.get("/api/v1/memory").json()["lines"] == []
     other_api.delete("/api/v1/memory")
     etag = other_api.get("/api/v1/memory")["ETag"]
-    assert other_api.delete("/api/v1/memory/rules/lines/0", HTTP_IF_MATCH=etag).status_code == 404
+    assert other_api.delete("/api/v1/memory/lines/0", HTTP_IF_MATCH=etag).status_code == 404
     assert Memory.objects.get(owner=account).lines == ["Name is Anna"]
 
 
@@ -106,7 +106,7 @@ def test_one_persons_memory_is_never_anothers(api, other_api, account):
         ("get", "/api/v1/memory"),
         ("delete", "/api/v1/memory"),
         ("patch", "/api/v1/memory"),
-        ("delete", "/api/v1/memory/rules/lines/0"),
+        ("delete", "/api/v1/memory/lines/0"),
         ("get", "/api/v1/account/export"),
         ("delete", "/api/v1/account"),
     ],
@@ -201,6 +201,6 @@ def test_a_failed_clear_says_so_and_deletes_nothing(api, account):
 
 def test_if_match_star_deletes_whatever_the_version(api, account):
     memory_with(account, "Name is Anna", "Likes jazz", owed=False)
-    response = api.delete("/api/v1/memory/rules/lines/0", HTTP_IF_MATCH="*")
+    response = api.delete("/api/v1/memory/lines/0", HTTP_IF_MATCH="*")
     assert response.status_code == 200
     assert response.json()["lines"] == ["Likes jazz"]
