@@ -39,7 +39,7 @@ lock: install
 	$(UV_COMPILE)
 
 spelling: install
-	$(PY) -m memory.rules.spelling > memory/spelling_words.txt
+	$(PY) -m memory.rules.spelling > memory/rules/spelling_words.txt
 
 lock-upgrade: install
 	$(UV_COMPILE) --upgrade
