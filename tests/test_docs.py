@@ -43,9 +43,6 @@ def test_every_dotted_name_in_the_docs_is_in_the_code(doc):
     assert missing == []
 
 
-# Paths a document may name before they exist: each lands with another branch of issue 24, and is
-# checked like any other path once it is there. Delete an entry after the merge that brings it.
-AWAITED = {"memory/facade.py"}
 FOREIGN = {"locomo10.json"}  # a public data set's file the eval docs tell you to download
 NOT_OURS = {".git", ".venv", "var", "node_modules", "__pycache__"}
 EXTENSION = re.compile(r"\.[A-Za-z0-9]+$")
@@ -87,7 +84,7 @@ def test_every_path_in_the_docs_exists(doc):
     missing = sorted(
         p
         for p in _named_paths(text)
-        if not (_inside(ROOT / p) and (ROOT / p).exists()) and p not in AWAITED
+        if not (_inside(ROOT / p) and (ROOT / p).exists())
     )
     assert missing == []
 
