@@ -82,9 +82,7 @@ def _inside(path: Path) -> bool:
 def test_every_path_in_the_docs_exists(doc):
     text = (ROOT / doc).read_text()
     missing = sorted(
-        p
-        for p in _named_paths(text)
-        if not (_inside(ROOT / p) and (ROOT / p).exists())
+        p for p in _named_paths(text) if not (_inside(ROOT / p) and (ROOT / p).exists())
     )
     assert missing == []
 
