@@ -1,7 +1,7 @@
-"""The memory quality harness (``manage.py memory_eval``, docs/MEMORY_EVAL.md).
+"""The memory quality harness (`manage.py memory_eval`, docs/MEMORY_EVAL.md).
 
-Pure package (no Django): scenarios and their loading, scoring, the replay of a long
-conversation, and the tables. The management command plugs the real pass in as a callable.
+Pure package: scenarios, scoring, replays of long conversations, tables. The command plugs the
+real pass in as a callable.
 """
 
 from memory.evaluation.recorded import RECORDED_DIR, Recording, load_recorded

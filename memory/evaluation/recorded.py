@@ -1,11 +1,9 @@
-"""A recorded set: scenarios with the answer a careful hosted model gave each, as raw text.
+"""A recorded set: scenarios with the raw answer a careful hosted model gave each.
 
-Pure module (no Django). ``manage.py memory_eval --recorded`` replays each answer through the
-real pass (``memory.engine.rewriting.propose_rewrite``: the prompt is built and sent, the answer
-parsed,
-applied, filtered and guarded exactly as a hosted model's), so the prompt's contract and the
-guards are measured on hosted-style answers — preambles, fences, ``<think>``, merges, secrets,
-wipes — and not only on the offline model. The shipped set lives in memory/eval_recorded/.
+Pure module. `manage.py memory_eval --recorded` replays each answer through the real pass
+(`memory.engine.rewriting.propose_rewrite`), so the contract and the guards are measured on
+hosted-style answers (preambles, fences, `<think>`, merges, secrets, wipes), not only on the
+offline model. The shipped set lives in memory/eval_recorded/.
 """
 
 from __future__ import annotations
@@ -28,8 +26,7 @@ class Recording:
 
 
 def load_recorded(paths: Iterable[Path] | None = None) -> Recording:
-    """Load a recorded set (default: the shipped one): scenarios in the usual format, each with
-    ``"answer"``, the raw text of the model's answer to that scenario's pass."""
+    """Load a recorded set (default: the shipped one), each scenario with its raw `"answer"`."""
     answers: dict[str, str] = {}
     scenarios = load_scenarios(list(paths or [RECORDED_DIR]), answers=answers)
     return Recording(scenarios=scenarios, answers=answers)

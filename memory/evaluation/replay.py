@@ -1,11 +1,8 @@
 """Replaying a long conversation through memory passes, as the product would run them.
 
-Pure module (no Django). The format (docs/MEMORY_EVAL.md):
-``{"sessions": [{"date": "2023-05-08", "turns": [{"role": "user", "content": "..."}, ...]}]}``.
-Each session is one conversation. A pass runs when the session's turn count reaches a multiple of
-``turns_per_pass``, right after the reply to a remember request, and at the end of a session for
-the turns still unread; it reads the unread turns (the turns read by the session's previous pass
-go along as context) and the list carried forward from the previous pass.
+Pure module; the format is in docs/MEMORY_EVAL.md. Each session is one conversation. A pass runs
+every `turns_per_pass` turns, right after a remember request, and at a session's end for unread
+turns; it reads the unread turns (the previous pass's go along as context) and the carried list.
 """
 
 from __future__ import annotations
@@ -205,10 +202,10 @@ def _stems(text: str) -> frozenset[str]:
 
 
 def is_supported(line: str, user_turns: Sequence[frozenset[str]]) -> bool:
-    """Whether one user turn carries at least half of the line's content words (stems of three
-    letters or more, or with a digit, function words left out). A lexical check: a line written
-    in another language than the turn reads as unsupported. A line with no content word is not
-    judged."""
+    """Whether one user turn carries at least half of the line's content words.
+
+    Lexical: a line in another language than the turn reads as unsupported. A line with no
+    content word is not judged."""
     stems = _stems(line)
     if not stems:
         return True

@@ -1,8 +1,7 @@
 """The harness's output: plain-text tables and a machine-readable dict.
 
-Pure module (no Django). Nothing here prints a turn or a memory line: scenarios appear by id and
-by the labels of their expectations. The one exception is ``replay_table(show_lines=True)``,
-which an operator asks for explicitly to read the unsupported lines of their own replay.
+Pure module. Nothing here prints a turn or a memory line, only ids and labels, except
+`replay_table(show_lines=True)`, which an operator asks for to read their own replay.
 """
 
 from __future__ import annotations

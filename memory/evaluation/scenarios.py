@@ -1,8 +1,8 @@
 """The scenario set of the memory quality harness: what a scenario is, and loading it from JSON.
 
-Pure module (no Django). The format is documented in docs/MEMORY_EVAL.md; the shipped set lives
-in memory/eval_scenarios/. Loading validates every scenario and fails with the file and the
-scenario id (never its text) when one is malformed, so a broken set cannot silently score 100%.
+Pure module; the format is in docs/MEMORY_EVAL.md, the shipped set in memory/eval_scenarios/.
+Loading fails on a malformed scenario, naming file and id (never text), so a broken set cannot
+silently score 100%.
 """
 
 from __future__ import annotations
@@ -69,8 +69,7 @@ class Pattern:
 
 @dataclass(frozen=True)
 class Fact:
-    """A fact that must be present: one line matches every group (each group: any alternative)
-    and none of ``forbidden`` (e.g. the English "lives in" on the line of an Italian fact)."""
+    """A fact that must be present: one line matches every group and none of `forbidden`."""
 
     label: str
     groups: tuple[Pattern, ...]
@@ -102,11 +101,9 @@ class Scenario:
 def load_scenarios(
     paths: Iterable[Path] | None = None, *, answers: dict[str, str] | None = None
 ) -> list[Scenario]:
-    """Load every ``*.json`` file of the given files or directories (default: the shipped set).
+    """Load every `*.json` of the given files or directories (default: the shipped set).
 
-    With ``answers``, each scenario must also carry the raw ``"answer"`` a model gave it (a
-    recorded set, ``memory.evaluation.recorded``), collected there by scenario id.
-    """
+    With `answers`, each scenario must carry the raw `"answer"` a model gave (a recorded set)."""
     files: list[Path] = []
     for path in paths or [SCENARIO_DIR]:
         files.extend(sorted(path.glob("*.json")) if path.is_dir() else [path])
@@ -246,8 +243,7 @@ def _turns(value: Any, *, where: str, empty: bool = False) -> list[dict[str, str
 
 
 def _fact(value: Any, *, where: str) -> Fact:
-    """``{"fact": label, "any": [...]}`` or ``{"fact": label, "all": [[...], [...]]}``, with an
-    optional ``"not": [...]`` the fact's line must not match."""
+    """`{"fact": label, "any": [...]}` or `{"fact": label, "all": [[...], ...]}`, maybe `"not"`."""
     if not isinstance(value, dict) or not isinstance(value.get("fact"), str):
         raise ScenarioError(f"{where}: a present fact needs a label")
     label = value["fact"]
@@ -279,8 +275,8 @@ def _compile(label: str, alternatives: Any, *, where: str) -> Pattern:
         raise ScenarioError(f"{where}: {label} needs a list of patterns")
     compiled = []
     for alternative in alternatives:
-        # Lines are folded before matching, so a pattern with an accent or a capital could
-        # never match: refuse it instead of scoring a silent miss.
+        # Lines are folded before matching, so an accent or capital could never match: refuse
+        # it rather than score a silent miss.
         literal = _ESCAPE_RE.sub("", alternative)  # \W, \S, \D stay allowed
         if not alternative.isascii() or literal != literal.lower():
             raise ScenarioError(f"{where}: {label} patterns must be lowercase ASCII (folded)")

@@ -1,9 +1,8 @@
 """Scoring a memory pass against a scenario, and adding scores up per category.
 
-Pure module (no Django). A fact counts as kept when one line of the new list matches it, in the
-right form: in the scenario's language (no English wording on the line of an Italian fact) and as
-a third-person fact, not the sentence the person typed ("I live in Turin"). Matching runs on
-folded text (lowercase, accents removed), so wording variations of a good model still count.
+Pure module. A fact is kept when one new line matches it in the right form: the scenario's
+language and third person, not the typed sentence ("I live in Turin"). Matching reads folded text,
+so a good model's wording variations still count.
 """
 
 from __future__ import annotations
@@ -49,8 +48,7 @@ class PassOutcome:
     error: str | None = None
 
 
-# One pass on a scenario's inputs (the harness wraps memory.engine.rewriting.propose_rewrite in
-# this).
+# One pass on a scenario's inputs (the harness wraps memory.engine.rewriting.propose_rewrite).
 Propose = Callable[[Scenario], PassOutcome]
 
 

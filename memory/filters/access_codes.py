@@ -1,16 +1,11 @@
-"""What opens a door or an account without being called a password: door, gate, alarm and locker
-codes, 2FA backup and recovery codes, security questions and their answers, password hints, and
-a user name paired with its secret ("login anna secret hunter2").
+"""What opens a door or an account without being called a password: lock and 2FA codes, security
+answers, password hints, and a user name paired with its secret.
 
-Pure module (no Django), used by `memory.filters.secrets` beside `memory.filters.credentials`
-(passwords, PINs and
-keys said in words). SPEC §3: each is refused by its value, in English, Italian, French, Spanish,
-German and Portuguese: a code needs a number next to a word that makes it a code of something
-that locks ("Gym locker code 4471", "Il codice del portone è 4471"), so a postcode, an area code
-or "a 4-digit PIN on the gym locker" is kept; a security answer or a password hint needs
-something said after it ("Security question: first pet? Answer: Fluffy", "Password hint: name of
-my first dog"), so "Has security questions set up" is kept. Patterns run on folded text
-(lowercase, no accents). Nothing here logs a line.
+Pure module, used by `memory.filters.secrets` beside `memory.filters.credentials`. SPEC §3: each
+is refused by its value. A code needs a number next to a word saying it opens something ("Gym
+locker code 4471"), so a postcode or "a 4-digit PIN on the gym locker" is kept. A security answer
+or hint needs something said after it, so "Has security questions set up" is kept. Patterns read
+folded text. Nothing here logs a line.
 """
 
 from __future__ import annotations
@@ -20,14 +15,13 @@ from typing import Final
 
 
 def _words(text: str) -> frozenset[str]:
-    """A set of the space-separated words of `text` (long vocabularies read better as text)."""
+    """The words of `text` as a set."""
     return frozenset(text.split())
 
 
 # --- codes of what locks ----------------------------------------------------------------------
 
-# A code word, then (within a few words) its value. German compounds carry the code in the word
-# ("Türcode", "Alarmcode", "Backup-Codes").
+# A code word, then its value within a few words. German compounds carry it ("Türcode").
 _CODE_WORD_RE: Final = re.compile(
     r"\b(?:codes?|codices?|codici|codigos?|combinations?|combinazione|combinaison|combinacion"
     r"|kombination|combinacao|digicode|keycode|doorcode|passcodes?|pins?|nip"
@@ -60,8 +54,7 @@ _LOCK_CONTEXT_RE: Final = re.compile(
     r"|notfall\w*|zwei-faktor|2-faktor|sicherheits\w*|recuperacao|verificacao|autenticacao"
     r"|seguranca)\b"
 )
-# Codes that are not secrets whatever locks nearby: a postcode, an area or country code, a
-# dress, promo or error code.
+# Never secret, whatever locks nearby: postcode, area or country code, dress, promo, error code.
 _NOT_A_LOCK_CODE_RE: Final = re.compile(
     r"\b(?:post|postal|zip|area|country|dress|promo|discount|coupon|voucher|error|status|qr|bar"
     r"|tax|sort|swift|bic|iban|airport|iata|flight|colour|color|source|morse|da vinci"
@@ -92,7 +85,7 @@ _CLAUSE_END_RE: Final = re.compile(r"[;!?]|[.,](?:\s|$)")
 
 
 _NEXT_WORD_RE: Final = re.compile(r"\s*([^\W\d_][\w']*)")
-# Words that may follow a code: it ends a phrase ("4471 for the main door", "4471 pour entrer").
+# A code's value may end a phrase ("4471 for the main door").
 _CONNECTORS: Final = _words(
     "and or then to for from since until on at in of with by if when is was to get in works"
     " e o poi per da di del della dello dei delle al alla allo il la lo le se quando funziona"
@@ -142,7 +135,7 @@ _LOCK_LABEL_RE: Final = re.compile(
     r"|alarmanlage|tresor|spind|portao|cofre|cacifo|cadeado|backup|recovery|2fa|two-factor"
     r"|mfa|otp)\b[^:=\u2192,;.]{0,40}(?:[:=\u2192]|->)"
 )
-# "Front gate opens with 1234#", "Il citofono si apre con 4471", "Der Tresor geht mit 9371 auf".
+# "Front gate opens with 1234#", "Der Tresor geht mit 9371 auf".
 _OPENS_WITH_RE: Final = re.compile(
     r"\b(?:opens?|unlocks?|disarms?|deactivates?|punch(?:es)?|types?|dials?|enters?|si apre"
     r"|apre|sblocca|si disattiva|disattiva|s'ouvre|ouvre|deverrouille|se desactive|desactive"
@@ -238,8 +231,7 @@ _HINT_RE: Final = re.compile(
 _PASSWORD_WORD_RE: Final = re.compile(
     r"\b(?:password|passwort|kennwort|mot de passe|mdp|contrasena|senha|palavra-passe)"
 )
-# After the question, its answer may follow a second label: "Domanda segreta? Nome del nonno:
-# Aldo".
+# The answer may follow a second label ("Domanda segreta? Nome del nonno: Aldo").
 _LATER_VALUE_RE: Final = re.compile(r"(?:[:=\u2192]|->)\s*[\"'«“]?(?P<value>[^\s,.;!?\"'»”]+)")
 
 
@@ -254,7 +246,7 @@ def _has_security_answer(folded: str) -> bool:
         later = _LATER_VALUE_RE.search(after)
         if later and later.group("value") not in _DESCRIPTIONS:
             return True
-        # "Security question: first pet? Answer: Fluffy", "answer to the security question is X".
+        # "Security question: first pet? Answer: Fluffy".
         answer = _ANSWER_RE.search(folded)
         if answer and answer.group("value") not in _DESCRIPTIONS:
             return True
@@ -263,7 +255,7 @@ def _has_security_answer(folded: str) -> bool:
 
 # --- a user name and its secret ---------------------------------------------------------------
 
-# "login anna secret hunter2", "utente anna, chiave gatto99", "user anna.rossi / pw Gelato".
+# "login anna secret hunter2", "user anna.rossi / pw Gelato".
 _USER_WORDS: Final = (
     r"(?:login|log-in|user(?:name)?|user id|utente|nome utente|identifiant|nom d'utilisateur"
     r"|nombre de usuario|nome de usuario|usuario|benutzer"
@@ -286,9 +278,8 @@ _HAS_DIGIT_OR_SYMBOL_RE: Final = re.compile(r"[\d!#$%&*@^~?+=_|]")
 
 
 def _has_user_and_secret(folded: str) -> bool:
-    # "User stories, secret sauce" pairs two words; after a word other than "password" a secret
-    # of plain letters counts only when a colon marks the pair as a record ("user: anna secret:
-    # hunter").
+    # "User stories, secret sauce" pairs two words: after a word other than "password", plain
+    # letters count only when a colon marks a record ("user: anna secret: hunter").
     for match in _USER_AND_SECRET_RE.finditer(folded):
         secret = match.group("secret").rstrip(".!?")
         if secret in _DESCRIPTIONS:
@@ -308,8 +299,7 @@ _EMAIL_AND_SECRET_RE: Final = re.compile(r"\S@\S+\s*[/|]\s*[^\s/|]+")
 
 
 def has_access_secret(folded: str) -> bool:
-    """Whether a folded line gives a lock or 2FA code, a security answer, a password hint or a
-    user name with its secret."""
+    """Whether a folded line gives a lock or 2FA code, security answer, hint or user and secret."""
     return (
         _has_lock_code(folded)
         or _has_security_answer(folded)

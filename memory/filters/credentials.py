@@ -1,11 +1,8 @@
-"""Credentials said in words: a password, passcode, PIN, login, key or lock combination word with
-a value anywhere in the line, in English, Italian, French, Spanish, German and Portuguese.
+"""Credentials in words: a password, PIN, login, key or combination word with its value.
 
-Pure module (no Django), used by `memory.filters.secrets`. SPEC §3: these hold whatever the
-phrasing —
-"Hunter2 is my password", "p@ssword: hunter2", "PIN is four eight two one" are all a credential,
-and so is a password-like value behind the name of what it opens, with no credential word at all
-("Netflix: Soleil2024!", "wifi → gatto99!", "Il wifi è gatto99!"). Patterns run on folded text
+Pure module, used by `memory.filters.secrets`, in EN/IT/FR/ES/DE/PT. SPEC §3: the phrasing does
+not matter ("Hunter2 is my password", "PIN is four eight two one"), and a password-like value
+behind the name of what it opens counts too ("Netflix: Soleil2024!"). Patterns read folded text
 (lowercase, no accents). Nothing here logs a line.
 """
 
@@ -22,15 +19,13 @@ from memory.rules.lines import fold
 
 
 def _words(text: str) -> frozenset[str]:
-    """A set of the space-separated words of `text` (long vocabularies read better as text)."""
+    """The words of `text` as a set."""
     return frozenset(text.split())
 
 
-# Matched on folded text (lowercase, no accents), EN/IT/FR/ES/DE/PT. A credential is one of these
-# words with a value anywhere around it: "password: x", "email password hunter2", "the wifi
-# password at home is x", "Hunter2 is my password", "uses gatto99 as password".
+# A credential is one of these words with a value near it ("the wifi password at home is x").
 # Strong words name a secret outright, so any value counts. Weak words also name everyday things
-# ("the key to success", "pin" on a map), so their value must contain a digit.
+# ("the key to success"), so their value must contain a digit.
 _NETWORK: Final = r"(?:wi-?fi|wlan|network|wpa2?|wep|router|hotspot)"
 _STRONG_WORDS: Final = (
     r"pass[-_ ]?words?|passwd|pwd|pw|pass[-_ ]?codes?|pass[-_ ]?phrases?|api ?keys?|secret keys?"
@@ -61,8 +56,7 @@ _WEAK_WORDS: Final = (
     r"|codigo (?:pin|secreto|de acceso|de acesso|de desbloqueo|de desbloqueio|da porta)"
     rf"|clave (?:del )?{_KEY_OF}|chave (?:do |da )?{_KEY_OF}"
     r"|geheimzahl|geheimcode|zugangscode|wlan-?passwort"
-    # The code of a bank card is its PIN: "the code of her card is 7702", "le code de sa carte
-    # bleue", "il codice del bancomat", "el código de su tarjeta", "der Code seiner Bankkarte".
+    # The code of a bank card is its PIN ("le code de sa carte bleue").
     rf"|codes? (?:of|for|on) {_OWNER_WORDS}(?:bank |credit |debit |cash )?card"
     rf"|(?:bank|credit|debit|cash) ?card (?:code|number code)"
     rf"|codice (?:della |del |dello |di )?(?:{_OWNER_WORDS})?(?:carta|bancomat|tessera"
@@ -70,13 +64,12 @@ _WEAK_WORDS: Final = (
     rf"|code (?:de |du |d')?(?:{_OWNER_WORDS})?(?:carte|cb)"
     rf"|codigo (?:de |del |da |do )?(?:{_OWNER_WORDS})?(?:tarjeta|cartao|multibanco)"
     rf"|code (?:der |meiner |seiner |ihrer |deiner )?(?:bank|kredit|ec-?|geld)?karte"
-    # "Su clave es perrito99": the bare word is how Spanish (and others) say "password".
+    # "Su clave es perrito99": the bare word means "password".
     r"|claves?|chiav[ei]|cles?|chaves?|schlussel"
-    # "Email pass: hunter2", "Passe: soleil2023": short for password ("ski pass" has no digits).
+    # Short for password ("ski pass" has no digits).
     r"|pass|passe"
 )
-# A lock combination ("Locker combination 12-34-56"). The word alone is everyday ("a combination
-# of 1990s styles"), so only a value made of digits counts.
+# A lock combination: the word alone is everyday, so only a value of digits counts.
 _COMBINATION_WORDS: Final = (
     r"(?:(?:locker|lock|padlock|safe|vault|bike lock) )?combinations?|combinazione|combinaison"
     r"|combinacion|(?:zahlen)?kombination|combinacao|codice del lucchetto|code du cadenas"
@@ -86,8 +79,7 @@ _CREDENTIAL_RE: Final = re.compile(
     rf"\b(?:(?P<strong>{_STRONG_WORDS})|(?P<weak>{_WEAK_WORDS})"
     rf"|(?P<combination>{_COMBINATION_WORDS}))\b"
 )
-# A combination's value: up to three words ("of the locker"), then digits in groups or 3-8
-# digits that are not a year ("Combinación de la taquilla 12-34-56").
+# Up to three words, then digits in groups or 3-8 digits that are not a year.
 _COMBINATION_VALUE_RE: Final = re.compile(
     r"(?:\s+[^\W\d_]+(?:'\w+)?){0,3}\s*[:=]?\s*(\d{1,3}(?:[-/.:]\d{1,3}){2,}|\d{3,8})(?![\w-])"
 )
@@ -102,15 +94,14 @@ _COMPOUND_HEAD_RE: Final = re.compile(
     r"|protected|protection|forms?|box|security|habits|hygiene|issues?|problems?|sharing"
     r"|management|flows?|keepers?|safes?|lists?|books?|holders?|less)\b"
 )
-# "is", "was", ":", in the six languages ("è"/"é" are turned into "is" before folding); a comma
-# may stand before it ("le mot de passe de ma banque, c'est x").
+# "is" or ":" in the six languages ("è"/"é" become "is" before folding), maybe after a comma.
 _ASSIGN_RE: Final = re.compile(
     r"\s*(?:[:=]|->)\s*|,?\s+(?:is|was|are|were|will be|era|sono|sara|est|etait|c'est|sont"
     r"|es|son|fue|ist|lautet|war|sind|sao|foi|era)\s+(?:[:=]\s*)?"
-    # "le code de sa carte est le 7702", "el código es el 6612": an article before a number.
+    # An article before a number ("el código es el 6612").
     r"(?:(?:le|la|il|el|o|the|der|die) (?=\d))?"
 )
-# A word between the credential word and the assignment, up to five ("password for my bank is").
+# Up to five words between the credential word and the assignment ("password for my bank is").
 _BETWEEN_WORD_RE: Final = re.compile(r"\s+[^\s:=.;,!?]+")
 _MAX_BETWEEN: Final = 5
 # Words after "is" that describe the credential instead of giving it.
@@ -141,26 +132,24 @@ _PREPOSITIONS: Final = (
     r"(?:for|of|to|on|at|per|pour|de|du|des|del|della|dello|di|da|do|dos|para|fur|furs|zum|zur"
     r"|vom|im|in|a|al|au)"
 )
-# "Hunter2 is my password", "gatto99 è la mia password", "Sonne7 ist mein Passwort".
+# "Hunter2 is my password", "Sonne7 ist mein Passwort".
 _VALUE_BEFORE_RE: Final = re.compile(
     r"(?:^|\s)[\"'«]?(?P<value>[^\s\"'»]+)[\"'»]?\s+(?:is|was|est|es|ist|era|sara)\s+"
     rf"(?:{_OWNER}\s*){{1,3}}(?:[\w'-]+\s+){{0,2}}?(?:{_STRONG_WORDS}|(?P<weak>{_WEAK_WORDS}))"
     rf"(?=\s*$|\s*[.,;!?)]|\s+{_PREPOSITIONS}\b)"
 )
-# "uses gatto99 as password", "utilise soleil2024 comme mot de passe", "benutzt Sonne7 als PIN".
+# "uses gatto99 as password", "benutzt Sonne7 als PIN".
 _VALUE_AS_RE: Final = re.compile(
     r"(?:^|\s)[\"'«]?(?P<value>[^\s\"'»]*\d[^\s\"'»]*)[\"'»]?\s+(?:as|come|comme|como|als)\s+"
     rf"(?:{_OWNER}\s+){{0,2}}(?:[\w'-]+\s+){{0,2}}?(?:{_STRONG_WORDS}|{_WEAK_WORDS})\b"
     rf"(?!{_COMPOUND_HEAD_RE.pattern})"
 )
-# "mot de passe Gmail soleil2024", "PIN do cartão 4821": a name or two, then the value. Time
-# words in between ("PIN changed in 2023") make the number a date.
+# A name or two, then the value ("PIN do cartão 4821"); a time word in between makes it a date.
 _NAMED_VALUE_RE: Final = re.compile(
     r"(?:\s+(?!(?:in|on|at|since|until|nel|dal|fino|en|depuis|jusqu|desde|hasta|im|am|seit|bis"
     r"|em|no|na|ate)\b)[^\W\d_]+){1,2}\s+([^\s.,;:!?)]+)"
 )
-# "Password del wifi di casa CasaRossi2019", "Passwort für die Arbeit Tulpe42": what it is for,
-# in up to five words, then a value of letters and digits.
+# What it is for, in up to five words, then letters and digits ("Passwort für die Arbeit Tulpe42").
 _FOR_VALUE_RE: Final = re.compile(
     rf"\s+{_PREPOSITIONS}(?:\s+(?!(?:in|on|at|since|until|nel|dal|fino|en|depuis|jusqu|desde"
     r"|hasta|im|am|seit|bis|em|no|na|ate)\b)[^\W\d_]+(?:'[^\W\d_]+)?){1,4}\s+([^\s.,;:!?)]+)"
@@ -174,7 +163,7 @@ _LETTER_DIGIT_RE: Final = re.compile(r"^(?=.*[^\W\d_])(?=.*\d)\S{4,}$")
 
 
 def _is_value(text: str, *, words_count: bool) -> bool:
-    """Whether `text` (what follows "password is") starts with the credential's value."""
+    """Whether `text` (what follows "password is") starts with the value."""
     match = _WORD_AFTER_RE.match(text)
     if match is None:
         return False
@@ -190,9 +179,8 @@ def _is_value(text: str, *, words_count: bool) -> bool:
         return False
     if quoted or not token.isalpha():
         return True  # "password is 'blue sky'", "password is P@ss!"
-    # A single word ending the clause is the value ("mot de passe est soleil", "password is
-    # hunter two" once the number is spelled in digits); more words after it describe the
-    # credential ("password is shared with her sister").
+    # A single word ending the clause is the value; more words describe the credential
+    # ("password is shared with her sister").
     return _VALUE_END_RE.match(rest) is not None
 
 
@@ -209,8 +197,8 @@ def _has_assigned_value(after: str, *, words_count: bool) -> bool:
         assign = _ASSIGN_RE.match(after, start)
         if assign:
             value = after[assign.end() :]
-            # After a colon or "=" the rest is the value, however many words ("passphrase:
-            # blue horse staple"); after "is" more words may describe the credential instead.
+            # After ":" or "=" the rest is the value, however many words; after "is" more
+            # words may describe the credential instead.
             if words_count and assign.group(0).strip()[:1] in (":", "=") and value.strip():
                 return not _is_description(value)
             return _is_value(value, words_count=words_count)
@@ -237,8 +225,7 @@ def _deleet(spoken: str) -> str:
     return LEET_WORD_RE.sub(unmask, spoken)
 
 
-# Digits spelled as words, so that "PIN is four eight two one" and "Pin è quattro otto due uno"
-# read as "4821" (folded spellings, no accents).
+# Spelled digits, so "PIN is four eight two one" reads as "4821" (folded, no accents).
 _DIGIT_WORDS: Final = {
     **dict.fromkeys(("zero", "cero", "null"), "0"),
     **dict.fromkeys(("one", "uno", "un", "une", "eins", "um", "uma"), "1"),
@@ -270,10 +257,9 @@ def _spell_digits(spoken: str) -> str:
 
 
 def _has_value_after(match: re.Match[str], after: str, *, strong: bool) -> bool:
-    """Whether the credential word `match` is followed by its value in `after`; `strong` when
-    the word names a secret outright, so that a value of plain words counts."""
+    """Whether credential word `match` has its value in `after`; `strong` takes plain words."""
     if match.group("combination") is not None:
-        # Only a code: "combination 12-34-56", "combination for the locker is 12-34-56".
+        # Only a code counts.
         code = _COMBINATION_VALUE_RE.match(after)
         if code and not _YEAR_RE.fullmatch(code.group(1)):
             return True
@@ -287,44 +273,41 @@ def _has_value_after(match: re.Match[str], after: str, *, strong: bool) -> bool:
     pair = _USER_AND_PASSWORD_RE.match(after)
     if strong and pair and pair.group(1) not in _NOT_VALUES:
         return True
-    # "mot de passe Gmail soleil2024": a service name or two, then a value with a digit.
+    # A service name or two, then a value with a digit.
     named = _NAMED_VALUE_RE.match(after)
     if named and (_LETTER_DIGIT_RE.match(named.group(1)) or _CODE_RE.fullmatch(named.group(1))):
         return True
     described = _FOR_VALUE_RE.match(after)
     if strong and described and _LETTER_DIGIT_RE.match(described.group(1)):
         return True
-    # "password for my bank is x", "Passwort fürs WLAN lautet x".
+    # "Passwort fürs WLAN lautet x".
     return _has_assigned_value(after, words_count=strong)
 
 
 # --- a password behind the name of what it opens ---------------------------------------------
 
-# "Netflix: Soleil2024!", "wifi → gatto99!", "Banque = Xk#92pq", "Il wifi è gatto99!": a short
-# label, a separator, and a value that looks like a password. The value decides: a word ("Bank:
-# Intesa"), a number ("Son is 12", "Room: 204"), a measure ("PB is 3h05m12s") or a model code
-# ("Flight: AZ610") is not a password, whatever the label.
+# A short label, a separator and a password-like value ("wifi → gatto99!"). The value decides:
+# a word, a number, a measure or a model code ("Flight: AZ610") is not a password.
 _LABEL_SEPARATOR_RE: Final = re.compile(
     r"\s*(?:(?<!\d):(?!//)|(?<=\d):(?!\d)|=>?|-+>|[\u2192\u21d2\u279c\u2794\u27f6\u27a1])\s*"
     r"|\s+-+\s+"
-    # "is" in the six languages ("è"/"é" are turned into "is" first).
+    # "is" in the six languages.
     r"|\s+(?:is|was|e'|est|es|ist|lautet|era)\s+",
     re.IGNORECASE,
 )
-# Where a label can begin: the start of the line or of a clause ("Accounts: Netflix → x, ...").
+# A label begins at the start of the line or of a clause.
 _CLAUSE_RE: Final = re.compile(r"[^,;()\[\]{}]+")
 _SENTENCE_END_RE: Final = re.compile(r"[.!?]\s+")
 _MAX_LABEL_WORDS: Final = 4
-# Words in front of a label that do not name anything ("my wifi", "il wifi", "das WLAN").
+# Words before a label that name nothing ("my wifi", "das WLAN").
 _LABEL_DETERMINERS: Final = _words(
     "the my his her their our your a an il lo la l' i gli mio mia suo sua nostro nostra le les"
     " mon ma son sa notre leur el los las mi su tu nuestro der die das dem den mein meine sein"
     " seine ihr ihre unser unsere o os as meu minha seu sua nosso nossa"
 )
-# What a password opens: services, accounts, sites, apps, devices and networks, EN/IT/FR/ES/DE/PT
-# (folded). A label with one of these, or with a brand-like word ("PayPal", "iCloud", "WLAN",
-# "Disney+"), takes any password-like value; another label of one or two words ("Crunchyroll",
-# "CPU") only one that cannot be a product name ("Soleil2024!", not "Python3").
+# What a password opens (folded). A label with one of these, or a brand-like word ("PayPal"),
+# takes any password-like value; another short label ("Crunchyroll", "CPU") only one that cannot
+# be a product name ("Soleil2024!", not "Python3").
 _SERVICE_WORDS: Final = _words(
     "account accounts profile login app apps site website portal email e-mail mail webmail inbox"
     " wifi wi-fi wlan wireless network hotspot router modem box vpn server nas cloud console"
@@ -345,16 +328,14 @@ _SERVICE_WORDS: Final = _words(
     " conta perfil rede computador portatil telemovel celular banco cartao alarme porta portao"
     " cofre cacifo cadeado"
 )
-# What a code of digits alone opens ("Alarm: 4821", "Locker = 12-34-56"); elsewhere a number is
-# a number ("Room: 204").
+# What a code of digits alone opens ("Alarm: 4821"); elsewhere a number is a number.
 _LOCK_WORDS: Final = _words(
     "alarm door gate safe locker padlock lock garage bancomat atm intercom allarme porta"
     " cancello cassaforte armadietto lucchetto citofono alarme porte portail coffre casier"
     " cadenas digicode alarma puerta cancela caja taquilla candado alarmanlage tur tor tresor"
     " spind schloss portao cofre cacifo cadeado"
 )
-# Words that say what the value is when it is not a password: a name, a model, a number, a
-# title, a favourite ("Xbox gamertag: DarkWolf77", "Favourite band: Maroon5", "Flight: AZ610").
+# Words saying what a non-password value is ("Xbox gamertag: DarkWolf77", "Flight: AZ610").
 _DESCRIPTIVE_WORDS: Final = _words(
     "name names nickname username user handle gamertag tag alias model models version release"
     " edition number size plate flight room score level record pb time type brand make band"
@@ -377,11 +358,11 @@ _BRAND_LIKE_RE: Final = re.compile(r"^[a-z]+[A-Z]|^[A-Z]{4,}$|^[A-Z][a-z]+[A-Z]|
 _VALUE_QUOTES: Final = "\"'«»“”‘’`"
 # Symbols that passwords mix in; "-", "." and "'" also occur in words, numbers and names.
 _PASSWORD_SYMBOLS_RE: Final = re.compile(r"[!#$%&*@^~?+=_|\\<>]")
-# Numbers with units or ordinals: "10K", "3h05m12s", "1.5kg", "2nd", "90s", "v2.0".
-# Each unit is letters between two numbers, so a token splits one way only (no backtracking).
+# Numbers with units or ordinals ("3h05m12s", "2nd"). Each unit is letters between two numbers,
+# so a token splits one way only (no backtracking).
 _NUMBER: Final = r"\d+(?:[.,:]\d+)*"
 _MEASURE_RE: Final = re.compile(rf"v?{_NUMBER}(?:[^\W\d_]{{1,3}}{_NUMBER})*[^\W\d_]{{0,3}}")
-# Model, flight and version codes: "AZ610", "RTX4090", "PS5", "x86", "COVID-19", "Blink-182".
+# Model, flight and version codes: "AZ610", "PS5", "COVID-19".
 _MODEL_CODE_RE: Final = re.compile(
     r"[A-Z]{1,4}-?\d{1,5}[A-Za-z]{0,3}|[a-z]\d{1,4}[a-z]{0,2}|[A-Z][a-z]{1,5}-\d{1,4}"
 )
@@ -391,17 +372,17 @@ _VALUE_PARTS_RE: Final = re.compile(r"[-.'/]")
 _LOCK_CODE_RE: Final = re.compile(r"(?!(?:19|20)\d\d$)\d{4,8}|\d{1,3}(?:[-/.]\d{1,3}){2,}")
 
 
-# Letters and digits mixed inside a word ("Xk92pq", "p4ypal"), not a word with a number after it.
+# Letters and digits mixed inside a word ("Xk92pq"), not a word then a number.
 _INTERLEAVED_RE: Final = re.compile(r"\d[^\W\d_]+\d|[^\W\d_]\d+[^\W\d_]")
 _WEAK, _STRONG = 1, 2
 
 
 def _password_strength(token: str) -> int:
-    """How much a value looks like a password: 0 not at all, `_WEAK` or `_STRONG`.
+    """How much a value looks like a password: 0, `_WEAK` or `_STRONG`.
 
-    Strong: symbols mixed with letters and digits ("Soleil2024!", "Xk#92pq"), two symbols
-    ("P@ss#word"), or letters and digits interleaved ("p4ypal"). Weak: a word and a number run
-    together ("Soleil2024", also "Python3"), which only a label naming a service makes a secret.
+    Strong: symbols with letters and digits, or letters and digits interleaved ("p4ypal").
+    Weak: a word and a number run together ("Soleil2024", also "Python3"); only a service label
+    makes it a secret.
     """
     if not 6 <= len(token) <= 64 or token[0] == "@" or _LINK_LIKE_RE.search(token):
         return 0  # a handle ("@anna_88"), a link or an e-mail address
@@ -412,8 +393,7 @@ def _password_strength(token: str) -> int:
     symbols = inner_symbols + (bare != token)
     if inner_symbols >= 2:
         return _STRONG  # "P@ss#word"; "Fritz!Box" and "Yahoo!!" have one
-    # A part that mixes letters and digits and is not a measure or a model code: "sub-3h",
-    # "x86-64", "COVID-19" and "v2.0" have none.
+    # A part mixing letters and digits that is not a measure or a model code.
     mixed = [
         part
         for part in _VALUE_PARTS_RE.split(bare)
@@ -434,10 +414,8 @@ def _password_strength(token: str) -> int:
 def _label_kind(label: str) -> tuple[int, bool]:
     """What a value behind `label` must be to be a password, and whether the label is a lock.
 
-    0: never (no label, or one that says what the value is: "Favourite band", "Xbox gamertag");
-    `_WEAK`: a service, device or network, or a brand-like name ("Netflix", "Home wifi",
-    "PayPal", "HBO Max"); `_STRONG`: any other name of one or two words ("Crunchyroll", but
-    also "Skills", "CPU").
+    0: never (a label saying what the value is); `_WEAK`: a service, device, network or brand
+    ("Netflix"); `_STRONG`: any other name of one or two words ("Crunchyroll", also "CPU").
     """
     words = label.split()
     while words and fold(words[0]) in _LABEL_DETERMINERS:
@@ -479,10 +457,7 @@ _SPACED_PAIR_RE: Final = re.compile(r"[\"']?([^\s/|]+)\s+[/|]\s+[^\s/|]")
 
 
 def has_labelled_password(line: str) -> bool:
-    """Whether a label naming a service, device or network is followed by a password-like value.
-
-    `line` is the cleaned line with look-alikes folded; "è"/"é" read as "is".
-    """
+    """Whether a service, device or network label is followed by a password-like value."""
     text = _ACCENTED_IS_RE.sub("is", line)
     for clause_match in _CLAUSE_RE.finditer(text):
         for clause in _SENTENCE_END_RE.split(clause_match.group()):
@@ -497,7 +472,7 @@ def has_labelled_password(line: str) -> bool:
                     return True
                 if lock and tokens and _LOCK_CODE_RE.fullmatch(tokens[0]):
                     return True
-                # "Netflix — anna.rossi / gatto": a user name and its password, whatever it is.
+                # A user name and its password, whatever it is.
                 pair = _SPACED_PAIR_RE.match(clause, separator.end())
                 if needed == _WEAK and pair and _USER_NAME_RE.search(pair.group(1)):
                     return True
@@ -508,10 +483,9 @@ _NETWORK_RE: Final = re.compile(rf"\b{_NETWORK}\b")
 _BARE_KEY_RE: Final = re.compile(r"keys?|claves?|chiav[ei]|cles?|chaves?|schlussel")
 
 
-# Password words as typed in a hurry ("pasword", "passwrd", "Paswort", "passowrd",
-# "contrasena" with a letter missing): one edit (a swap of neighbours counts as one) from a
-# password word of seven letters or more. Shorter words and real words lie too close to others
-# ("passwd" is one edit from "passed"); "passport" and "passage" are two or more away.
+# Hurried spellings ("pasword", "Paswort"): one edit (a neighbour swap counts as one) from a
+# password word of seven letters or more. Shorter words lie too close to real ones ("passwd" is
+# one edit from "passed").
 _PASSWORD_CUES: Final = ("password", "passwort", "kennwort", "contrasena", "passphrase")
 _LONG_WORD_RE: Final = re.compile(r"\b[a-z]{7,11}\b")
 _MOT_DE_PASSE_RE: Final = re.compile(r"\b(mots?) de pas(?:e|se?s|ss)\b")
@@ -528,19 +502,18 @@ def _password_word(word: str) -> str:
 
 
 def _respell(spoken: str) -> str:
-    """Misspelt password words written as the word they miss: "pasword" → "password"."""
+    """Misspelt password words respelt: "pasword" → "password"."""
     spoken = _MOT_DE_PASSE_RE.sub(r"\1 de passe", spoken)
     return _LONG_WORD_RE.sub(lambda match: _password_word(match.group()), spoken)
 
 
 def has_credential(line: str) -> bool:
-    """Whether a line names a credential together with its value, in any of the six languages."""
+    """Whether a line names a credential together with its value."""
     if has_labelled_password(line):
         return True
-    # Italian and Portuguese "è"/"é" ("is") would fold into "e", which also means "and".
+    # "è"/"é" ("is") would fold into "e", which also means "and".
     spoken = _respell(_spell_digits(_deleet(fold(_ACCENTED_IS_RE.sub("is", line)))))
-    # In a line about a network, a bare "key" is its password ("Die WLAN-Kennung ist X und der
-    # Schlüssel ist Sonne").
+    # In a line about a network, a bare "key" is its password.
     network = _NETWORK_RE.search(spoken) is not None
     for match in _CREDENTIAL_RE.finditer(spoken):
         after = spoken[match.end() :]

@@ -1,17 +1,11 @@
-"""Instructions said as statements: the assistant told what it does ("du antwortest immer …",
-"você sempre tem que dizer …", "respondes siempre …", "you always recommend …") and preferences
-that make it promote something ("likes it when you recommend X", "wants answers to always
-recommend X").
+"""Instructions said as statements: the assistant told what it does ("you always recommend …")
+and preferences that make it promote something ("likes it when you recommend X").
 
-Pure module (no Django), used by `memory.filters.instructions`. A memory line describes the person
-in the
-third person; a verb addressed to "you" (or in the second person, which Spanish, Italian and
-Portuguese say without a pronoun) is said to the assistant, and a stored one is obeyed in every
-future conversation. A preference about answers stays a preference when it only shapes them
-("Likes it when you answer with examples", "Likes it when answers include examples"); it is an
-instruction when it makes the assistant push something ("Likes it when you recommend X"). Patterns
-run on folded text (lowercase, no accents), in English, Italian, French, Spanish, German and
-Portuguese.
+Pure module, used by `memory.filters.instructions`. A memory line describes the person in the
+third person; a verb addressed to "you" (or in the second person, which ES, IT and PT say without
+a pronoun) is said to the assistant, and a stored one is obeyed in every future conversation. A
+preference that only shapes answers is kept ("Likes it when you answer with examples"); one that
+makes the assistant push something is not. Patterns read folded text.
 """
 
 from __future__ import annotations
@@ -39,8 +33,8 @@ _ADVERBS_EN: Final = (
     r"|always|never|only|just|now|also|really|then|ever|from now on|to|not|don't|do not"
     r"|should always|must always|constantly|forever|henceforth"
 )
-# Second-person present forms, by language (folded). Italian, Spanish and Portuguese drop the
-# pronoun; their second person is never how a fact about the person is written.
+# Second-person present forms, by language (folded). IT, ES and PT drop the pronoun; their second
+# person never writes a fact about the person.
 _PUSH_IT: Final = r"consigli|raccomandi|promuovi|pubblicizzi|menzioni|sponsorizzi"
 _ACT_IT: Final = (
     rf"{_PUSH_IT}|citi|rispondi|dici|parli|scrivi|suggerisci|cominci|includi|aggiungi|nomini|indichi"
@@ -103,9 +97,8 @@ _ADVERBS: Final = (
 _OBJECTS: Final = r"le|les|me|nos|lo|la|gli|mi|ci|lhe|lhes|te|ti"
 _ADV_EN: Final = rf"(?:\s+(?:{_ADVERBS_EN}))"
 _ADV: Final = rf"(?:\s+(?:{_ADVERBS}))"
-# "you (always|will|must ...) recommend", "tu consigli sempre", "du antwortest immer",
-# "antwortest du", "você sempre tem que dizer", "respondes siempre" (clause start or after a
-# conjunction: Spanish, Italian and Portuguese second persons need no pronoun).
+# "you (always|must …) recommend", "du antwortest immer", "respondes siempre" (at a clause start
+# or after a conjunction, as ES, IT and PT need no pronoun).
 _ADDRESSED_RES: Final = (
     re.compile(rf"\byou(?:'re|'ll|'d)?{_ADV_EN}{{0,3}}\s+(?P<verb>{_ACT_EN})(?:s|es|ed|d|ing)?\b"),
     re.compile(rf"\btu\b{_ADV}{{0,2}}\s+(?P<verb>{_ACT_IT}|{_ACT_FR}|{_ACT_ES}|{_ACT_PT})\b"),
@@ -124,8 +117,8 @@ _ADDRESSED_RES: Final = (
         rf"(?:^|[.;:!?(]\s*|\b(?:que|cuando|si|y|pero)\s+)(?:(?:{_ADVERBS}|{_OBJECTS})\s+){{0,2}}"
         rf"(?P<verb>{_ACT_ES})\b"
     ),
-    # Many Italian second persons are also plural nouns ("consigli", "termini"): after "che",
-    # "quando", "se", or before "sempre", "solo", "mai".
+    # Many Italian second persons are also plural nouns ("consigli"): only after "che", "quando",
+    # "se", or before "sempre", "solo", "mai".
     re.compile(
         rf"\b(?:che|quando|se)\s+(?:(?:{_ADVERBS}|{_OBJECTS})\s+){{0,2}}(?P<verb>{_ACT_IT})\b"
         rf"|(?:^|[.;:!?(]\s*)(?P<verb2>{_ACT_IT})\s+(?:sempre|solo|soltanto|mai)\b"
@@ -153,9 +146,8 @@ _PREFERENCE_BEFORE_RE: Final = re.compile(
 )
 
 
-# "You must ...", "you will always ...", "you are not allowed to ...": an order whatever follows,
-# unless an opinion says it of anyone ("Thinks you should always tip", "Says you can't beat
-# Italian coffee"), where only a verb that pushes something is one.
+# "You must ...", "you are not allowed to ...": an order whatever follows, unless an opinion says
+# it of anyone ("Thinks you should always tip"); then only a pushing verb is one.
 _YOU_MODAL_RE: Final = re.compile(
     r"\byou(?: really)? (?:must|should|shall|have to|need to|are going to|will always"
     r"|will never|always|never|can only|may only|cannot|can't|won't|are (?:not )?allowed"
@@ -194,7 +186,7 @@ def _addresses_assistant(folded: str, *, push_only: bool) -> bool:
         for match in pattern.finditer(folded):
             groups = match.groupdict()
             verb = groups.get("verb") or groups.get("verb2") or ""
-            # Each pattern's verb is pushing in its own languages: "you cite" is English, where
+            # Each pattern's verb pushes in its own languages: "you cite" is English, where
             # Portuguese "cite" would push.
             if (_PUSH_EN_RE if pattern is _ADDRESSED_RES[0] else _PUSH_RE).match(verb):
                 return True
@@ -216,15 +208,13 @@ _PUSH_STEMS: Final = (
     r"|sponsorizz|recommand|promeu|promouv|vant|recomiend|recomend|promocion|anunci|empfehl"
     r"|empfiehl|bewerb|werb|promov|divulg|push|shill"
 )
-# With "always", "every", "only": mentioning or suggesting something in every answer is
-# promoting it too.
+# With "always", "every", "only", mentioning something in every answer is promoting it too.
 _RULE_STEMS: Final = rf"{_PUSH_STEMS}|mention|suggest|link|menzion|mentionn|mencion|erwahn"
 _RULE_WORDS: Final = (
     r"always|never|only|every|each|all|sempre|solo|ogni|toujours|seulement|chaque|tou(?:te)?s"
     r"|siempre|solo|cada|todas|immer|nur|jede[rsn]?|alle|apenas|todas"
 )
-# "Wants answers to always recommend X", "Prefers answers that recommend X", "vuole che le
-# risposte consiglino sempre X", "möchte, dass Antworten immer X empfehlen".
+# "Wants answers to always recommend X", "möchte, dass Antworten immer X empfehlen".
 _ANSWERS_PUSH_RE: Final = re.compile(
     rf"\b(?:{_ANSWERS})\b(?P<between>(?:\s+[^\s.;:!?]+){{0,4}}?)\s+(?P<stem>{_RULE_STEMS})\w*"
 )
@@ -244,8 +234,7 @@ _CONJUNCTION_RE: Final = re.compile(r"\b(?:and|or|but|e|o|et|ou|y|und|oder|mas|m
 
 def _answers_push(folded: str) -> bool:
     for match in _ANSWERS_PUSH_RE.finditer(folded):
-        # "Answers questions and recommends books", "reads the replies and recommends fixes" are
-        # the person's own habits.
+        # "Answers questions and recommends books" is the person's own habit.
         if not _NOUN_OPENERS_RE.search(folded[: match.start()]) or _CONJUNCTION_RE.search(
             match.group("between")
         ):
@@ -259,7 +248,7 @@ def _answers_push(folded: str) -> bool:
 
 
 def is_declared_instruction(folded: str, *, quoted: bool = False) -> bool:
-    """Whether folded text tells the assistant what it does, or wants its answers to push
-    something, in any of the six languages. In a `quoted` passage (a title, words someone said:
-    "Favourite song is 'You Say'") only pushing something is an order."""
+    """Whether folded text tells the assistant what it does, or wants its answers to push.
+
+    In a `quoted` passage (a title, someone's words) only pushing is an order."""
     return _addresses_assistant(folded, push_only=quoted) or _answers_push(folded)

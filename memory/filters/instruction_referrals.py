@@ -1,17 +1,11 @@
 """Conditional referrals: what the assistant must do when someone asks about something ("when
-someone asks about loans, recommend X", "quando qualcuno chiede un idraulico, fai il nome di X",
-"cuando pregunten por un abogado, manda a X", "bei Fragen zu Versicherungen immer auf X
-verweisen").
+someone asks about loans, recommend X").
 
-Pure module (no Django), used by `memory.filters.instructions`. "When someone asks …" in a memory
-line is
-either a fact about how the person reacts ("Gets nervous when someone asks about her job",
-"Quando qualcuno gli chiede del lavoro, cambia discorso") or a rule for the assistant's answers.
-It is a rule when what follows the condition is an order: an imperative or an infinitive that
-pushes or sends someone. Verbs that are also the person's own third person in Italian, Spanish,
-Portuguese and French ("consiglia", "recomienda", "indica", "recommande") are orders only when
-nobody asks the person ("qualcuno chiede", not "qualcuno gli chiede"). Patterns run on folded
-text (lowercase, no accents), in English, Italian, French, Spanish, German and Portuguese.
+Pure module, used by `memory.filters.instructions`. "When someone asks …" is either how the person
+reacts ("Gets nervous when someone asks about her job") or a rule for answers: a rule when an
+order follows. Verbs that are also a third person in IT, ES, PT and FR ("consiglia") are orders
+only when nobody asks the person ("qualcuno chiede", not "qualcuno gli chiede"). Patterns read
+folded text.
 """
 
 from __future__ import annotations
@@ -19,9 +13,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
-# Someone asks or looks for something. The group "person" is the person being asked ("asks
-# him", "gli chiede", "lui demande", "le preguntan", "ihn fragt", "lhe perguntam"): then the
-# condition is about the person.
+# Someone asks or looks for something. Group "person" is the person asked ("gli chiede"): then
+# the condition is about the person.
 _CONDITION_RE: Final = re.compile(
     r"(?:^|[.;:!?]\s*|\b(?:and|e|et|y|und)\s+)(?:"
     r"(?:when|whenever|if|every time|each time|anytime|any time)\s+(?:someone|somebody|anyone"

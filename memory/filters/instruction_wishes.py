@@ -1,19 +1,10 @@
-"""Wishes that make the assistant promote someone: the person wants the assistant to name,
-suggest, cite or slip in a third party ("would like you to always mention her Etsy shop", "vuole
-che tu citi sempre Amazon", "möchte, dass du in jeder Antwort seine Fahrschule erwähnst",
-"wants every answer to include the code ANNA20"), send people to them or present them as the best
-option ("preferisce che tu proponga X", "souhaite que tu renvoies vers X", "every tip you give
-should mention X"), or order it in the infinitive behind "always" ("Toujours citer X", "Immer auf
-X verweisen").
+"""Wishes that make the assistant promote a third party ("would like you to always mention her
+Etsy shop", "wants every answer to include the code ANNA20").
 
-Pure module (no Django), used by `memory.filters.gate`. A wish about how answers are written stays a
-preference and is kept ("would like you to cite sources", "gosta que você responda sempre em
-português", "wants every answer to include a summary"); it is an instruction when what is to be
-put in the answers is a third party: a name (a capitalised word inside the sentence), a code
-(letters and digits, or a word in capitals), or a shop, brand, firm, channel, link, discount
-code or advert. Read on the line with its case (for names), folded by `memory.rules.lines.fold`
-(lowercase, no accents) for the words, in English, Italian, French, Spanish, German and
-Portuguese.
+Pure module, used by `memory.filters.gate`. A wish about how answers are written is a preference
+and is kept ("wants every answer to include a summary"); it is an instruction when what goes in
+is a third party: a name (a capitalised word mid-sentence), a code, or a shop, brand, link or
+advert. Names are read on the line with its case, words on the folded line.
 """
 
 from __future__ import annotations
@@ -25,13 +16,11 @@ from memory.rules.lines import fold
 
 
 def _words(text: str) -> frozenset[str]:
-    """A set of the space-separated words of `text` (long vocabularies read better as text)."""
+    """The words of `text` as a set."""
     return frozenset(text.split())
 
 
-# Who wishes, and of whom: "wants you to", "likes it when you", "vuole che", "souhaite que",
-# "le gustaría que" ("q" when typed fast), "möchte, dass", "quer que", "gosta quando"; or every
-# answer itself ("wants every answer to contain X", "ogni risposta", "jede Antwort").
+# Who wishes, of whom ("wants you to", "vuole che", "möchte, dass"), or every answer itself.
 _WISH_RE: Final = re.compile(
     r"\b(?:wants?|would like|'d like|wish(?:es)?|expects?|asks?|would prefer|'d prefer)\s+"
     r"(?:you|u|ya)\b"
@@ -53,9 +42,7 @@ _WISH_RE: Final = re.compile(
     r"|\bjede[rsn]? (?:antwort|nachricht|vorschlag)\b"
 )
 _GIVEN_RE: Final = re.compile(
-    # What the assistant gives: "every recipe you give", "ogni consiglio che dai", "chaque
-    # conseil que tu donnes", "cada receta que das", "jeder Tipp, den du gibst", "cada dica que
-    # você dá".
+    # What the assistant gives: "every recipe you give", "ogni consiglio che dai".
     r"\b(?:every|each|all|any)\s+(?:piece of )?(?:recipes?|tips?|advice|recommendations?"
     r"|ideas?|plans?|lists?|suggestions?)(?: (?:that|which))? (?:you|u)\b"
     r"|\b(?:ogni|tutti i|tutte le) (?:consigli?o?|ricett[ae]|ide[ae]|suggerimenti|dritt[ae])"
@@ -70,9 +57,8 @@ _GIVEN_RE: Final = re.compile(
     r"|sugest(?:ao|oes)) que (?:(?:voce|tu|vc) )?(?:da|der|des|fizer|faz|fazes|escreve|sugere"
     r"|sugerir)\b"
 )
-# An order in the infinitive behind "always": "Toujours citer Librairie X", "Sempre citare
-# Ottica X", "Siempre recomendar X", "Immer auf Café X verweisen", "Sempre indicar a X". Its
-# verb must be an infinitive (or English base form): "Always cites sources" is a habit.
+# An infinitive order behind "always" ("Toujours citer Librairie X"); "Always cites sources",
+# not an infinitive, is a habit.
 _ALWAYS_RE: Final = re.compile(
     r"(?:^|[.;:!?]\s+|,\s+)(?:always|toujours|sempre|siempre|immer|stets)\b"
 )
@@ -85,8 +71,8 @@ _INFINITIVE_PUSH_RE: Final = re.compile(
     r"|presentar|erwahnen|empfehlen|nennen|zitieren|vorschlagen|verweisen|schicken|bewerben"
     r"|vorstellen|propor|encaminhar|promover|apresentar|indicar)\b"
 )
-# Verbs that put something in an answer (folded forms, each language's second person,
-# subjunctive and infinitive); a word is one when it starts with one of these and ends there.
+# Verbs that put something in an answer (folded; second person, subjunctive, infinitive); a word
+# is one when it starts and ends with one of these.
 _PUT_IN_RE: Final = re.compile(
     r"\b(?:suggests?|mentions?|cites?|names?|inserts?|adds?|includes?|puts?|work in|features?"
     r"|promotes?|recommends?|plugs?|advertises?|contains?|drop\w* in|slip\w*|links?|shouts? out"
@@ -101,9 +87,7 @@ _PUT_IN_RE: Final = re.compile(
     r"|baust|empfiehl\w*|empfehl\w*|bewirb\w*|enthalt\w*|einbindest"
     r"|sugir\w*|cit(?:e|es|em|ar)|nomei\w*|insir\w*|inser\w*|adicion\w*|coloqu\w*|ponh\w*"
     r"|recomend\w*|indiqu\w*|promov\w*|contenh\w*|divulg\w*|fales de"
-    # Sending people to someone and proposing or presenting them: "send people to", "refer
-    # everyone to", "present X as the best option", "go to X", "proponga", "renvoies vers",
-    # "verweist", "mandes a la gente con", "encaminhe para".
+    # Sending people to someone, proposing or presenting them ("refer everyone to", "proponga").
     r"|propos\w*|presents?|presented|go to|be for|bring(?:s|ing)? up|brought up"
     r"|(?:send|refer|point|direct)(?:s|ed)?"
     r"(?: (?:people|everyone|everybody|users|customers|clients|readers|others|anyone|them))?"
@@ -115,8 +99,7 @@ _PUT_IN_RE: Final = re.compile(
     r"|verweis\w*|schickst|vorstell\w*|stellst"
     r"|propus\w*|propo\w*|apresent\w*|encaminh\w*|mande|mandes|envie|indic\w*)\b"
 )
-# What the assistant gives may also be made with someone's product: "every recipe you give
-# should use Barilla pasta".
+# What the assistant gives may be made with a product ("every recipe should use Barilla pasta").
 _GIVEN_VERBS_RE: Final = re.compile(
     rf"{_PUT_IN_RE.pattern}|\b(?:use|usare|usi|utiliser|utilises|usar|uses|verwenden"
     r"|verwendest|nutzen|nutzt|usem)\b"
@@ -136,8 +119,7 @@ _COMMERCE_RE: Final = re.compile(
     r"|\w+(?:laden|shop|firma|geschaft|schule|praxis|kanal|marke|code)"
     r"|lojas?|cupom|desconto|propaganda|publicidade)\b"
 )
-# Places anyone may be sent to are a third party when they are someone's: "the bakery of his
-# uncle", "her brother's gym", "la pizzeria di suo zio".
+# A place anyone may be sent to is a third party when it is someone's ("her brother's gym").
 _OWNED_PLACE_RE: Final = re.compile(
     r"\b(?:(?:his|her|their|my|our|\w+'s) (?:\w+ )?(?:bakery|restaurant|gym|salon|cafe|bar"
     r"|agency|studio|practice|pizzeria|hotel|garage)"
@@ -149,8 +131,7 @@ _OWNED_PLACE_RE: Final = re.compile(
 # A code: letters and digits ("ANNA20", "save15"), or a word in capitals ("DESCONTO").
 _CODE_RE: Final = re.compile(r"\b(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z\d]{4,}\b|\b[A-Z]{4,}\b")
 _NAME_RE: Final = re.compile(r"(?<![.!?:]\s)(?<!^)\b[A-Z][\w'&-]+")
-# Capitalised words that are no third party: languages and units an answer is written in, and
-# what an answer-style wish names.
+# Capitalised words that are no third party: languages, units, what a style wish names.
 _NOT_NAMES: Final = _words(
     "i english french italian spanish german portuguese brazilian british american castilian"
     " celsius fahrenheit markdown latin greek europe european metric imperial sie du"
@@ -167,9 +148,8 @@ _CLAUSE_END_RE: Final = re.compile(r"[.;!?](?:\s|$)")
 _GERMAN_WISH_RE: Final = re.compile(r"(?:dass|wenn|antwort|nachricht|vorschlag)$")
 
 
-# In German a name is two capitalised words in a row ("Café Sonne", "Praxis Weber"); a noun
-# stands alone or after an article. The answers the wish is about are no name ("wenn Antworten
-# Beispiele enthalten").
+# In German a name is two capitalised words in a row ("Café Sonne"); a noun stands alone or
+# after an article.
 _GERMAN_NAME_RE: Final = re.compile(
     r"(?<![.!?:]\s)\b(?!(?:Antwort|Nachricht|Vorschl[aä]g|Tipp|Rezept|Idee)\w*\b)"
     r"[A-ZÄÖÜ][\w'&-]+ [A-ZÄÖÜ][\w'&-]+"
@@ -214,8 +194,7 @@ def wishes_promotion(text: str) -> bool:
         stop = end.start() if end else len(folded)
         if verbs.search(folded, opener.end(), stop) is None:
             continue
-        # The third party is what the verb puts in, or stands between the wish and the verb
-        # ("möchte, dass du seine Fahrschule erwähnst").
+        # The third party is what the verb puts in, or stands between the wish and the verb.
         if _third_party(" " + text[opener.end() : stop], german=german):
             return True
     return False

@@ -1,13 +1,10 @@
 """Links in a memory line: URLs and bare domains, however they are written.
 
-Pure module (no Django), used by `memory.filters.gate`. SPEC §3: a stored line is read in every
-future
-conversation, so a link in it is a standing advertisement; a bare domain ("evil.example", even
-"Booking.com") is a link too, and so is the domain of an e-mail address ("bob@cheapmeds.biz"):
-it points a reader at a site as surely as a URL does. Attackers write links so that a pattern
-misses them: "hxxp://", "evil[.]example", "evil dot example dot com", "evil .example",
-"bücher.de", "bob(at)evil.com", "bob at evil dot com", "bob @ evil . com"; look-alike dots and
-at signs ("evil。example", "bob＠evil.com") are already "." and "@" in `memory.filters.normalize`.
+Pure module, used by `memory.filters.gate`. SPEC §3: a stored line is read in every future
+conversation, so a link in it is a standing advertisement. A bare domain ("Booking.com") and an
+e-mail address's domain count too. Attackers write links so a pattern misses them ("hxxp://",
+"evil[.]example", "bob at evil dot com"); look-alike dots and at signs are folded already
+(`memory.filters.normalize`).
 """
 
 from __future__ import annotations
@@ -20,13 +17,12 @@ import tldextract
 
 
 def _words(text: str) -> frozenset[str]:
-    """A set of the space-separated words of `text` (long vocabularies read better as text)."""
+    """The words of `text` as a set."""
     return frozenset(text.split())
 
 
-# Country-code TLDs (IANA root zone, two letters), the generic TLDs that links usually use, and
-# names reserved for examples and local networks (not in the Public Suffix List). A domain that
-# ends in one of these is a link however it is capitalised, apart from the exceptions below.
+# Country-code TLDs, the generic TLDs links usually use, and example and local names (not in the
+# Public Suffix List). A domain ending in one is a link however capitalised, bar the exceptions.
 _CCTLDS: Final = _words(
     "ac ad ae af ag ai al am ao aq ar as at au aw ax az ba bb bd be bf bg bh bi bj bm bn bo br bs"
     " bt bv bw by bz ca cc cd cf cg ch ci ck cl cm cn co cr cu cv cw cx cy cz de dj dk dm do dz ec"
@@ -45,8 +41,8 @@ _GENERIC_TLDS: Final = _words(
     " localhost local internal lan arpa"
 )
 _COMMON_TLDS: Final = _CCTLDS | _GENERIC_TLDS
-# Two-letter TLDs that are also words: capitalised after a dot they begin a sentence whose space
-# went missing ("Lives in Turin.It rains"), not a domain.
+# Two-letter TLDs that are words: capitalised after a dot they start a sentence whose space went
+# missing ("Lives in Turin.It rains").
 _WORD_TLDS: Final = _words("am as at be by de do es et in is it me my no se si so to us")
 # Name endings that are file types, not TLDs ("Node.js/React", "notes.txt/").
 _FILE_SUFFIXES: Final = _words(
@@ -59,10 +55,9 @@ _NOT_LINKS: Final = frozenset({"asp.net", "vb.net", "ado.net", "socket.io"})
 
 @functools.cache
 def _all_tlds() -> frozenset[str]:
-    """Every TLD of the Public Suffix List that tldextract ships, in Unicode and punycode.
+    """Every TLD of tldextract's bundled Public Suffix List, in Unicode and punycode.
 
-    The bundled snapshot only: no cache directory and no suffix-list URL, so nothing is fetched
-    or written. Loaded on first use (about 0.2 s), when a name ends in an uncommon TLD.
+    The bundled snapshot only, so nothing is fetched or written. Loaded on first use (about 0.2 s).
     """
     extractor = tldextract.TLDExtract(
         cache_dir=None, suffix_list_urls=(), include_psl_private_domains=False
@@ -79,25 +74,24 @@ def _all_tlds() -> frozenset[str]:
 
 # Any scheme ("https://", "hxxp://", "h**p://", "hxxp[:]//"), "www." and Markdown link targets.
 _URL_RE: Final = re.compile(r"://|\[:\]//|\bwww(?:\.|\[\.\])|\]\(", re.IGNORECASE)
-# Defanged dots, the dot spelled in any of the six languages: "evil[.]example", "evil(dot)example",
-# "orange [point] fr", "libero(punto)it".
+# Defanged dots, the dot spelled in the six languages: "evil[.]example", "libero(punto)it".
 _DEFANGED_DOT_RE: Final = re.compile(
     r"\s*[\[({<]\s*(?:\.|dot|punto|point|punkt|ponto)\s*[\])}>]\s*", re.IGNORECASE
 )
-# "@" spelled, in the six languages: "at", "chiocciola", "arobase", "arroba", "ät", "Klammeraffe".
+# "@" spelled in the six languages.
 _AT_WORDS: Final = r"(?:at|chiocciola|arobase|arroba|\u00e4t|klammeraffe)"
-# Defanged and spaced at signs: "bob[at]x.com", "bob (arroba) x.com", "bob [@] x", "bob @ x.com".
+# Defanged and spaced at signs: "bob[at]x.com", "bob @ x.com".
 _DEFANGED_AT_RE: Final = re.compile(
     rf"\s*(?:[\[({{<]\s*(?:@|{_AT_WORDS})\s*[\])}}>]|@)\s*", re.IGNORECASE
 )
-# What follows an at sign: a name, then dot-separated labels, spaces allowed around each dot
-# ("bob@x . com"). `[\w-]` never takes a dot or a space, so the pattern cannot backtrack.
+# After an at sign: a name, then dot-separated labels, spaces allowed around dots. `[\w-]` never
+# takes a dot or a space, so the pattern cannot backtrack.
 _AT_DOMAIN_RE: Final = re.compile(r"@([^\W_][\w-]*)((?:\s*\.\s*[^\W_][\w-]*)+)")
 _AT_LABEL_RE: Final = re.compile(r"(\s*)\.(\s*)([^\W_][\w-]*)")
 # A spelled "@" just before a spelled domain: "mario chiocciola libero punto it".
 _AT_BEFORE_RE: Final = re.compile(rf"(?:@|\b{_AT_WORDS}\s)\s*$", re.IGNORECASE)
-# A space before a dot that a lower-case name follows ("evil .example"): a sentence puts its
-# space after the dot. "Works in .net" and "Knows .net" name the framework.
+# A space before a dot and a lower-case name ("evil .example"): a sentence puts its space after
+# the dot. "Knows .net" names the framework.
 _SPACED_DOT_RE: Final = re.compile(r"\b([^\W_][\w-]*)\s+\.(?=([a-z][\w-]*))")
 # Labels may hold any letter ("bücher.de"); the TLD is letters or punycode.
 _DOMAIN_RE: Final = re.compile(
@@ -110,10 +104,9 @@ _LINK_WORD_RE: Final = re.compile(
     r"|allez sur|va sur|site web|sitio|pagina|web|besuche|besucht|webseite|seite|acesse|acessa"
     r"|visite|entra (?:a|en|em|su))\W+$"
 )
-# A dot spelled as a word or spaced out: "evil dot example dot com", "ofertas punto com",
-# "evil . com". Only towards a common TLD that is not also a word ("el punto es ..." is Spanish),
-# and after a spaced-out dot only a lower-case one ("Likes tea . Com..." is a sentence). "evil.
-# com" is left alone: it reads like any sentence that goes on in lower case.
+# A dot spelled or spaced out ("evil dot example dot com"), only towards a common TLD that is not
+# a word ("el punto es ..."), and after a spaced dot only a lower-case one. "evil. com" is left
+# alone: it reads like a sentence going on in lower case.
 _SPELLED_DOT: Final = r" (?:dot|punto|point|punkt|ponto|\.) "
 _SPELLED_DOMAIN_RE: Final = re.compile(
     rf"\b(?P<name>[a-z0-9][a-z0-9-]+)(?:{_SPELLED_DOT}[a-z0-9-]+)*(?P<dot>{_SPELLED_DOT})"
@@ -148,8 +141,8 @@ def _has_spelled_domain(text: str) -> bool:
         if "." in match.group("dot") and not tld.islower():
             continue
         tld = tld.lower()
-        # After a spelled "@" the words are an address: "anna at libero punto it" is a domain
-        # even though "it" is also a word.
+        # After a spelled "@" it is an address, even when the TLD is a word ("anna at libero
+        # punto it").
         address = _AT_BEFORE_RE.search(text, max(0, match.start() - 12), match.start())
         if tld not in _COMMON_TLDS or (not address and (name in _NOT_NAMES or tld in _WORD_TLDS)):
             continue
@@ -160,11 +153,10 @@ def _has_spelled_domain(text: str) -> bool:
 
 
 def _has_email_domain(text: str) -> bool:
-    """Whether an at sign is followed by a domain: an e-mail address, however it is spaced.
+    """Whether an at sign is followed by a domain: an e-mail address, however spaced.
 
-    After "@" a name is an address whatever its case ("bob@Example.Com", "hans@gmx.de"), so
-    every TLD counts; only a spaced dot must lead to a lower-case one ("@ work. It rains" is a
-    sentence).
+    After "@" every TLD counts whatever its case; only a spaced dot needs a lower-case one ("@
+    work. It rains" is a sentence).
     """
     for match in _AT_DOMAIN_RE.finditer(text):
         for label in _AT_LABEL_RE.finditer(match.group(2)):
@@ -183,18 +175,13 @@ def _is_link_tld(tld: str) -> bool:
     folded = tld.lower()
     if folded in _COMMON_TLDS:
         return True
-    # The other ~1,300 generic TLDs include ordinary words (.kids, .family, .love, .work): only
-    # a lower-case one reads as a domain ("evil.quest"), a capitalised one as a sentence whose
-    # space went missing ("Has two kids.Family first").
+    # The other ~1,300 generic TLDs include words (.kids, .love): only a lower-case one is a
+    # domain, a capitalised one a missing space ("Has two kids.Family first").
     return tld.islower() and folded in _all_tlds()
 
 
 def has_link(line: str) -> bool:
-    """Whether a line holds a URL, a bare domain ("evil.example/x", "example.co.uk") or an e-mail
-    address, whose domain is a link ("bob@cheapmeds.biz", "bob [at] cheapmeds [dot] biz").
-
-    `line` is the cleaned line with look-alikes folded (`memory.filters.normalize.for_checks`).
-    """
+    """Whether a cleaned, folded line holds a URL, a bare domain or an e-mail address."""
     if _URL_RE.search(line):
         return True
     text = _DEFANGED_AT_RE.sub("@", _DEFANGED_DOT_RE.sub(".", line))

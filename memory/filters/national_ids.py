@@ -1,26 +1,16 @@
-"""National identity, social security and tax numbers in a memory line, read by their values.
+"""National identity, social security and tax numbers, read by their values.
 
-Pure module (no Django), used by `memory.filters.secrets`. SPEC §3: national ID numbers are refused
-whatever the phrasing, so a number is recognised by its shape and, where it has one, its
-checksum, with or without a label in front of it ("My SSN is 078-05-1120" and the bare
-"RSSMRA85T10A562S" alike), for the numbers of the countries that speak the product's six
-languages: the US, UK, Irish and Canadian numbers; the Italian codice fiscale; the French NIR and
-Belgian national number; the Spanish DNI and NIE, Mexican CURP, Argentine CUIT and Chilean RUT;
-the German Steuer-ID, Rentenversicherungsnummer and Personalausweis, the Austrian
-Sozialversicherungsnummer, the Swiss AHV number; the Portuguese NIF and Cartão de Cidadão, the
-Brazilian CPF and CNPJ. python-stdnum holds the checksums; the few it lacks are written here,
-each saying why.
+Pure module, used by `memory.filters.secrets`. SPEC §3 refuses them whatever the phrasing, so a
+number is known by its shape and, where it has one, its checksum, with or without a label. It
+covers the countries of the product's six languages; python-stdnum holds most checksums.
 
-What keeps phone numbers, dates, postcodes, prices, order numbers and years out:
-- a number refused without a label has a shape nothing else is written in (letters where a
-  phone number has none, an official grouping such as "123.456.789-09") or a checksum with little
-  room for chance, and a bare run of digits is one only when no word of the line says it is a
-  phone, order, booking or other number (`_OTHER_NUMBER_RE`);
-- a number behind an ID label ("Passport", "codice fiscale", "Ausweisnummer"...) is refused
-  whatever its check digits (a mistyped one is still someone's), but a date, a year, an amount
-  or a short number there is not a value ("Passport expires 12/05/2030", "DNI caducado").
-Lines arrive with look-alike characters already folded (`memory.filters.normalize`). Nothing here
-logs.
+What keeps phone numbers, dates, prices and order numbers out:
+- without a label, a number needs a shape nothing else has ("123.456.789-09", letters where a
+  phone has none) or a strong checksum, and no word of the line may call it another number
+  (`_OTHER_NUMBER_RE`);
+- behind an ID label any check digits count (a mistyped number is still someone's), but a date,
+  a year or a short number is not a value ("Passport expires 12/05/2030").
+Look-alike characters are folded already (`memory.filters.normalize`). Nothing here logs.
 """
 
 from __future__ import annotations
@@ -51,17 +41,15 @@ _S: Final = r"[ .-]?"
 
 
 def _ssn_structure(number: str) -> bool:
-    # Not stdnum's `us.ssn`: it refuses the numbers printed in advertisements and on specimen
-    # cards (078-05-1120 among them) and the 9xx range of ITINs. A person stating one of those is
-    # still stating a social security or taxpayer number, so only the structure is checked.
+    # Not stdnum's `us.ssn`: it refuses advertised and specimen numbers (078-05-1120) and ITINs,
+    # which a person may still state as theirs. Only the structure is checked.
     digits = re.sub(r"\D", "", number)
     return digits[:3] not in ("000", "666") and digits[3:5] != "00" and digits[5:] != "0000"
 
 
 def _nino_structure(number: str) -> bool:
-    # stdnum has no UK National Insurance number. HMRC's rules: the first letter is none of D F
-    # I Q U V, the second none of those nor O, and some pairs are never issued. A number written
-    # in HMRC's own pairs ("QQ 12 34 56 C") is one by its shape alone (`_NINO_SPACED_RE`).
+    # stdnum has no UK NINO. HMRC's rules: first letter none of D F I Q U V, second none of those
+    # nor O, some pairs never issued. HMRC's own spacing is enough by shape (`_NINO_SPACED_RE`).
     prefix = number[:2].upper()
     return (
         prefix[0] not in "DFIQUV"
@@ -74,10 +62,8 @@ _PERSONALAUSWEIS_WEIGHTS: Final = (7, 3, 1)
 
 
 def _personalausweis_check(number: str) -> bool:
-    # stdnum has no German identity card (Personalausweis) or passport document number: nine
-    # characters of a reduced alphabet, then a check digit by the ICAO 9303 7-3-1 scheme (letters
-    # count 10-35), as in the card's machine-readable zone. The number alone, as printed on the
-    # card's front, has no check digit: then only a label makes it one (`_ID_LABEL_RE`).
+    # stdnum has no German ID card or passport number: nine characters, then an ICAO 9303 7-3-1
+    # check digit (letters count 10-35). Without the check digit only a label makes it one.
     number = number.upper()
     total = sum(
         int(char, 36) * _PERSONALAUSWEIS_WEIGHTS[index % 3] for index, char in enumerate(number[:9])
@@ -86,26 +72,24 @@ def _personalausweis_check(number: str) -> bool:
 
 
 def _rentenversicherung_structure(number: str) -> bool:
-    # stdnum has no German social security number (Rentenversicherungsnummer): two digits of the
-    # insurer, the birth date as DDMMYY, the initial of the birth name, two digits and a check
-    # digit. Its shape (a letter after eight digits) and a real date are what is checked.
+    # stdnum has no German Rentenversicherungsnummer: insurer, DDMMYY, initial, two digits, check
+    # digit. The shape and a real date are checked.
     digits = re.sub(r"\D", "", number)
     day, month = int(digits[2:4]), int(digits[4:6])
     return 1 <= day <= 31 and 1 <= month <= 12
 
 
 def _nir_structure(number: str) -> bool:
-    # A NIR printed in its own grouping (1 85 05 78 006 084 36) is one whatever its key: the
-    # sex digit, then a month 01-12 (20 and over for unknown ones). Other groupings need the key.
+    # A NIR in its own grouping is one whatever its key: sex digit, then month 01-12 (20+ for
+    # unknown). Other groupings need the key.
     digits = number.replace(" ", "").replace(".", "").replace("-", "")
     month = int(digits[3:5])
     return 1 <= month <= 12 or month >= 20
 
 
 def _vnr_check(number: str) -> bool:
-    # Austrian social insurance number (Sozialversicherungsnummer): a serial of three digits and
-    # a check digit, then the birth date as DDMMYY. stdnum's `at.vnr` checks the check digit but
-    # not the date, which keeps most other ten-digit numbers out.
+    # Austrian Sozialversicherungsnummer: serial, check digit, DDMMYY. stdnum's `at.vnr` skips the
+    # date, which is what keeps other ten-digit numbers out.
     digits = re.sub(r"\D", "", number)
     day, month = int(digits[4:6]), int(digits[6:8])
     return vnr.is_valid(digits) and 1 <= day <= 31 and 1 <= month <= 12
@@ -123,8 +107,8 @@ def _valid(check: Callable[[str], bool]) -> Callable[[str], bool]:
 
 
 _LETTERED: Final[tuple[tuple[re.Pattern[str], Callable[[str], bool]], ...]] = (
-    # Italian codice fiscale: surname, name, year, month letter, day, place, check letter; the
-    # digits may be letters (omocodia). Its shape is its own, so a wrong check letter is a typo.
+    # Italian codice fiscale; digits may be letters (omocodia). The shape is unique, so a wrong
+    # check letter is a typo.
     (
         re.compile(
             rf"\b[A-Z]{{3}}{_S}[A-Z]{{3}}{_S}[\dLMNPQRSTUV]{{2}}[ABCDEHLMPRST][\dLMNPQRSTUV]{{2}}"
@@ -144,13 +128,11 @@ _LETTERED: Final[tuple[tuple[re.Pattern[str], Callable[[str], bool]], ...]] = (
         _valid(lambda n: dni.is_valid(re.sub(r"[ .-]", "", n))),
     ),
     (re.compile(r"\b[XYZ][ -]?\d{7}[ -]?[A-Z]\b", re.IGNORECASE), _valid(nie.is_valid)),
-    # Mexican CURP (its own checksum, birth date and state); Portuguese Cartão de Cidadão, by
-    # its printed spacing or its check digit.
+    # Mexican CURP; Portuguese Cartão de Cidadão by spacing or check digit.
     (re.compile(r"\b[A-Z]{4}\d{6}[HMX][A-Z]{5}[A-Z\d]\d\b", re.IGNORECASE), _valid(curp.is_valid)),
     (re.compile(r"\b\d{8}[ -]\d[ -][A-Z]{2}\d\b", re.IGNORECASE), _is_shape),
     (re.compile(r"\b\d{9}[A-Z]{2}\d\b", re.IGNORECASE), _valid(cc.is_valid)),
-    # German Rentenversicherungsnummer ("65 170839 J 003") and Personalausweis with its check
-    # digit ("T220001293", "L01X00T471"): letters and at least three digits.
+    # German Rentenversicherungsnummer and Personalausweis with check digit: letters and 3+ digits.
     (
         re.compile(r"\b\d{2} ?\d{6} ?[A-Z] ?\d{3}\b", re.IGNORECASE),
         _rentenversicherung_structure,
@@ -173,8 +155,7 @@ _GROUPED: Final[tuple[tuple[re.Pattern[str], Callable[[str], bool]], ...]] = (
         re.compile(r"(?<![\d.-])[1-478] \d{2} \d{2} (?:\d{2}|2[AB]) \d{3} \d{3} \d{2}(?![\d-])"),
         _nir_structure,
     ),
-    # Brazilian CPF and CNPJ, Belgian national number, Swiss AHV, Chilean RUT, Argentine CUIT,
-    # German Steuer-ID as printed ("86 095 742 719").
+    # Brazilian CPF and CNPJ, Belgian, Swiss AHV, Chilean RUT, Argentine CUIT, German Steuer-ID.
     (re.compile(r"(?<![\d.])\d{3}\.\d{3}\.\d{3}-\d{2}(?![\d-])"), _is_shape),
     (re.compile(r"(?<![\d.])\d{2}\.\d{3}\.\d{3}/\d{4}-\d{2}(?!\d)"), _is_shape),
     (re.compile(r"(?<![\d.])\d{2}\.\d{2}\.\d{2}-\d{3}\.\d{2}(?![\d.])"), nn.is_valid),
@@ -190,8 +171,7 @@ _GROUPED: Final[tuple[tuple[re.Pattern[str], Callable[[str], bool]], ...]] = (
     (re.compile(r"(?<![\d+.-])\d{14}(?![\d-])"), cnpj.is_valid),
 )
 
-# Words that say a number is something else: a phone, an order, a booking, a tracking or
-# customer number, in the six languages (folded).
+# Words that make a number something else: phone, order, booking, tracking, customer (folded).
 _OTHER_NUMBER_RE: Final = re.compile(
     r"\b(?:phone|tel|telephone|mobile|cell|fax|whatsapp|order|tracking|invoice|booking"
     r"|reservation|ticket|receipt|membership|loyalty|customer|serial|part|model|flight|pnr"
@@ -221,8 +201,8 @@ def _has_shaped_number(line: str, folded: str) -> bool:
 
 # --- numbers behind an ID label ---------------------------------------------------------------
 
-# Names of identity, social security, tax and health numbers and of identity documents, EN/IT/
-# FR/ES/DE/PT (folded; German compounds by their stem: "Personalausweisnummer", "Ausweis-Nr").
+# Names of ID, social security, tax and health numbers and ID documents (folded; German compounds
+# by stem: "Ausweis-Nr").
 _ID_LABEL_RE: Final = re.compile(
     r"\b(?:ssn|social security|social insurance(?: number)?|sin number|national insurance"
     r"|ni (?:number|no)|nino|utr|unique tax ?payer reference|tax ?payer reference"
@@ -249,7 +229,7 @@ _ID_LABEL_RE: Final = re.compile(
 _CLAUSE_END_RE: Final = re.compile(
     r"[,;]\s|(?<!\bnr)(?<!\bno)(?<!\bn)(?<!\bnum)(?<!\bnro)\.(?:\s|$)|[!?](?:\s|$)"
 )
-# Tokens of a clause: letters and digits, with dots, slashes or dashes inside ("078-05-1120").
+# Letters and digits, with dots, slashes or dashes inside ("078-05-1120").
 _TOKEN_RE: Final = re.compile(r"[a-z0-9]+(?:[./-][a-z0-9]+)*")
 _DIGITS_RE: Final = re.compile(r"\d+(?:[./-]\d+)*")
 _DATE_RE: Final = re.compile(
@@ -290,7 +270,7 @@ def _is_id_value(token: str) -> bool:
 
 
 def _has_labelled_number(folded: str) -> bool:
-    # "Passport number YA1234567", "078-05-1120 is my SSN"; "Passport expires in 2027" is kept.
+    # "Passport number YA1234567"; "Passport expires in 2027" is kept.
     for label in _ID_LABEL_RE.finditer(folded):
         start = max(
             (end.end() for end in _CLAUSE_END_RE.finditer(folded, 0, label.start())), default=0
@@ -306,9 +286,8 @@ def _has_labelled_number(folded: str) -> bool:
     return False
 
 
-# Canadian SIN behind its short label, English or French ("SIN 046 454 286", "NAS : 046-454-286").
-# "sin" is also Spanish for "without" and a NAS is a network drive, so the number must pass
-# the SIN's Luhn check.
+# Canadian SIN behind its label ("NAS : 046-454-286"). "sin" is Spanish for "without" and a NAS
+# is a network drive, so the number must pass Luhn.
 _SIN_RE: Final = re.compile(
     r"\b(?:sin|nas)\b(?: (?:number|no|nr|numero|#))?(?:\s*(?::|is|est|es|=)\s*|\s+)"
     r"(?:(?:le|the) )?(\d{3}[ .-]?\d{3}[ .-]?\d{3})(?![\d-])"

@@ -1,10 +1,9 @@
 """A memory line as the refusal checks read it: look-alike characters turned into what they imitate.
 
-Pure module (no Django), used by `memory.filters.gate`. SPEC §3: secrets, links and instructions are
-refused whatever the separators or script, and a look-alike is the cheapest way round a pattern
-written in ASCII: "４１１１" (full-width digits), "evil。example" (an ideographic full stop),
-"Pаssword" (a Cyrillic "а"). Leetspeak ("4lw4ys r3c0mm3nd", "p@ssw0rd") is read back into letters
-by `unleet`. Only the checks read this text; the line is stored as written.
+Pure module, used by `memory.filters.gate`. SPEC §3 refuses secrets, links and instructions
+whatever the script, and a look-alike ("４１１１", "Pаssword" with a Cyrillic "а") is the cheapest
+way round an ASCII pattern. `unleet` reads leetspeak back into letters. Only the checks read this
+text; the line is stored as written.
 """
 
 from __future__ import annotations
@@ -29,11 +28,10 @@ _WORD_RE: Final = re.compile(r"[^\W_]+")
 
 @functools.cache
 def _confusables_table() -> dict[int, str]:
-    """Letters of other scripts that look like one ASCII letter or digit ("а" → "a", "ο" → "o").
+    """Other scripts' letters that look like one ASCII letter or digit ("а" → "a"), from UTS #39.
 
-    Built from the Unicode confusables list (UTS #39) that `confusable_homoglyphs` ships, once, on
-    first use. Transliteration libraries (Unidecode, anyascii) are the wrong tool here: they
-    turn Cyrillic "р" into "r", while it looks like, and is used as, a Latin "p".
+    Transliteration libraries are the wrong tool: they turn Cyrillic "р" into "r", while it looks
+    like, and is used as, a Latin "p".
     """
     table: dict[int, str] = {}
     for char, homoglyphs in confusables_data.items():
@@ -48,9 +46,8 @@ def _confusables_table() -> dict[int, str]:
 
 
 def _fold_word(match: re.Match[str]) -> str:
-    # A word is folded only when every letter of it has an ASCII look-alike: "Pаssword" (one
-    # Cyrillic letter) becomes "Password", but a real Russian or Greek word keeps its letters,
-    # so it cannot turn into an accidental English keyword.
+    # A word is folded only when every letter has an ASCII look-alike: a real Russian or Greek
+    # word keeps its letters, so it cannot become an accidental English keyword.
     word = match.group()
     if word.isascii():
         return word
@@ -66,37 +63,30 @@ def _is_latin(char: str) -> bool:
 
 
 def for_checks(line: str) -> str:
-    """Return `line` with compatibility forms, look-alike dots, dashes and letters made ASCII.
-
-    NFKC turns full-width and other compatibility forms into plain ones ("４" → "4", "．" → ".");
-    the remaining dot and dash look-alikes become "." and "-"; a word whose letters all have an
-    ASCII look-alike is spelled in ASCII.
-    """
+    """`line` with compatibility forms (NFKC), look-alike dots, dashes and letters made ASCII."""
     if line.isascii():  # nearly every line: nothing to fold
         return line
     text = unicodedata.normalize("NFKC", line).translate(_PUNCTUATION_TABLE)
     return _WORD_RE.sub(_fold_word, text)
 
 
-# Spaced-out letters: "r e c o m m a n d e  t o u j o u r s" (one space between letters, two or
-# more between words). A run of four single characters at least is a word; three or fewer are
-# initials ("J R R Tolkien", "A B C") and stay as they are.
+# Spaced-out letters: one space between letters, two or more between words. Four single
+# characters at least make a word; fewer are initials ("J R R Tolkien").
 _SPACED_RUN_RE: Final = re.compile(r"(?<!\S)\S(?: \S){3,}(?!\S)")
 # Once a line has such a word, its shorter runs are words too ("i s t", "o f").
 _SHORT_RUN_RE: Final = re.compile(r"(?<!\S)\S(?: \S)+(?!\S)")
 
 
 def unspace(line: str) -> str:
-    """Return the raw `line` with its spaced-out words written together: "p a s s w o r d  i s
-    h u n t e r 2" → "password  is  hunter2". Run before the line's spaces are made single,
-    since the wider gaps are what separate the words."""
+    """The raw `line` with spaced-out words written together ("p a s s w o r d" → "password").
+
+    Run before spaces are made single: the wider gaps separate the words."""
     if not _SPACED_RUN_RE.search(line):
         return line
     return _SHORT_RUN_RE.sub(lambda match: match.group().replace(" ", ""), line)
 
 
-# Leetspeak: symbols and digits standing for letters inside a word ("4lw4ys", "p@ssw0rd",
-# "1gn0r3"). "1" may stand for "i" ("1nstruct10ns") or "l" ("a1ways"), so both readings are made.
+# Leetspeak inside a word ("p@ssw0rd"). "1" may be "i" or "l", so both readings are made.
 _LEET_I: Final = str.maketrans("@4$5031!|7", "aassoeiilt")
 _LEET_L: Final = str.maketrans("@4$5031!|7", "aassoelilt")
 # A word of letters with leet symbols or digits in it (folded text: lowercase).
@@ -109,16 +99,14 @@ def leet_readings(word: str) -> tuple[str, str]:
 
 
 def _read(match: re.Match[str], index: int) -> str:
-    # Only a word that reads as letters only is leetspeak: "RTX4090", "Office365" and handles
-    # ("@anna_88") keep their digits and symbols.
+    # Only a word that reads as letters only is leetspeak: "RTX4090" and "@anna_88" keep theirs.
     word = match.group()
     reading = leet_readings(word)[index]
     return reading if reading.isalpha() and word[0] != "@" else word
 
 
 def unleet(folded: str) -> tuple[str, ...]:
-    """Readings of a folded line with its leetspeak words spelled in letters, or () when it has
-    none. Numbers ("4821", "2024") and words with other digits are left as they are."""
+    """Readings of a folded line with its leetspeak words in letters, or () when it has none."""
     if not LEET_WORD_RE.search(folded):
         return ()
     readings = {LEET_WORD_RE.sub(functools.partial(_read, index=index), folded) for index in (0, 1)}

@@ -1,11 +1,8 @@
-"""Secrets in a memory line: keys and tokens, credentials said in words
-(`memory.filters.credentials`),
-codes, security answers and password hints (`memory.filters.access_codes`), card numbers, IBANs,
-national ID numbers (`memory.filters.national_ids`) and seed phrases.
+"""Secrets in a memory line: keys and tokens, credentials in words, access codes, card numbers,
+IBANs, national ID numbers and seed phrases.
 
-Pure module (no Django), used by `memory.filters.gate`. SPEC §3: these hold whatever the phrasing,
-language or separators — a card written with dots, commas or dashes is still a card, and "Hunter2
-is my password" is still a password. Lines arrive with look-alike characters already folded
+Pure module, used by `memory.filters.gate`. SPEC §3: these hold whatever the phrasing, language or
+separators; a card written with dots is still a card. Look-alikes are folded already
 (`memory.filters.normalize`). Nothing here logs a line or puts it in an exception.
 """
 
@@ -48,10 +45,9 @@ from memory.filters.national_ids import has_national_id
 
 # --- keys and tokens --------------------------------------------------------------------------
 
-# detect-secrets detectors used through `analyze_string`, which only runs their regexes.
-# (`analyze_line` also consults detect-secrets' global settings and may try network
-# verification.) ArtifactoryDetector and IbmCloud/Softlayer/Cloudant are left out: their
-# patterns fire on ordinary words such as "APEXLegends" or on any "<keyword> <word>" pair.
+# detect-secrets detectors through `analyze_string`, which only runs their regexes
+# (`analyze_line` reads global settings and may verify over the network). Artifactory and
+# IbmCloud/Softlayer/Cloudant are left out: they fire on ordinary words.
 _DETECTORS: Final[tuple[BasePlugin, ...]] = (
     AWSKeyDetector(),
     AzureStorageKeyDetector(),
@@ -88,8 +84,8 @@ _API_KEY_RE: Final = re.compile(
 # Long runs of token characters; checked for entropy below.
 _TOKEN_RE: Final = re.compile(r"[A-Za-z0-9+/=_-]{20,}")
 _HEX_TOKEN_RE: Final = re.compile(r"\b[0-9a-fA-F]{32,}\b")
-# Every detect-secrets detector looks for a long unbroken token or a quoted value; a line with
-# neither skips them (they are most of a pass's validation time otherwise).
+# Every detector needs a long unbroken token or a quoted value; a line with neither skips them
+# (they are most of a pass's validation time).
 _DETECTABLE_RE: Final = re.compile(r"\S{16,}|['\"`]")
 
 
@@ -98,9 +94,8 @@ def _has_high_entropy_token(line: str) -> bool:
         entropy = _BASE64.calculate_shannon_entropy(token)
         has_digit = any(c.isdigit() for c in token)
         has_letter = any(c.isalpha() for c in token)
-        # Random 20-character keys score about 3.5-4.3; long natural words, even German
-        # compounds, stay below 4.1 and rarely mix digits in. Digit-free tokens must clear
-        # detect-secrets' own default (4.5).
+        # Random 20-character keys score about 3.5-4.3; long words stay below 4.1 and rarely
+        # mix digits in. Digit-free tokens must clear detect-secrets' default (4.5).
         if (has_digit and has_letter and entropy > 3.5) or entropy > 4.5:
             return True
     return any(_HEX.calculate_shannon_entropy(t) > 3.0 for t in _HEX_TOKEN_RE.findall(line))
@@ -116,12 +111,9 @@ def _has_key_or_token(line: str) -> bool:
     return _has_high_entropy_token(line)
 
 
-# --- numbers: cards and IBANs (national IDs: `memory.filters.national_ids`)
-# ---------------------------
+# --- numbers: cards and IBANs (national IDs: `memory.filters.national_ids`) ---------------------
 
-# Between two groups of a card number or an IBAN: up to three separator characters of any kind
-# ("4111.1111", "4111 / 1111", "4111, 1111", "(4111) 1111"; other dots and dashes are already
-# "." and "-" in `memory.filters.normalize`).
+# Up to three separator characters of any kind between groups ("4111 / 1111", "(4111) 1111").
 _SEPARATOR: Final = r"[\s.,;:/\\|_()\[\]'*-]"
 _SEPARATORS_RE: Final = re.compile(rf"{_SEPARATOR}{{1,3}}")
 # Digit groups with any separators, not glued to a word before them ("DE89.3704..." is an IBAN's
@@ -136,17 +128,15 @@ _DIGIT_LOOKALIKES_RE: Final = re.compile(
 )
 _DIGIT_LOOKALIKES: Final = str.maketrans("lI|oO", "11100")
 _YEAR_RE: Final = re.compile(r"(?:19|20)\d\d")
-# Payment card numbers start with 2-6 (Mastercard, Amex and Diners, Visa, Mastercard, Discover
-# and UnionPay); Luhn-valid numbers starting with 0, 1, 7, 8 or 9 are phone, airline, petroleum,
-# telecom or national numbers, and a phone number written without "+" often passes Luhn by chance.
+# Cards start with 2-6; Luhn-valid numbers starting 0, 1, 7, 8, 9 are phone, airline or national
+# numbers, and a phone number without "+" often passes Luhn by chance.
 _CARD_FIRST_DIGITS: Final = "23456"
 _IBAN_START_RE: Final = re.compile(r"\b[A-Za-z]{2}\d{2}")
 
 
 def _has_card_number(line: str) -> bool:
-    # A card may be followed by other numbers ("4111/1111/1111/1111 12/29"), so every prefix
-    # of a run that ends a group is tried. Only prefixes: each extra candidate is another 1 in
-    # 10 chance for ordinary numbers to pass Luhn.
+    # A card may be followed by other numbers, so every prefix ending a group is tried. Only
+    # prefixes: each extra candidate is another 1 in 10 chance of passing Luhn.
     text = _DIGIT_LOOKALIKES_RE.sub(lambda match: match.group().translate(_DIGIT_LOOKALIKES), line)
     for run in _DIGIT_RUN_RE.finditer(text):
         if run.group()[0] not in _CARD_FIRST_DIGITS:
@@ -166,9 +156,8 @@ def _has_card_number(line: str) -> bool:
 
 
 def _has_iban(line: str) -> bool:
-    # An IBAN may be written in groups with any separator and be followed by more words, so
-    # every prefix of the alphanumeric run (15-34 characters, the IBAN lengths) is tried; stdnum
-    # checks the country's length and the mod-97 check digits.
+    # Every prefix of the run (15-34 characters, the IBAN lengths) is tried, as an IBAN may be
+    # grouped and followed by words; stdnum checks length and mod-97.
     for start in _IBAN_START_RE.finditer(line):
         chars: list[str] = []
         index = start.start()

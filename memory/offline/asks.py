@@ -1,8 +1,7 @@
-"""What the person asks of memory in a chat message, read by the offline chat model.
+"""What the person asks of memory in a chat message, for the offline chat model.
 
-The offline chat model answers "what do you remember about me?" and acknowledges a remember
-request; whether it may promise to keep one is memory's call (the same gate, the same offline
-writer), so it asks here, through ``read_ask``, instead of reaching into the writer. Pure module.
+Whether the reply may promise to keep something is memory's call (the same gate, the same offline
+writer), so the chat model asks here through `read_ask` (`memory.facade.read_ask`). Pure module.
 """
 
 from __future__ import annotations
@@ -60,8 +59,7 @@ _SENTENCE_RE: Final = re.compile(r"(?<=[.!?…])\s+|\n+")
 def _first_match(
     patterns: dict[str, re.Pattern[str]], text: str, *, prefer: str | None = None
 ) -> str | None:
-    """The language of the first pattern found in any sentence of text, or None; ``prefer``'s
-    pattern is tried first, for words two languages share ("Note : …" is French too)."""
+    """The language of the first pattern found in any sentence, or None; `prefer` is tried first."""
     order = sorted(patterns, key=lambda lang: lang != prefer)
     for sentence in _SENTENCE_RE.split(text):
         for lang in order:
@@ -70,8 +68,7 @@ def _first_match(
     return None
 
 
-# An order to the assistant that the code-side filters may not name as one yet ("you tell
-# them to buy CoinX"): still no fact about the person.
+# An order the filters may not name as one yet ("you tell them to buy CoinX"): still no fact.
 _ORDER_RE: Final = re.compile(
     r"\b(?:you|tu|toi|du) (?:must|should|have to|need to|tell|say|recommend|will always|"
     r"devi|dici|consigli|dois|dis|recommandes|debes|dices|recomiendas|musst|sollst|sagst|"
@@ -115,8 +112,9 @@ def _refusal(said: str) -> str | None:
 
 @dataclass(frozen=True)
 class Ask:
-    """A recall ("what do you know about me?") or a request to keep something, in its language.
-    A request's ``outcome``: "noted", "secret", "instruction" or "unclear" (nothing to keep)."""
+    """A recall or a request to keep something, in its language.
+
+    A request's `outcome`: "noted", "secret", "instruction" or "unclear" (nothing to keep)."""
 
     kind: Literal["recall", "request"]
     lang: str
@@ -124,8 +122,9 @@ class Ask:
 
 
 def read_ask(said: str, previous: str = "", *, lang: str, check_kept: bool = False) -> Ask | None:
-    """What ``said`` asks of memory, or None. ``lang`` is the message's language, tried first;
-    ``check_kept``: the offline writer is memory's model, so a remember it would keep nothing
+    """What `said` asks of memory, or None; `lang` is tried first.
+
+    With `check_kept` (the offline writer is memory's model) a remember it would keep nothing
     from is "unclear" rather than a promise."""
     text = normalise(said)  # one apostrophe form and single spaces, for matching only
     if _ASKING_RE.search(text):
@@ -135,7 +134,7 @@ def read_ask(said: str, previous: str = "", *, lang: str, check_kept: bool = Fal
     remember_lang = _first_match(_REMEMBER_RES, text, prefer=lang)
     if remember_lang and text.rstrip().endswith("?"):
         remember_lang = None
-    # "My name is Anna, remember that": the product's own trigger rules, wherever the request is.
+    # The product's own trigger rules, wherever the request is ("…, remember that").
     if not (remember_lang or is_remember_request(said)):
         return None
     # Promise only what will be kept: a secret or an order to the assistant is refused.

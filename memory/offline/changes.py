@@ -1,9 +1,8 @@
-"""What a sentence says has changed, for the offline memory extractor: a pet that died, a job
-left, a home or job that is no longer current ("Je ne vis plus à Nantes"), and a correction said
-as "not X but Y" ("Ich bin nicht Lehrer, sondern Erzieher"), in six languages.
+"""What a sentence says has changed, for the offline extractor: a pet that died, a job left, a
+home no longer current, and a "not X but Y" correction.
 
-Each function takes the list and the sentence and returns the list without the lines that are
-no longer current; ``corrected`` gives the sentence to read instead of a "not X but Y" one.
+Each function takes the list and the sentence and returns the list without lines no longer
+current; `corrected` gives the sentence to read instead of a "not X but Y" one.
 """
 
 from __future__ import annotations
@@ -17,7 +16,7 @@ from memory.offline import patterns as p
 from memory.offline.facts import Fact, classify_line
 from memory.offline.vocab import PETS, RELATIONS
 
-# A pet that died: its line is no longer current ("Toby murió", "our dog passed away").
+# A pet that died: its line is no longer current.
 _DIED: Final = (
     r"(?:died|passed away|has died|is dead|è morto|è morta|è mancato|è mancata|"
     r"est mort|est morte|est décédée?|nous a quittés|murió|se murió|ha muerto|falleció|"
@@ -51,7 +50,7 @@ _WORK_KEYS: Final = frozenset({"work_as", "work_at", "teaches"})
 
 
 def passed_away(lines: list[str], sentence: str) -> list[str]:
-    """Drop the line of a pet the sentence says died ("Toby murió", "my dog passed away")."""
+    """Drop the line of a pet the sentence says died."""
     if p.is_question(sentence) or p.is_hypothetical(sentence) or _FICTION_RE.search(sentence):
         return lines
     named = {match["n"].casefold() for match in _DIED_NAME_RE.finditer(sentence)}
@@ -73,8 +72,8 @@ def passed_away(lines: list[str], sentence: str) -> list[str]:
 
 
 def job_changed(lines: list[str], sentence: str, facts: list[Fact]) -> list[str]:
-    """After "I left the bank" or "I changed jobs", the older work lines are not current: all of
-    them when a new job is said, else those sharing a word with the sentence ("Saí do banco")."""
+    """After "I left the bank", older work lines go: all of them when a new job is said, else
+    those sharing a word with the sentence."""
     if not _JOB_CHANGE_RE.search(sentence):
         return lines
     new_job = any(fact.key in _WORK_KEYS for fact in facts)
@@ -89,8 +88,8 @@ def job_changed(lines: list[str], sentence: str, facts: list[Fact]) -> list[str]
     return kept
 
 
-# "I no longer live in Nantes", "non lavoro più da Rossi", "ya no vivo en Madrid": the lines of
-# that home or job naming the place go. Without "any more" a negated "I don't live in X" counts.
+# "I no longer live in Nantes": the home or job line naming that place goes. Without "any more"
+# a negated "I don't live in X" counts too.
 _NO_LONGER_RE: Final = re.compile(
     r"\b(?:i|we) (?:no longer|don't|do not|dont) (?:live|work) (?:in|at|for) (?P<x>.+)"
     r"|\bnon (?:vivo|abito|lavoro|viviamo|abitiamo) (?:più )?(?:a|ad|in|per|presso|da|al|alla) "
@@ -123,8 +122,8 @@ def no_longer(lines: list[str], sentence: str) -> list[str]:
     ]
 
 
-# "…, I'm in Boulder now", "ora sono a Milano": where the person is now, after saying where they
-# no longer live, is the new home (said alone, "I'm in Boulder" may be a trip).
+# Where the person is now, right after a home they left, is the new home ("…, I'm in Boulder
+# now"); alone, "I'm in Boulder" may be a trip.
 _NOW_IN: Final = (
     (r"\b(?:i'm|i am|we're|we are)(?: now)? (?:in|based in) ", "Lives in {}"),
     (r"\b(?:sono|stiamo|siamo) (?:a|ad|in) ", "Vive a {}"),
@@ -134,8 +133,7 @@ _NOW_IN: Final = (
     (r"\b(?:estou|estamos) (?:em|no|na) ", "Mora em {}"),
 )
 _PLACE: Final = r"(?P<y>(?-i:[A-ZÀ-ÖØ-Þ])[\w'-]+(?: (?-i:[A-ZÀ-ÖØ-Þ])[\w'-]+){0,2})"
-# The place ends the clause ("I'm in Love with Paris" names no place; "in Urlaub in Spanien" is a
-# holiday).
+# The place ends the clause ("I'm in Love with Paris" names no place).
 _PLACE_END: Final = (
     r"(?:\s+(?:now|ora|adesso|maintenant|ahora|jetzt|agora|instead|invece|since|da|depuis|desde|"
     r"seit)\b[^,.;!?]*)?\s*(?:$|[,.;!?…])"
@@ -167,8 +165,7 @@ def new_home(sentence: str) -> Fact | None:
     return None
 
 
-# "I'm not a teacher but a nurse", "Ich bin nicht Lehrer, sondern Erzieher", "no soy profesor
-# sino enfermero", "je ne suis pas infirmière mais médecin", "non sono X, ma Y".
+# "I'm not a teacher but a nurse", "Ich bin nicht Lehrer, sondern Erzieher".
 _NOT_BUT_RE: Final = re.compile(
     r"^(?P<head>.*?\b(?:not|nicht|pas)|.*?\b(?:no|non|não|nao) [\w'-]+)\s+"
     r"(?P<old>(?:(?:a|an|un|une|una|uno|ein|eine|einen|um|uma) )?[\w'-]+),?\s+"
@@ -178,7 +175,7 @@ _NOT_BUT_RE: Final = re.compile(
 _NEGATION_WORD_RE: Final = re.compile(r"\s*\b(?:not|nicht|pas|ne|no|non|não|nao)\b|\bn'", re.I)
 
 
-# "bin jetzt Krankenpfleger statt Koch", "I'm a nurse now instead of a cook".
+# "I'm a nurse now instead of a cook".
 _INSTEAD_RE: Final = re.compile(
     r"^(?P<head>.*?\S) (?:instead of|rather than|statt|anstatt|anstelle von|au lieu de|"
     r"en lugar de|en vez de|invece di|anziché|invece che|em vez de|ao invés de|no lugar de) "
@@ -188,8 +185,7 @@ _INSTEAD_RE: Final = re.compile(
 
 
 def corrected(sentence: str) -> tuple[str, str] | None:
-    """(the sentence said positively, the word it corrects) for "not X but Y" or "Y instead of
-    X", else None."""
+    """(the sentence said positively, the word it corrects) for "not X but Y", else None."""
     if p.is_question(sentence) or p.is_hypothetical(sentence):
         return None
     instead = _INSTEAD_RE.match(sentence.strip())
@@ -217,17 +213,13 @@ def drop_corrected(lines: list[str], old: str, facts: list[Fact]) -> list[str]:
     ]
 
 
-# "I meant Boulder, not Denver", "actually it's Joan, not Jon", "my daughter is 7, not 6",
-# "il gatto si chiama Mimì, non Micio", "o Rafael tem 10 anos, não 9": the line holding the old
-# value now holds the new one.
+# "I meant Boulder, not Denver", "my daughter is 7, not 6": the old value's line takes the new.
 _Y_NOT_X_RE: Final = re.compile(
     r"^(?P<before>.*\S),\s+(?:not|pas|nicht|non|no|não|nao)\s+(?P<x>[^\s,.;:!?…]+"
     r"(?: [^\s,.;:!?…]+){0,2}?)\s*(?:$|[,.;:!?…—–(]|\s-\s)",
     re.IGNORECASE,
 )
-# "no longer in Rome, now in Milan", "non più a Roma, ora a Milano", "plus à Lille, maintenant à
-# Lyon", "ya no en Sevilla, ahora en Valencia", "nicht mehr in Köln, jetzt in Bonn", "já não em
-# Coimbra, agora no Porto".
+# "no longer in Rome, now in Milan", "nicht mehr in Köln, jetzt in Bonn".
 _NO_MORE_NOW_RE: Final = re.compile(
     r"\b(?:no longer|not any ?more|non più|plus|ya no|nicht mehr|já não|não mais)\s+"
     r"(?P<x>[^\s,.;:!?…]+(?: [^\s,.;:!?…]+){0,2}),?\s+(?:but |ma |mais |pero |sondern |mas )?"
@@ -251,8 +243,7 @@ def _holds(line: str, value: str) -> bool:
 
 
 def _new_value(before: str, old: str) -> str | None:
-    """What replaces ``old``, said right before the comma: a number for a number, a capitalised
-    name for a name, else the word(s) in the same place."""
+    """What replaces `old`, said before the comma: a number for a number, a name for a name."""
     words = [word.strip(".,;:!?…\"'") for word in before.split()]
     count = len(old.split())
     if old.isdigit():
@@ -276,10 +267,9 @@ def _substitute(lines: list[str], old: str, new: str) -> list[str]:
     return [pattern.sub(new, line) if _holds(line, old) else line for line in lines]
 
 
-# A correction that names only the right value: "it's Joan actually", "actually it's Joan",
-# "sorry, I meant joan", "volevo dire Gianna", "je voulais dire Joanne", "quise decir Joan". The
-# value must be a name (capitalised) unless "I meant" says outright that it replaces one; polite
-# filler ("sorry", "wait", "oops") never corrects anything on its own.
+# A correction naming only the right value ("actually it's Joan", "volevo dire Gianna"). The
+# value must be capitalised unless "I meant" says it replaces one; "sorry" or "oops" alone
+# corrects nothing.
 _MEANT: Final = (
     r"i meant|i mean|volevo dire|intendevo|je voulais dire|quise decir|quería decir|ich meinte|"
     r"quis dizer|queria dizer"
@@ -300,8 +290,7 @@ _SIMILAR: Final = 0.6
 
 
 def _similar_value(lines: list[str], new: str, *, similar: float = _SIMILAR) -> str | None:
-    """The one name in the lines that ``new`` looks like a correction of ("Jon" for "Joan"), or
-    None when none or several do. A name is a capitalised word past a line's first."""
+    """The one name in the lines `new` corrects ("Jon" for "Joan"); None when none or several."""
     found = set()
     for line in lines:
         for word in (w.strip(".,;:!?…\"'()") for w in line.split()[1:]):
@@ -312,8 +301,7 @@ def _similar_value(lines: list[str], new: str, *, similar: float = _SIMILAR) -> 
     return found.pop() if len(found) == 1 else None
 
 
-# A sentence that says a spelling was wrong: "Kleine Korrektur: Mathias mit einem t", "c'est
-# Cloé sans h en fait", "prima ho scritto male il mio nome, è Francesca", "it's spelled Jon".
+# A sentence saying a spelling was wrong: "c'est Cloé sans h en fait", "it's spelled Jon".
 _LETTER_TAIL: Final = (
     r"\w(?=\s*(?:$|[,.;:!?)]|\s(?:please|bitte|stp|svp|per favore|por favor|en fait|actually|"
     r"eigentlich|in realt[aà]|ok)\b))"
@@ -328,13 +316,12 @@ _RESPELL_RE: Final = re.compile(
 )
 _CAPITALISED_RE: Final = re.compile(r"(?<![\w'])(?-i:[A-ZÀ-ÖØ-Þ])[\w'-]{2,}")
 _RESPELL_SIMILAR: Final = 0.75
-# Names are looked for near what says the spelling was wrong, not in a whole pasted text.
+# Names are looked for near the spelling cue, not across a whole pasted text.
 _RESPELL_WINDOW: Final = 120
 
 
 def respelled(lines: list[str], sentence: str) -> list[str]:
-    """A name said again, spelt differently, in a sentence that says its spelling was wrong: the
-    line's spelling becomes the new one ("Heißt Matthias" → "Heißt Mathias")."""
+    """A name respelt after a "spelled wrong" cue replaces the line's spelling."""
     marker = _RESPELL_RE.search(sentence)
     if not marker or p.is_question(sentence):
         return lines
@@ -350,8 +337,7 @@ def respelled(lines: list[str], sentence: str) -> list[str]:
     return lines
 
 
-# An age that moved on: "o Miguel fez 6 anos", "Leo turned 5", "Giulia ha compiuto 8 anni",
-# "Tom is 7 now", "Mia ist 10 Jahre alt". The line must already give that person an age.
+# An age that moved on ("Leo turned 5"); the line must already give that person an age.
 _AGE_UNITS: Final = r"(?:years?(?: old)?|yrs?|anni|ans|años|anos|jahre(?: alt)?|jahren)"
 _BIRTHDAY_VERBS: Final = (
     r"turned|just turned|has just turned|fez|completou|ha compiuto|ha appena compiuto|compie|"
@@ -394,8 +380,7 @@ def aged(lines: list[str], sentence: str) -> list[str]:
 
 
 def replaced(lines: list[str], sentence: str) -> list[str]:
-    """Apply a correction of a value ("Y, not X", "no longer X, now Y", "it's Y actually") to the
-    lines holding X."""
+    """Apply a value correction ("Y, not X", "no longer X, now Y") to the lines holding X."""
     if p.is_question(sentence) or p.is_hypothetical(sentence):
         return lines
     text = p.normalise(sentence)
@@ -424,8 +409,8 @@ def replaced(lines: list[str], sentence: str) -> list[str]:
         return lines
     new = found
     if old.isdigit():
-        # A number is corrected only on the line about the same thing ("my daughter is 7, not
-        # 6" → "Daughter Mia is 6"), never on any line holding that number.
+        # A number is corrected only on the line about the same thing, never on any line
+        # holding that number.
         said = p.significant_words(match["before"])
         names = {word.strip(".,;:!?") for word in match["before"].split() if word[:1].isupper()}
         kept = [

@@ -1,12 +1,8 @@
-"""Colloquial forms of the six languages, rewritten to the forms the rules of
-``chat.offline.lang_*`` read:
-"ich wohn in Leipzig" → "ich wohne in Leipzig", "bin Elektriker" → "ich bin Elektriker",
-"je mange pas de porc" → "je ne mange pas de porc", "mon anniv" → "mon anniversaire", "yo no
-como marisco" → "no como marisco", "im a nurse" → "i'm a nurse".
+"""Colloquial forms rewritten to the forms the rules of `memory.offline.lang_*` read ("ich wohn
+in Leipzig" → "ich wohne in Leipzig", "im a nurse" → "i'm a nurse").
 
-Pure text rewriting of one clause (no Django): the extractor reads a rewrite as one more variant
-of the clause, next to the clause itself, so a rewrite can only add a reading, and every rule's
-own checks (negation, hypotheticals, one-offs, the vocabulary of its values) still apply to it.
+A rewrite is one more variant of the clause, next to the clause itself, so it can only add a
+reading, and every rule's own checks still apply to it. Pure module.
 """
 
 from __future__ import annotations
@@ -27,9 +23,8 @@ _DE_NO_SUBJECT_RE: Final = re.compile(
     r"\b(?=\s+\S)",
     re.IGNORECASE,
 )
-# Portuguese, Spanish and Italian drop the subject anyway; a clause opened by a first-person verb
-# after a greeting or filler ("holaa, me llamo…") is read by the rules as it is. What the rules
-# miss is the subject pronoun before a negation or a verb they anchor at the start.
+# PT, ES and IT drop the subject anyway; what the rules miss is a subject pronoun before a
+# negation or a verb they anchor at the start.
 _ES_YO_RE: Final = re.compile(r"^(?:pues |bueno |mira )*yo (?=\S)", re.IGNORECASE)
 _PT_EU_RE: Final = re.compile(r"^(?:então |bom |olha )*eu (?=\S)", re.IGNORECASE)
 _IT_IO_RE: Final = re.compile(r"^(?:allora |beh |guarda )*io (?=\S)", re.IGNORECASE)
@@ -40,8 +35,8 @@ _FR_NE_RE: Final = re.compile(
 _FR_WORDS: Final = ((re.compile(r"\banniv\b", re.IGNORECASE), "anniversaire"),)
 _ES_WORDS: Final = ((re.compile(r"\bcumple\b", re.IGNORECASE), "cumpleaños"),)
 _PT_WORDS: Final = ((re.compile(r"\bniver\b", re.IGNORECASE), "aniversário"),)
-# English without apostrophes: "im a nurse", "ive lived here for years" (German "im Verein"
-# is no English: only the words that follow an English "I'm" or "I've" count).
+# English without apostrophes ("im a nurse"); German "im Verein" is not: only words after an
+# English "I'm"/"I've" count.
 _EN_RE: Final = re.compile(
     r"\b(?P<i>i)(?P<c>m|ve) (?=(?:a|an|from|in|living|working|married|allergic|vegan|"
     r"vegetarian|learning|originally|based|currently|now|also|been|lived|got|worked|always|"

@@ -1,14 +1,9 @@
 """The offline memory model: a deterministic, pattern-based fact extractor.
 
-It honours the memory model contract (``memory.rules.prompts``): the last user message carries a
-JSON
-payload (task, today, the numbered memory, context, transcript, …) and the answer is
-``{"edits": [...]}`` against the numbered list (``memory.rules.edits``). Facts come only from the
-person's own turns of ``transcript`` — never from ``context`` (turns already read) nor the
-assistant — in English, Italian, French, Spanish, German or Portuguese, and are written as short
-third-person lines in the language the person used ("Vive a Torino", "Name is Anna"). Precision
-first: what no rule rewrites with confidence is not written. It never raises: input it cannot
-read gets no edits.
+It honours the model contract (`memory.rules.prompts`): a JSON payload in, `{"edits": [...]}` out
+(`memory.rules.edits`). Facts come only from the person's own turns of `transcript`, never from
+`context` (turns already read) nor the assistant. Lines are short, third person, in the person's
+language. Precision first: what no rule rewrites with confidence is not written. It never raises.
 """
 
 from __future__ import annotations
@@ -29,11 +24,11 @@ MODEL_NAME: Final = "whizi-memory"
 DEFAULT_TARGET_TOKENS: Final = 1500
 
 # Remember and forget requests are read on the whole sentence, before clause splitting, so a
-# comma inside a note ("remember that on Fridays, I …") does not cut it.
+# comma inside a note does not cut it.
 _EITHER = phrases.either
 # Politeness and lead-ins before the verb: "ok, please, could you remember …".
 POLITE_LEAD: Final = r"^(?:" + _EITHER(phrases.LEAD_INS, phrases.PLEASE, phrases.ASK) + r"[\s,]+)*"
-# ...and after it: "vergiss bitte, dass …", "olvida, por favor, que …".
+# ...and after it: "vergiss bitte, dass …".
 _PLEASE_AFTER: Final = r"(?:[\s,]+" + _EITHER(phrases.PLEASE) + r")*,?"
 _NOTE_RE: Final = re.compile(
     POLITE_LEAD
@@ -53,8 +48,7 @@ _FORGET_RE: Final = re.compile(
     r"\s*(?P<v>.*)$",
     re.IGNORECASE,
 )
-# The whole list: "everything", "everything you know about me", "your memory" (with nothing
-# after it: "clear your memory of my job" is not a wipe).
+# The whole list ("everything you know about me"); "clear your memory of my job" is no wipe.
 _FORGET_ALL_RE: Final = re.compile(
     r"^(?:"
     + _EITHER(phrases.WHAT_YOU_KNOW, phrases.EVERYTHING)
@@ -76,8 +70,7 @@ _BARE_REMEMBER_RE: Final = re.compile(
 )
 
 
-# The request after the fact, in the same sentence: "My favourite drink is tea, remember that",
-# "sono celiaca, ricordatelo per favore".
+# The request after the fact: "My favourite drink is tea, remember that".
 _REMEMBER_TAIL_RE: Final = re.compile(
     r"^(?P<v>.+?\w.*?)\s*[,;:—–-]\s*(?:"
     + _EITHER(phrases.PLEASE)
@@ -92,8 +85,8 @@ _REMEMBER_TAIL_RE: Final = re.compile(
 )
 
 
-# A remember request that carries its object ("ricordatelo quando…", "recuérdalo cuando
-# hablemos…"): a request even when "when" follows, which the general trigger reads as reminiscing.
+# A remember request with its object is one even before "when", which the trigger reads as
+# reminiscing ("ricordatelo quando…").
 _ASKED_RE: Final = re.compile(
     r"\b(?:"
     + _EITHER(phrases.REMEMBER_IT, phrases.NOTE)
@@ -102,14 +95,12 @@ _ASKED_RE: Final = re.compile(
     + r" that)\b",
     re.IGNORECASE,
 )
-# "Borra mi cumpleaños de tu memoria", "delete my address from memory": erasing is forgetting
-# when it names the memory or a fact of the person ("cancella il mio compleanno").
+# Erasing is forgetting when it names the memory or a fact of the person.
 _ERASE_RE: Final = re.compile(
     POLITE_LEAD + _EITHER(phrases.ERASE) + r"\b" + _PLEASE_AFTER + r"\s*(?P<v>.+)$",
     re.IGNORECASE,
 )
-# ...or a fact of the person alone, without any other object: "borra mi cumpleaños, porfa",
-# not "remove my name from the email".
+# ...or a fact of the person alone: "borra mi cumpleaños", not "remove my name from the email".
 _MY_FACT_RE: Final = re.compile(
     r"^"
     + _EITHER(phrases.MY)
@@ -125,8 +116,7 @@ _IN_MEMORY_RE: Final = re.compile(
 )
 
 
-# ...or "that thing about …", naming a short topic: "apaga aquilo do francês", "delete that bit
-# about my diet", "efface ce truc sur le piano".
+# ...or "that thing about …" a short topic: "delete that bit about my diet".
 _THAT_ABOUT_RE: Final = re.compile(
     r"^"
     + _EITHER(phrases.THAT_THING)
@@ -160,7 +150,7 @@ def forget(lines: list[str], target: str) -> list[str]:
     for word in words:
         keys.update(p.KIND_WORDS.get(word, ()))
     needed = max(1, (len(words) + 1) // 2)
-    # A relative or pet named ("my girlfriend", "la mia fidanzata") goes with every line about it.
+    # A relative or pet named ("my girlfriend") goes with every line about it.
     relations = {word for word in words if word in RELATIONS.values()}
     kept = []
     for line in lines:
@@ -175,7 +165,7 @@ def forget(lines: list[str], target: str) -> list[str]:
     return kept
 
 
-# Words of forget requests themselves, never a topic to forget (with and without accents).
+# Words of forget requests, never a topic (with and without accents).
 _FORGET_WORDS: Final = frozenset(
     form
     for word in phrases.words(
@@ -201,8 +191,7 @@ def _stems(text: str) -> set[str]:
 
 
 def forget_by_stems(lines: list[str], sentence: str, *, turn: str) -> list[str]:
-    """A forget request the patterns don't read: drop the lines of the fact kind it names, or
-    sharing a word stem with it (with the whole turn when the sentence names nothing)."""
+    """A forget request the patterns miss: drop lines of the kind it names, or sharing a stem."""
     words = p.significant_words(sentence, RELATIONS) - _FORGET_WORDS
     keys = {key for word in words for key in p.KIND_WORDS.get(word, ())}
     stems = _stems(sentence) or _stems(turn)
@@ -239,8 +228,7 @@ def _forget_request(sentence: str) -> tuple[str, str] | None:
 
 
 def generic_facts(note: str, *, strict: bool) -> list[Fact]:
-    """A note no fact rule reads, kept as a short third-person line in its language ("remember
-    that I grow bonsai" → "Grows bonsai"); nothing when the rewrite is unsure."""
+    """A note no fact rule reads, as a short third-person line; nothing when unsure."""
     line = thirdperson.rewrite(note)
     return [Fact(line)] if line and line_ok(line, strict) else []
 
@@ -251,8 +239,7 @@ def _read(text: str) -> str:
 
 
 def remembered_clauses(text: str) -> list[str]:
-    """What a remember request asks to keep: the note after "remember that …" in each sentence
-    that has one, else every sentence ("Hunter2 is my password, remember it")."""
+    """What a remember request keeps: the note after "remember that …", else each sentence."""
     sentences = p.split_sentences(_read(text))
     notes = [
         note["v"]
@@ -271,10 +258,7 @@ def asks_to_remember(text: str) -> bool:
 
 
 def apply_turn(lines: list[str], text: str, *, strict: bool, asked: bool = False) -> list[str]:
-    """Apply one of the person's turns, sentence by sentence, in the order they were said.
-
-    ``asked``: the turn (or the one right after) asks to remember, so health facts may be kept.
-    """
+    """Apply one of the person's turns, sentence by sentence; `asked` lets health facts be kept."""
     text = _read(text)
     asked = asked or asks_to_remember(text)
     named = False  # the first name said in a turn wins: "I'm Priya, call me Pri" keeps Priya
@@ -290,9 +274,8 @@ def apply_turn(lines: list[str], text: str, *, strict: bool, asked: bool = False
                 if lines == before:  # "oublie ça": what "that" is was said before in the turn
                     lines = forget_by_stems(lines, target, turn=text)
         elif is_forget_request(sentence):
-            # Asked in words the rules above don't read ("can u forget where i work?",
-            # "vergiss bitte meinen Wohnort"): the lines that share a word stem with the
-            # request go, or, when it only says "that", with the rest of the turn.
+            # Asked in words the rules miss ("can u forget where i work?"): lines sharing a
+            # stem with the request go, or with the rest of the turn when it only says "that".
             lines = forget_by_stems(lines, sentence, turn=text)
             continue
         note = (
@@ -324,8 +307,7 @@ def apply_turn(lines: list[str], text: str, *, strict: bool, asked: bool = False
 
 
 def kept_from(text: str, previous: str | None = None) -> list[str]:
-    """The lines one turn would add to an empty memory; ``previous``, the person's turn before,
-    counts when this one only says "remember that"."""
+    """The lines one turn adds to an empty memory; `previous` counts after "remember that"."""
     if previous and _BARE_REMEMBER_RE.match(p.normalise(text)):
         return apply_turn([], previous, strict=False, asked=True)
     return apply_turn([], text, strict=False)
@@ -423,14 +405,12 @@ def run(payload: dict[str, Any]) -> list[str]:
         return memory
     lines = dedupe(memory)
     strict = task == "voice"
-    # "context" holds turns already read: never a source of facts (a fact the person deleted
-    # must not come back from them); it only tells whether a role-play is going on.
+    # "context" is never a source of facts (a deleted fact must not come back from it); it only
+    # tells whether a role-play is going on.
     playing = _roleplaying(_turns(payload, "context"))
     previous: str | None = None
-    # forget_requested is not needed: a forget sentence is recognised in the turn itself, which
-    # also tells what to forget.
+    # forget_requested is not needed: the forget sentence itself says what to forget.
     for turn in _turns(payload, "transcript"):
-        # Facts come only from the person's words; the assistant's turns are never a source.
         text = _text(turn.get("content"))
         if turn.get("role") != "user" or not text:
             continue
@@ -438,8 +418,7 @@ def run(payload: dict[str, Any]) -> list[str]:
         if roleplay.starts_roleplay(text):
             playing.add(conversation)
         elif conversation in playing and (roleplay.ends_roleplay(text) or asks_to_remember(text)):
-            # An explicit remember request is about the person, not the character: it ends
-            # the role-play ("remember that I'm allergic to peanuts").
+            # A remember request is about the person, not the character: it ends the role-play.
             playing.discard(conversation)
         if conversation in playing:
             # In a role-play only what is said to be real life is about the person.
@@ -449,7 +428,7 @@ def run(payload: dict[str, Any]) -> list[str]:
             previous = None
             continue
         if previous and _BARE_REMEMBER_RE.match(p.normalise(text)):
-            # "I'm allergic to peanuts." then "Please remember that.": the request is about it.
+            # "I'm allergic to peanuts." then "Please remember that."
             lines = apply_turn(lines, previous, strict=strict, asked=True)
         lines = apply_turn(lines, text, strict=strict)
         previous = text
@@ -457,9 +436,10 @@ def run(payload: dict[str, Any]) -> list[str]:
 
 
 def answer(messages: list[dict[str, Any]]) -> str:
-    """Answer a memory model call with ``{"edits": [...]}`` against the numbered list, as the
-    contract asks of any model: it works out the whole new list, then says how it differs.
-    Never raises: odd input gets no edits (the memory unchanged), never a crash."""
+    """Answer a memory model call with `{"edits": [...]}` against the numbered list.
+
+    It works out the whole new list, then its difference. Odd input gets no edits, never a crash.
+    """
     payload = _payload(messages)
     if payload is None:
         return edits.dump([])

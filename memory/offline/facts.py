@@ -1,9 +1,6 @@
-"""What the offline memory model reads in one text: the rules of ``chat.offline.lang_*`` turn the
-person's words into short third-person lines in the language they used ("Vivo a Torino" →
-"Vive a Torino", "My name is Anna" → "Name is Anna"), in English, Italian, French, Spanish,
-German and Portuguese. Precision first: a capture a rule is unsure about gives no line.
-
-Part of the offline extractor (``memory.offline.extractor`` applies these facts to a list).
+"""What the offline memory model reads in one text: the rules of `memory.offline.lang_*` turn the
+person's words into short third-person lines in their language ("Vivo a Torino" → "Vive a
+Torino"). Precision first: an unsure capture gives no line.
 """
 
 from __future__ import annotations
@@ -40,8 +37,7 @@ _UND_RE: Final = re.compile(r"\s+und\s+", re.IGNORECASE)
 
 
 def _variants(clause: str) -> list[str]:
-    """The clause, its standard form when it is colloquial ("ich wohn", "je mange pas"), and the
-    German main-clause order of either when it is a subordinate one."""
+    """The clause, its standard form when colloquial, and German main-clause order of either."""
     variants = [clause]
     standard = colloquial.standard(clause)
     if standard:
@@ -58,15 +54,13 @@ def _variants(clause: str) -> list[str]:
 def extract(text: str, *, strict: bool = False, sensitive_ok: bool = False) -> list[Fact]:
     """Facts the person states about themself in one text.
 
-    Questions, hypotheticals, negations (unless the rule states a negative fact), reported
-    speech and quoted words give nothing. Health facts need ``sensitive_ok`` (a remember
-    request). ``strict`` is voice: only unambiguous captures pass.
+    Questions, hypotheticals, negations, reported speech and quotes give nothing. Health facts
+    need `sensitive_ok` (a remember request); `strict` (voice) takes only unambiguous captures.
     """
     facts: list[Fact] = []
     for said in p.split_sentences(p.drop_quotes(text)):
-        # A question gives nothing, but a statement before a question put back to the
-        # assistant still counts ("I'm a nurse, any tips?"). Reported speech is someone else's
-        # claim: only the words before it are the person's ("My wife Chiara says that …").
+        # A statement before a question back to the assistant counts ("I'm a nurse, any
+        # tips?"); of reported speech only the words before it are the person's.
         sentence = p.before_reported(p.statement_part(said) or "")
         if not sentence or p.is_sarcastic(said):
             continue
@@ -76,15 +70,14 @@ def extract(text: str, *, strict: bool = False, sensitive_ok: bool = False) -> l
         for clause in p.split_clauses(sentence):
             keys: set[str] = set()
             # A hypothetical is read up to the end of this clause: "…, in case I ask" after a
-            # fact does not make the fact hypothetical, "If I lived in Paris" before it does.
+            # fact leaves it a fact, "If I lived in Paris" before it does not.
             at = sentence.find(clause, start)
             start = at + len(clause) if at >= 0 else start
             said_so_far = sentence[:start] if at >= 0 else sentence
             for variant in _variants(clause):
                 for rule in RULES:
                     fact = _apply(rule, variant, sentence, said_so_far, strict, sensitive_ok)
-                    # One value per kind and clause: the first, most specific rule wins
-                    # ("married to Tom" over "married").
+                    # One value per kind and clause: the first, most specific rule wins.
                     if not fact or fact in facts or (fact.key and fact.key in keys):
                         continue
                     facts.append(fact)
@@ -121,8 +114,7 @@ def _apply(
     return fact if fact and line_ok(fact.line, strict) else None
 
 
-# A negation after "and" or "but" is about what follows: "sou vegana há três anos e nunca me
-# senti tão bem" is no negated diet.
+# A negation after "and"/"but" is about what follows, not the fact before it.
 _AND_RE: Final = re.compile(r"\s(?:and|but|e|ed|ma|mas|et|mais|y|pero|und|aber)\s", re.IGNORECASE)
 
 
@@ -144,10 +136,9 @@ def line_ok(line: str, strict: bool) -> bool:
 
 
 def note_facts(note: str, *, strict: bool) -> list[Fact]:
-    """Facts of an explicit "remember that …": only what a rule can rewrite with confidence.
+    """Facts of an explicit "remember that …" that a rule can rewrite with confidence.
 
-    A note no rule understands gives nothing: a raw first-person sentence is never stored.
-    """
+    A raw first-person sentence is never stored."""
     note = note.strip().rstrip("?!.;").strip()
     return extract(note, strict=strict, sensitive_ok=True)
 

@@ -1,9 +1,7 @@
-"""Text helpers shared by the offline models: sentence shape and the guards that keep the memory
-extractor precise (questions, hypotheticals, negations, reported speech, role-play, secrets and
-instructions), in English, Italian, French, Spanish, German and Portuguese.
+"""Text helpers for the offline models: sentence shape and the guards that keep the extractor
+precise (questions, hypotheticals, negations, reported speech, secrets, instructions).
 
-Pure module: no Django, no litellm. Everything here is deterministic table lookups and regular
-expressions, so the same input always gives the same output.
+Pure and deterministic: table lookups and regular expressions only.
 """
 
 from __future__ import annotations
@@ -17,7 +15,7 @@ from memory.rules import phrases
 
 
 def word_set(text: str) -> frozenset[str]:
-    """A vocabulary written as one space-separated string, which reads better than a list."""
+    """A vocabulary written as one space-separated string."""
     return frozenset(text.split())
 
 
@@ -32,8 +30,8 @@ TIER_NAME: Final = 6
 
 # --- sentence shape ---------------------------------------------------------------------------
 _SENTENCE_RE: Final = re.compile(r"(?<=[.!?…])(?<!\d\.)\s+|\n+")  # not "am 12. März"
-# Split clauses at commas, and at "and/but" only when a new first-person statement follows, so
-# "I like rock and roll" stays whole while "my name is Anna and I live in Turin" splits.
+# Split at commas, and at "and/but" only before a new first-person statement: "I like rock and
+# roll" stays whole.
 _CLAUSE_RE: Final = re.compile(
     r"\s*[,;]\s+|\s*[;]\s*|\s+(?:and|but|e|ed|ma|però|et|mais|y|pero|und|aber|mas)\s+"
     r"(?=(?:i|i'm|i've|my|io|mi|ho|sono|vivo|abito|lavoro|faccio|mia|mio|parlo|suono|gioco|"
@@ -111,8 +109,8 @@ _VALUE_STOP_RE: Final = re.compile(
 )
 
 
-# Hesitations of speech ("um", "euh", "ähm") and a "like" set off by commas: noise, never a
-# fact. Dropped with the commas around them, so "I live in, uh, Bristol" reads "I live in Bristol".
+# Hesitations ("um", "euh") and a "like" between commas are noise, dropped with their commas:
+# "I live in, uh, Bristol" reads "I live in Bristol".
 _FILLER_RE: Final = re.compile(
     # "um" is also Portuguese "a" ("um gato"): a filler only before a comma or English words.
     r"(?:,\s*|^|(?<=\s))(?:umm+|uh+m?|uhm|erm|ehm+|euh+|heu+|hmm+|mmm+|äh+m?|ähm|"
@@ -152,9 +150,8 @@ _TAIL_RE: Final = re.compile(
 )
 
 
-# "I live in Boulder and work as a nurse": English leaves the second "I" out — only when the
-# sentence opens with "I" and a verb of the same kind ("I hope my kids will … and play", "I used
-# to live … and work" are not the person's present facts).
+# English leaves the second "I" out ("I live in Boulder and work as a nurse"): split only when
+# the sentence opens with "I" and a present verb of the same kind.
 _EN_SUBJECT_RE: Final = re.compile(
     r"^\W*i (?:also |still |now )?(?:live|work|have|speak|teach|study|play|love|like|own|drive|"
     r"grow|run|train|volunteer)\b(?!.*\b(?:used to|will|would|hope|wish|want|my (?:kids|son|"
@@ -203,8 +200,7 @@ _OWN_QUESTION_RE: Final = re.compile(
     r"devo|debo|posso|puedo|soll|sollte|dois|what's|whats)\b",
     re.IGNORECASE,
 )
-# A question put to the assistant after a statement ("I'm a nurse, any tips?", "Meu nome é
-# Thiago, tudo bem?"): it speaks to the assistant or is a greeting, not a tag on the statement
+# A question to the assistant after a statement ("I'm a nurse, any tips?") is not a tag on it
 # ("I'm a lawyer, right?" stays a question).
 _ASKS_BACK_RE: Final = re.compile(
     r"\b(?:you|your|any|tu|ti|te|tuo|tua|voi|vous|toi|ton|ta|tú|usted|du|dir|dich|dein|ihr|"
@@ -216,8 +212,7 @@ _ASKS_BACK_RE: Final = re.compile(
 
 
 def statement_part(sentence: str) -> str | None:
-    """The sentence without a question put back to the assistant after a comma; the sentence
-    itself when it asks nothing; None when it is a question."""
+    """The sentence without a question put back after a comma; None when it is a question."""
     if not is_question(sentence):
         return sentence
     text = strip_lead(sentence)
@@ -244,8 +239,7 @@ def is_hypothetical(sentence: str, lang: str = "") -> bool:
 
 
 # Sarcasm says the opposite of a fact: an eye-roll, "/s", "yeah right", a love verb in capitals
-# ("I just LOVE working Sundays"), "just love" after "oh yeah"/"sure", or a love verb beside a
-# complaint about something happening again ("encore une panne, j'adore ma vie").
+# ("I just LOVE working Sundays"), or beside a complaint of something happening again.
 _LOVE: Final = r"(?:love|adore|enjoy|adoro|amo|adore|aime|encanta|liebe|gosto|amo)"
 _SARCASM_RE: Final = re.compile(
     r"[\U0001F644\U0001F612\U0001F643\U0001F611]|(?:^|\s)/s\b|\byeah,? right\b|\(not\)"
@@ -286,8 +280,7 @@ def is_reported(clause: str) -> bool:
 
 
 def before_reported(sentence: str) -> str:
-    """The person's own words before a reporting verb: "My wife Chiara" in "My wife Chiara
-    says I talk too much"; the whole sentence when nothing is reported."""
+    """The person's own words before a reporting verb ("My wife Chiara says …")."""
     match = _REPORTED_RE.search(sentence)
     return sentence[: match.start()].strip(" ,") if match else sentence
 

@@ -1,7 +1,5 @@
-"""Value readers of the offline memory extractor: the fact inside a captured tail
-("Anna and I live…" → "Anna"). Each returns the value verbatim, or None when unsure.
-
-A reader takes (captured text, strict) — strict is voice, where only unambiguous values pass.
+"""Value readers of the offline extractor: the fact inside a captured tail ("Anna and I live…" →
+"Anna"), verbatim, or None when unsure. `strict` is voice: only unambiguous values pass.
 """
 
 from __future__ import annotations
@@ -103,8 +101,7 @@ def take_name(text: str, *, require_cap: bool) -> str | None:
 
 
 def lone_name(text: str, strict: bool) -> str | None:
-    """ "Lukas" in "ich bin Lukas": one or two capitalised words that are no nationality, job,
-    language or state ("ich bin Deutscher", "sono Italiano")."""
+    """One or two capitalised words that are no nationality or job ("ich bin Lukas")."""
     words = [bare(word) for word in text.split()]
     if not 1 <= len(words) <= 2 or not all(_NAME_TOKEN_RE.fullmatch(w) for w in words):
         return None
@@ -129,8 +126,7 @@ _NOT_APPOSED: Final = word_set(
 
 
 def apposed_name(text: str, strict: bool) -> str | None:
-    """A name set beside a relative by commas ("Biscuit, my beagle", "o meu marido, o Rui"):
-    one or two capitalised words that are no greeting, time word, nationality or job."""
+    """A name beside a relative between commas ("Biscuit, my beagle")."""
     value = take_name(text, require_cap=True)
     if not value or len(value.split()) > 2:
         return None
@@ -266,8 +262,7 @@ def _with_subject(job_words: str, rest: str) -> str:
 
 
 def job(text: str, strict: bool) -> str | None:
-    """One known job noun (any of the six languages), with its article if any: "infermiera",
-    and the subject it covers when said right after it: "profesora de música"."""
+    """One known job noun, with its article and subject ("profesora de música")."""
     raw = text.split()
     words = [bare(word) for word in raw[:3]]
     if not words:

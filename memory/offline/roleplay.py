@@ -1,8 +1,5 @@
-"""Role-play for the offline memory extractor, in six languages: the turn that sets one up
-("Let's role-play", "you're a client and I'm a lawyer. Start."), the turn that ends it, and what
-a role-play turn says about the person's real life ("na vida real sou professor").
-
-Pure module: regular expressions only.
+"""Role-play for the offline extractor: the turn that sets one up, the turn that ends it, and
+what a role-play turn says about real life ("na vida real sou professor").
 """
 
 from __future__ import annotations
@@ -21,9 +18,8 @@ _ROLEPLAY_RE: Final = re.compile(
     r"\bvamos fingir\b|\bfaz de conta\b|\bfinge que\b",
     re.IGNORECASE,
 )
-# Roles handed out ("you're a client and I'm a lawyer", "tu sei il cliente e io l'avvocato"),
-# with a cue that a game starts ("let's play a game", "Start.", "Go!"): a role-play. Without a
-# cue, "you're a genius and I'm a fan" is only a compliment.
+# Roles handed out with a cue that a game starts ("you're a client and I'm a lawyer. Start."):
+# without a cue, "you're a genius and I'm a fan" is a compliment.
 _ROLES_RE: Final = re.compile(
     r"\byou(?:'re| are| play| be|'ll be| will be) (?:a|an|the|my) "
     r"[^.!?]{0,40}\b(?:and|while) i(?:'m| am|'ll be| will be| play) (?:a|an|the|your)\b"

@@ -1,6 +1,5 @@
-"""The shape of an extraction rule of the offline memory model, shared by the language modules
-(``chat.offline.lang_*``): a pattern on the person's words, a template for the third-person line
-in the same language, and the key that says which older line it replaces.
+"""The shape of an offline extraction rule, shared by `memory.offline.lang_*`: a pattern, a
+third-person template in the same language, and the key of the older line it replaces.
 """
 
 from __future__ import annotations
@@ -52,11 +51,9 @@ class Rule:
     sensitive: bool = False
     # The rule states a negative fact ("I don't eat pork"): the negation guard does not apply.
     negative: bool = False
-    # The rule reads the whole sentence: its value is a list a comma would cut ("English,
-    # French and Italian").
+    # The value is a list a comma would cut ("English, French and Italian"): read the sentence.
     whole: bool = False
-    # The rule states a habit ("I play tennis", "je fais du vélo"): a one-off said with "today",
-    # "tonight" or "tomorrow" is no fact.
+    # A habit ("I play tennis"): a one-off with "today", "tonight" or "tomorrow" is no fact.
     habitual: bool = False
 
     def build(self, match: re.Match[str], strict: bool) -> Fact | None:
@@ -103,8 +100,7 @@ _NAME_NOT: Final = word_set(
 
 
 def named(connectors: str, glue: str) -> str:
-    """The regex tail naming what was counted: "named Rex", ", Rex", "un bassotto che si chiama
-    Briciola", with a second name after the language's "and" (``glue``)."""
+    """The regex tail naming what was counted ("named Rex", ", Rex"), maybe a second name."""
     breed = r"(?:,? (?:a|an|un|una|uno|une|ein|eine|einen|um|uma) [\w-]+)?"
 
     def second(group: str) -> str:

@@ -1,15 +1,11 @@
-"""The generic rewrite of the offline memory extractor: a note the person explicitly asks to keep
-("remember that I grow bonsai") that no fact rule reads becomes a short third-person line in the
-language it was said in ("Grows bonsai", "Il colore preferito è il verde", "Tiene dos hijos",
-"Spielt Geige", "A un chat qui s'appelle Tom", "Tem uma bicicleta").
+"""The offline extractor's generic rewrite: a note the person asks to keep that no fact rule
+reads becomes a short third-person line in its language ("remember that I grow bonsai" →
+"Grows bonsai").
 
-Per language: the subject pronoun goes, the first-person verb is conjugated (a small table of the
-commonest verbs and a regular rule), first-person possessives and reflexives are rewritten; names,
-numbers and every other word stay verbatim. Precision first: a note addressed to the assistant,
-a question, a hypothetical, or one still holding first-person words after the rewrite gives no
-line, and neither does a fragment ("Loves to", "Likes every day").
-
-Pure module (no Django): table lookups and regular expressions only.
+Per language: the subject pronoun goes, the verb is conjugated (a small table and a regular
+rule), first-person possessives and reflexives are rewritten; other words stay verbatim.
+Precision first: a note to the assistant, a question, a hypothetical, leftover first-person words
+or a fragment ("Loves to") give no line. Pure module.
 """
 
 from __future__ import annotations
@@ -45,8 +41,7 @@ _MARKERS: Final = {
 
 
 def languages_of(text: str) -> list[str]:
-    """The languages a short note may be in, likeliest first, by its first-person and function
-    words and the first-person verbs of the tables."""
+    """The languages a short note may be in, likeliest first, by its words and verbs."""
     tokens = [_bare(token) for token in _WORD_RE.findall(p.normalise(text))]
     tokens += ["j'" for token in tokens if token.startswith("j'")]
     scores = {
@@ -187,8 +182,7 @@ _PT_VERBS: Final = {
 _ES_START_ONLY: Final = {"como": "come"}
 _PT_START_ONLY: Final = {"como": "come"}
 
-# Words that may stand before the verb without being its subject ("a ottobre corro", "en junio
-# voy", "todos os sábados surfo"): time and place phrases, negation, adverbs.
+# Words before the verb that are not its subject: time and place phrases, negation, adverbs.
 _RO_BEFORE: Final = word_set(
     "a ad in il lo la l' i gli le ogni ogni tutti tutte da dal dalla di del della nel nella "
     "questo questa quest' prossimo prossima non anche ancora sempre già spesso ormai "
@@ -209,8 +203,8 @@ _RO_BEFORE: Final = word_set(
 _RO_SUBJECT: Final = {"it": "io", "es": "yo", "pt": "eu"}
 _RO_REFLEXIVE: Final = {"it": ("mi", "si"), "es": ("me", "se"), "pt": ("me", "se")}
 _RO_NEGATION: Final = {"it": "non", "es": "no", "pt": "não"}
-# Possessives: with the article kept at the start ("il mio colore" → "Il colore"), and the third
-# person's anywhere else ("con mi hermano" → "con su hermano").
+# Possessives: the article is kept at the start ("il mio colore" → "Il colore"), the third
+# person's elsewhere ("con mi hermano" → "con su hermano").
 _RO_POSSESSIVE: Final = {
     "it": {"mio": "suo", "mia": "sua", "miei": "suoi", "mie": "sue"},
     "es": {"mi": "su", "mis": "sus", "mío": "suyo", "mía": "suya"},
@@ -235,8 +229,7 @@ _NOT_VERBS: Final = word_set(
 
 
 def _ro_regular(word: str, lang: str) -> str | None:
-    """The third person of a regular first-person verb: "guido" → "guida", "finisco" →
-    "finisce", "surfo" → "surfa"; None for a word that is no such form."""
+    """The third person of a regular first-person verb ("guido" → "guida"), else None."""
     low = word.lower()
     if lang == "it" and low.endswith("isco"):
         return word[:-1] + "e"
@@ -459,8 +452,7 @@ _REWRITERS: Final[dict[str, Callable[[str], str | None]]] = {
     "pt": lambda text: _romance(text, "pt"),
 }
 
-# Addressed to the assistant, not about the person: "remember that you must …", "ricorda che
-# devi …", "souviens-toi que tu …".
+# Addressed to the assistant, not about the person: "remember that you must …".
 _TO_YOU_RE: Final = re.compile(
     r"\b(?:you|your|yours|u|tu|ti|te|tuo|tua|devi|puoi|hai|toi|ton|ta|tes|vous|votre|"
     r"tú|usted|tus|debes|puedes|du|dich|dir|dein|deine|deinen|musst|sollst|você|teu|tua|"
@@ -490,8 +482,8 @@ _EMPTY_OBJECT: Final = word_set(
     "everywhere anywhere somewhere there here all so much lo la li le ça cela ceci tout eso esto "
     "todo es das alles isso isto tudo tutto tutti"
 )
-# "Loves the thought of…", "Likes the idea": a figure of speech; "Likes to say": a habit of
-# talk; "…this song", "…that view": the thing in front of the person, not a lasting taste.
+# Figures of speech ("Likes the idea"), habits of talk ("Likes to say"), or the thing in front of
+# the person ("…this song"): no lasting taste.
 _NO_FACT_RE: Final = re.compile(
     r"^(?:loves|likes|enjoys|hates|adores) (?:the (?:thought|idea|feeling|way|fact)\b|to (?:say|"
     r"tell|think|know|mention|admit|ask|add|share|imagine)\b)"
@@ -502,8 +494,7 @@ _NO_FACT_RE: Final = re.compile(
 
 
 def is_fragment(line: str) -> bool:
-    """A line without its object or complement, or whose object names nothing lasting:
-    "Loves to", "Likes every day", "Grows", "Loves everywhere", "Daughter is Sara's"."""
+    """A line without its object, or whose object names nothing lasting ("Loves to")."""
     words = [_bare(word) for word in line.split()]
     words = [word for word in words if word]
     if len(words) < 2 or words[-1] in _DANGLING:

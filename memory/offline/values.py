@@ -1,6 +1,5 @@
-"""Value readers of the offline memory extractor for everyday facts: languages spoken, dates,
-workplaces, activities, drinks and health conditions. Each returns the value verbatim, or None
-when unsure (see ``memory.offline.readers`` for names, places and jobs).
+"""Value readers of the offline extractor for everyday facts: languages, dates, workplaces,
+activities, drinks, health conditions. Each returns the value verbatim, or None when unsure.
 """
 
 from __future__ import annotations
@@ -24,8 +23,7 @@ _ELISION_RE: Final = re.compile(r"^(?:d|l|dell|dall)'", re.IGNORECASE)
 
 
 def languages(text: str, strict: bool) -> str | None:
-    """A list of language names ("Spanish and German", "français, arabe et un peu d'espagnol"),
-    up to where the names end ("English and Portuguese, and I've been learning…")."""
+    """A list of language names, up to where the names end ("Spanish and German")."""
     value = TRAILING_TIME_RE.sub("", cut_value(text))
     end = 0
     for match in _LIST_TOKEN_RE.finditer(value):
@@ -49,8 +47,7 @@ _DATE_RE: Final = re.compile(
 
 
 def date(text: str, strict: bool) -> str | None:
-    """A day and a month name, maybe a year ("12 March", "March 12th, 1990", "12 de marzo"),
-    up to where the date ends ("25 décembre, oui, le jour de Noël" → "25 décembre")."""
+    """A day and a month, maybe a year ("12 de marzo"), up to where the date ends."""
     value = cut_value(text)
     match = _DATE_RE.match(value)
     month = match and (match["m1"] or match["m2"])
@@ -84,8 +81,7 @@ _ACTIVITY_LEAD: Final = word_set(
 
 
 def activity(text: str, strict: bool) -> str | None:
-    """An everyday activity with its article ("de la randonnée", "arrampicata", "Yoga"), up to
-    the activity word; None when the words before it are not articles."""
+    """An everyday activity with its article ("de la randonnée"); None after other words."""
     out: list[str] = []
     for raw in text.split()[:5]:
         token = bare(raw)
@@ -118,8 +114,7 @@ _CONDITION_LEAD_RE: Final = re.compile(
 
 
 def condition(text: str, strict: bool) -> str | None:
-    """A health condition named in the list, maybe with its type or article ("diabetes tipo 1",
-    "type 2 diabetes", "l'asma")."""
+    """A listed health condition, maybe with its type or article ("type 2 diabetes")."""
     value = cut_value(cut_at_preposition(text))
     typed = _CONDITION_TYPE_RE.search(value)
     core = _CONDITION_LEAD_RE.sub("", value[: typed.start()] if typed else value)
@@ -130,8 +125,7 @@ def condition(text: str, strict: bool) -> str | None:
 
 
 def drink(text: str, strict: bool) -> str | None:
-    """What one does not drink, when it opens with a drink ("alcohol", "leite nem nada com
-    lactose", "de café")."""
+    """What one does not drink, when it opens with a drink ("alcohol")."""
     value = phrase(7)(text, strict)
     tokens = [bare(token).lower() for token in (value or "").split()]
     tokens = [token for token in tokens if token not in _ACTIVITY_LEAD]

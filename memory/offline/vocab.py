@@ -10,8 +10,8 @@ from typing import Final
 
 from memory.offline.patterns import word_set
 
-# Relatives and pets, singular and plural, in six languages → one English key word, so a line in
-# one language can replace a line of the same kind in another ("Wife is Laura" / "La moglie…").
+# Relatives and pets → one English key, so a line in one language replaces one of the same kind
+# in another ("Wife is Laura" / "La moglie…").
 RELATIONS: Final = {
     # English
     "wife": "wife", "husband": "husband", "partner": "partner", "boyfriend": "boyfriend",

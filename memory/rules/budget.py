@@ -1,8 +1,7 @@
-"""Token counting, the last-resort positional cut and where a long turn's parts end, with
-tiktoken `o200k_base` offline.
+"""Token counting, the last-resort positional cut and where a long turn's parts end.
 
-Pure module (no Django). The memory cap is measured on exactly the text the model sees: lines
-rendered by `render_block`, encoded with `o200k_base`.
+Pure module. The memory cap is measured on exactly the text the model sees: lines rendered by
+`render_block`, encoded with tiktoken's `o200k_base` (offline).
 """
 
 from __future__ import annotations
@@ -20,8 +19,8 @@ ENCODING_NAME: Final = "o200k_base"
 
 @functools.cache
 def _encoding() -> tiktoken.Encoding:
-    # Imported here so importing this module stays cheap until a count is needed. tiktoken
-    # finds its BPE file offline because the settings pointed it there (config/offline.py).
+    # Imported late so importing this module stays cheap. tiktoken finds its BPE file offline
+    # because the settings point it there (config/offline.py).
     import tiktoken
 
     return tiktoken.get_encoding(ENCODING_NAME)
@@ -33,8 +32,8 @@ def load_encoding() -> None:
 
 
 def _encode(text: str) -> list[int]:
-    # Ordinary encoding: text such as "<|endoftext|>" counts as plain text instead of raising
-    # (tiktoken's error would quote it).
+    # Ordinary encoding: "<|endoftext|>" counts as text instead of raising (the error would
+    # quote it).
     return _encoding().encode_ordinary(text)
 
 
@@ -56,15 +55,13 @@ def list_tokens(lines: Sequence[str]) -> int:
 def positional_cut(lines: Sequence[str], limit: int) -> list[str]:
     """Keep lines from the top, in order, while the rendered list stays within `limit` tokens.
 
-    The last-resort safety net under the condense pass: it judges nothing, it only guarantees
-    `list_tokens(result) <= limit`. It stops at the first line that does not fit.
+    The safety net under the condense pass: it judges nothing, it only guarantees
+    `list_tokens(result) <= limit`.
     """
     if limit <= 0:
         return []
-    # Encoding each line once (instead of the growing block per line) keeps this linear for
-    # 10,000 lines. Each line is costed with its joining newline, which BPE merges with a final
-    # "." into one token; the sum is then within a token or so of the real rendering, which is
-    # checked below and corrected in both directions.
+    # Each line is encoded once, so this stays linear for 10,000 lines. The sum of per-line
+    # costs is within a token or so of the real rendering; that is checked below and corrected.
     kept: list[str] = []
     total = 0
     for line in lines:
@@ -75,7 +72,7 @@ def positional_cut(lines: Sequence[str], limit: int) -> list[str]:
         total += cost
     while kept and list_tokens(kept) > limit:
         kept.pop()
-    # The estimate runs at most a token or two high, so this adds at most a line or two.
+    # The estimate runs at most a token or two high: this adds at most a line or two.
     while len(kept) < len(lines) and list_tokens([*kept, lines[len(kept)]]) <= limit:
         kept.append(lines[len(kept)])
     return kept
@@ -107,12 +104,10 @@ _PART_END_WINDOW: Final = 5
 
 
 def part_end(text: str, limit: int) -> int:
-    """How many characters of ``text`` its next part takes: all of it when it is at most
-    ``limit`` tokens, else the longest head that is, ended after a line break, a sentence or a
-    word when one falls in that head's last fifth (so a part ends on a whole word).
+    """How many characters of `text` its next part takes: all when within `limit` tokens.
 
-    At least one character, even when a single one costs more than ``limit``: a long text read
-    part after part always moves on."""
+    Else the longest head that fits, ended at a line break, sentence or word in its last fifth.
+    At least one character, so reading part after part always moves on."""
     head = truncate_to_tokens(text, limit)
     if len(head) == len(text):
         return len(text)

@@ -1,12 +1,10 @@
-"""What one write did to the list — lines added, changed (from → to) and removed — as the
-history shows it and an undo reverts it.
+"""What one write did to the list (lines added, changed from → to, removed), for history and undo.
 
-Pure module (no Django). The record is the diff of the old and new lists, so every line a write
-took out is named, also one a pass removed without being asked: one Undo brings it back. Which
-removed line became which added one is a guess the list cannot tell by itself: a hint the writer
-knows (a hand edit, an undo) wins; else a line replaced in its own place (how a pass's
-``replace`` edits apply) pairs with what took its place when the two share a word; else two
-leftover lines pair when they read alike. Any pairing reverts to the same list.
+Pure module. The record is the diff of the two lists, so every line a write took out is named,
+even one a pass removed unasked: one Undo brings it back. Which removed line became which added
+one is a guess: a hint from the writer wins; else a line replaced in place pairs with its
+replacement when they share a word; else leftovers pair when alike. Any pairing reverts to the
+same list.
 """
 
 from __future__ import annotations
@@ -80,8 +78,7 @@ def diff(
 
 
 def revert(lines: Sequence[str], record: ChangeRecord) -> list[str]:
-    """``lines`` with ``record`` undone: what it added goes, what it changed turns back, what
-    it removed comes back (at the end: a fact list has no order to restore)."""
+    """`lines` with `record` undone; removed lines come back at the end (a list has no order)."""
     back = {new: old for old, new in record.changed}
     added = set(record.added)
     reverted = [back.get(line, line) for line in lines if line not in added]
@@ -95,9 +92,9 @@ def inverse_pairs(record: ChangeRecord) -> list[tuple[str, str]]:
 
 
 def without(record: ChangeRecord, forgotten: Callable[[str], bool]) -> ChangeRecord:
-    """``record`` with every forgotten line taken out. A change whose old text is forgotten
-    reads as an addition of the new one, and one whose new text is forgotten as a removal of
-    the old one: an undo never brings a forgotten line back."""
+    """`record` without forgotten lines, so an undo never brings a forgotten line back.
+
+    A change with a forgotten old text reads as an addition; with a forgotten new one, a removal."""
     added = [line for line in record.added if not forgotten(line)]
     removed = [line for line in record.removed if not forgotten(line)]
     changed: list[tuple[str, str]] = []

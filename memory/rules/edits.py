@@ -1,19 +1,15 @@
 """A pass's answer as edits against the numbered list, and how code applies them.
 
-Pure module (no Django). SPEC §4: the model judges every line each pass and answers with edits
-against the list as it was shown, numbered from 1 — ``{"edits": [{"op": "add", "text": …},
-{"op": "replace", "line": 3, "text": …}, {"op": "remove", "line": 5}]}``, an empty list meaning
-unchanged. Code applies them to the list it holds, so a line the model did not name stays
-verbatim by construction and every removal is explicit, and whatever the model writes goes
-through the same checks as before (``memory.filters.gate``). The guards here never lose a fact:
-- a refused ``add`` is dropped and counted;
-- a refused ``replace`` keeps the old line, and the removals that only made room for it (lines
-  whose words it took in: a merge) are undone;
-- an edit naming a line that does not exist, or one already edited, is ignored and counted.
+Pure module. SPEC §4: the model answers with edits against the list as shown, numbered from 1
+(`{"edits": [{"op": "add", "text": …}, {"op": "replace", "line": 3, …}, {"op": "remove", …}]}`).
+Code applies them, so an unnamed line stays verbatim and every removal is explicit; new text goes
+through `memory.filters.gate`. The guards never lose a fact:
+- a refused `add` is dropped and counted;
+- a refused `replace` keeps the old line, and undoes the removals that made room for it (a merge);
+- an edit naming a missing or already edited line is ignored and counted.
 
-The answer is read leniently — a preamble, a trailing note, a code fence or ``<think>…</think>``
-around the JSON object is fine — but an answer with no readable edits is an error
-(``MalformedAnswer``), never an empty list.
+The answer is read leniently (preamble, code fence, `<think>`), but an answer with no readable
+edits is an error (`MalformedAnswer`), never an empty list.
 """
 
 from __future__ import annotations
@@ -55,11 +51,9 @@ SCHEMA: Final[dict[str, Any]] = {
 
 # Reasoning some models write before their answer, closed or cut off.
 _THINK_RE: Final = re.compile(r"<think>.*?(?:</think>|\Z)", re.DOTALL | re.IGNORECASE)
-# Only so many places are tried as the start of the object: an answer is bounded by its token
-# limit anyway, and each try costs a scan of the rest.
+# A bound on the places tried as the object's start: each try scans the rest.
 _MAX_STARTS: Final = 64
-# A refused merge takes back the removals of lines it took in: those sharing this share of
-# their words with it.
+# A refused merge undoes the removals of lines sharing this share of their words with it.
 _MERGED_SHARE: Final = 0.5
 _WORD_RE: Final = re.compile(r"\w+")
 
@@ -83,8 +77,7 @@ class Answer:
 
 
 def _candidates(text: str) -> Iterator[Any]:
-    """The JSON values that start at each "{" of the answer (after a preamble, inside a
-    fence), outermost first."""
+    """The JSON values starting at each "{" of the answer, outermost first."""
     decoder = json.JSONDecoder()
     for tried, match in enumerate(re.finditer(r"\{", text)):
         if tried == _MAX_STARTS:
@@ -112,11 +105,10 @@ def _edit(item: object) -> Edit | None:
 
 
 def parse_answer(text: str) -> Answer:
-    """Read a memory model's answer: the first JSON object in it that holds ``edits``.
+    """Read a memory model's answer: the first JSON object in it that holds `edits`.
 
-    Raises ``MalformedAnswer`` when there is none (a truncated, garbled or off-contract answer
-    — a whole list instead of edits included): a pass that cannot be read fails and is retried,
-    never stored as an empty list.
+    Raises `MalformedAnswer` when there is none (a whole list instead of edits included): such a
+    pass fails and is retried, never stored as an empty list.
     """
     if not text or not text.strip():
         raise MalformedAnswer("empty")
@@ -145,8 +137,7 @@ class Applied:
     refused: Counter[str] = field(default_factory=Counter)
     # Edits that named no line, or a line already edited, or could not be read.
     ignored: int = 0
-    # Removals that took effect, lines rewritten into a duplicate of another, and removals undone
-    # with the merge they made room for.
+    # Removals that took effect, lines rewritten into a duplicate, removals undone with a merge.
     removed: int = 0
     folded: int = 0
     restored: int = 0
@@ -173,12 +164,11 @@ def apply_edits(
     refuse: Refuse,
     known_good: Collection[str] = (),
 ) -> Applied:
-    """Apply ``answer`` to ``lines`` (as the request showed them, numbered from 1).
+    """Apply `answer` to `lines` (numbered from 1 as the request showed them).
 
-    ``refuse`` says why a text must not be stored (``memory.filters.gate.refusal_reason``) or None.
-    Lines the edits leave alone are kept verbatim; those not in ``known_good`` (checked under
-    these rules already: the stored list) are checked again like any text, so a rule change
-    still reaches every list. Duplicates are folded into the first line that says the same.
+    `refuse` gives why a text must not be stored, or None. Lines not in `known_good` (the stored
+    list, checked already) are checked again, so a rule change reaches every list. Duplicates fold
+    into the first line that says the same.
     """
     count = len(lines)
     refused: Counter[str] = Counter()
@@ -254,9 +244,9 @@ def apply_edits(
 
 
 def edits_between(before: Sequence[str], after: Sequence[str]) -> list[Edit]:
-    """The edits that turn ``before`` into ``after``: what a model that thought in whole lists
-    would answer (the offline writer, recorded answers, tests). A line changed in place is a
-    replace; what is left over is removed or added."""
+    """The edits that turn `before` into `after`, for whole-list writers (offline, recordings).
+
+    A line changed in place is a replace; the rest is removed or added."""
     edits: list[Edit] = []
     matcher = difflib.SequenceMatcher(a=list(before), b=list(after), autojunk=False)
     tail: list[Edit] = []
@@ -271,8 +261,8 @@ def edits_between(before: Sequence[str], after: Sequence[str]) -> list[Edit]:
         for i in old[paired:]:
             edits.append(Edit("remove", line=i + 1))
         tail.extend(Edit("add", text=text) for text in new[paired:])
-    # Additions come after the kept lines, in order: where apply_edits puts them. A line
-    # inserted mid-list is not where the model wanted it, but every fact is there.
+    # Additions come after the kept lines, where apply_edits puts them: every fact is there,
+    # if not at the place the model wanted.
     return edits + tail
 
 

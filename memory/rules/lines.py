@@ -1,8 +1,6 @@
-"""Memory lines as plain text: cleaning, comparison keys, dedupe, and the error of an unreadable
-model answer (read in ``memory.rules.edits``).
+"""Memory lines as plain text: cleaning, comparison keys, dedupe, and the unreadable-answer error.
 
-Pure module (no Django). Memory text is private: nothing here logs it or puts it in an exception
-message, so a failure can be reported without leaking what the person told us.
+Pure module. Memory text is private: nothing here logs it or puts it in an exception message.
 """
 
 from __future__ import annotations
@@ -12,16 +10,14 @@ import unicodedata
 from collections.abc import Iterable
 from typing import Final, Literal
 
-# Characters deleted by `clean_text`. Bidi controls can make a stored line render differently from
-# what it says ("Trojan Source"); invisible characters defeat duplicate detection and the filters;
-# NUL is refused by PostgreSQL text columns.
+# Deleted by `clean_text`: bidi controls can make a line render unlike what it says ("Trojan
+# Source"); invisible characters defeat dedupe and the filters; PostgreSQL refuses NUL.
 _BIDI: Final = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"
 _INVISIBLE: Final = "\u200b\u200c\u200d\u2060\ufeff\u00ad"
 _CONTROL: Final = "".join(
     chr(c) for c in [*range(0x00, 0x20), 0x7F, *range(0x80, 0xA0)] if chr(c) not in "\n\t"
 )
-# Surrogates cannot be encoded as UTF-8, so a lone one (e.g. from a bad `\ud800` JSON escape)
-# would make the database driver fail on write.
+# A lone surrogate (a bad `\ud800` JSON escape) cannot be encoded as UTF-8 and fails the write.
 _SURROGATES: Final = "".join(chr(c) for c in range(0xD800, 0xE000))
 _DELETE_TABLE: Final = str.maketrans("", "", _BIDI + _INVISIBLE + _CONTROL + _SURROGATES)
 
@@ -39,11 +35,7 @@ MalformedReason = Literal["empty", "not_json", "wrong_shape"]
 
 
 def clean_text(text: str) -> str:
-    """Remove characters that must never be stored, then NFC-normalize.
-
-    Strips NUL and other C0/C1 controls (keeping newline and tab), lone surrogates, bidi controls
-    and zero-width or invisible characters.
-    """
+    """Remove controls, lone surrogates, bidi and invisible characters, then NFC-normalize."""
     return unicodedata.normalize("NFC", text.translate(_DELETE_TABLE))
 
 
@@ -54,10 +46,7 @@ def clean_line(text: str) -> str:
 
 
 def line_key(line: str) -> str:
-    """Return the comparison key of a line; two lines are duplicates iff their keys are equal.
-
-    Case, spacing, surrounding quotes and trailing punctuation do not make a line new.
-    """
+    """The comparison key of a line: case, spacing, quotes and trailing punctuation do not count."""
     # NFKC folds compatibility forms (full-width letters, ligatures) that casefold leaves alone.
     key = unicodedata.normalize("NFKC", clean_line(line)).casefold()
     key = " ".join(key.split())
@@ -69,11 +58,9 @@ def line_key(line: str) -> str:
 
 
 def fold(text: str) -> str:
-    """Return text folded for pattern matching: cleaned, casefolded, accents removed.
+    """Text folded for matching: cleaned, casefolded, no accents, one apostrophe, single spaces.
 
-    Apostrophe variants become "'" and whitespace runs become one space, so patterns can be
-    written once in plain ASCII for every language ("mémorise" and "memorise" match alike).
-    """
+    So patterns are written once in plain ASCII for every language."""
     stripped = clean_text(text).casefold()
     if not stripped.isascii():  # most lines are plain ASCII: skip the decomposition
         decomposed = unicodedata.normalize("NFKD", stripped)
@@ -95,10 +82,9 @@ def dedupe(lines: Iterable[str]) -> list[str]:
 
 
 class MalformedAnswer(ValueError):
-    """A memory model answer that cannot be read as a list of lines.
+    """A memory model answer that cannot be read.
 
-    The message is only a reason code: the answer may echo memory text, so it never appears here.
-    """
+    The message is only a reason code: the answer may echo memory text."""
 
     def __init__(self, reason: MalformedReason) -> None:
         super().__init__(f"malformed memory answer: {reason}")
@@ -109,7 +95,7 @@ _NOT_WORDS_RE = re.compile(r"[\W_]+")
 
 
 def forget_key(line: str) -> str:
-    """What forgetting a line matches: its words, whatever the case, accents, punctuation and
-    spacing ("Has a dog, Rex" and "has a dog rex" are one fact to forget). Stricter keys
-    (``line_key``) tell duplicates apart; forgetting must not miss a variant."""
+    """What forgetting a line matches: its words only ("Has a dog, Rex" = "has a dog rex").
+
+    Looser than `line_key`: forgetting must not miss a variant."""
     return _NOT_WORDS_RE.sub(" ", fold(line)).strip()

@@ -1,16 +1,12 @@
 """The one table of the words people use to ask the assistant to remember or to forget.
 
-Pure module (no Django). Three readers build their patterns from it: ``memory.rules.triggers``
-(does a
-message fire a memory pass at once?), the offline memory model (``memory.offline.extractor``:
-what to keep, what to drop) and the offline chat model (``chat.offline.responder``: what to
-acknowledge). A phrase added here is recognised by all of them; a reader keeps only the glue of
-its own patterns (what may follow a verb, sentence starts, windows).
+Pure module. Three readers build their patterns from it: `memory.rules.triggers` (does a message
+fire a pass now?), the offline memory model (`memory.offline.extractor`) and the offline chat
+model's asks (`memory.offline.asks`). A phrase added here is known to all three; each reader
+keeps only its own glue.
 
-Each kind maps a language (EN, IT, FR, ES, DE, PT) to regex fragments, written in lowercase and
-with the language's accents: the extractor matches raw text ignoring case, and the trigger, which
-matches ``fold``ed text, strips the accents of the fragments with ``plain`` when it builds. Where
-people often type a word without its accent, the fragment allows both ("acu[eé]rdate").
+Fragments are lowercase with the language's accents. The extractor matches raw text ignoring
+case; the trigger matches `fold`ed text, so it strips the fragments' accents with `plain`.
 """
 
 from __future__ import annotations
@@ -19,8 +15,8 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 
-# The standard library's own regex parser, to spell fragments out as words (``words``). Private
-# modules that typeshed leaves out; stable across the Pythons this project runs (3.11).
+# The standard library's regex parser, to spell fragments out as words (`words`). Private
+# modules typeshed leaves out; stable on the Python this project runs (3.11).
 from re import _constants as sre  # type: ignore[attr-defined]
 from re import _parser as sre_parse  # type: ignore[attr-defined]
 from typing import Any, Final
@@ -29,7 +25,7 @@ Kind = Mapping[str, tuple[str, ...]]
 
 LANGUAGES: Final = ("en", "it", "fr", "es", "de", "pt")
 
-# English infinitives are its imperatives, so a few words serve two kinds; they are written once.
+# English infinitives are its imperatives, so these serve two kinds; written once.
 _EN_FORGET: Final = ("forget", "unlearn", "stop remembering")
 _EN_STORE: Final = ("save", "store")
 _EN_DELETE: Final = ("delete", "remove", "erase")
@@ -96,8 +92,7 @@ REMEMBER: Final[dict[str, tuple[str, ...]]] = {
     ),
 }
 
-# Remember requests that carry their object, attached or right after ("ricordatelo",
-# "merk dir das"): a request even when "when" follows ("ricordatelo quando…").
+# Remember requests that carry their object ("merk dir das"): a request even before "when".
 REMEMBER_IT: Final[dict[str, tuple[str, ...]]] = {
     "en": (),
     "it": (
@@ -147,8 +142,7 @@ NOTE: Final[dict[str, tuple[str, ...]]] = {
     "pt": ("anot[ae]", "tome nota"),
 }
 
-# "Note" is also a noun: a request at the start of a sentence ("Note: …") or followed by what to
-# note ("note that …"), not in "I wrote a note".
+# "Note" is also a noun: a request only at a sentence start ("Note: …") or before "that …".
 NOTE_VERB: Final[dict[str, tuple[str, ...]]] = {
     "en": ("note",),
     "fr": ("note[sz]?",),
@@ -173,8 +167,7 @@ IN_MEMORY: Final[dict[str, tuple[str, ...]]] = {
     "pt": ("na (?:sua |tua )?memória",),
 }
 
-# Infinitives after a polite question ("could you save …", "puoi ricordarti …"), besides the
-# imperatives above, which the readers accept there too.
+# Infinitives after a polite question ("could you save …"); the readers accept imperatives too.
 REMEMBER_INF: Final[dict[str, tuple[str, ...]]] = {
     "en": _EN_STORE,
     "it": ("ricordarti", "salvare"),
@@ -204,8 +197,8 @@ FORGET_INF: Final[dict[str, tuple[str, ...]]] = {
     "pt": ("esquecer",),
 }
 
-# Erasing verbs: forgetting when they name the memory ("delete my address from your memory") or
-# a fact of the person, never on their own ("remove my name from the draft").
+# Erasing is forgetting only when it names the memory or a fact of the person, never alone
+# ("remove my name from the draft").
 ERASE: Final[dict[str, tuple[str, ...]]] = {
     "en": (*_EN_DELETE, "wipe", "clear", "drop", "scratch", "purge", "reset"),
     "it": ("cancella", "rimuovi", "elimina", "togli"),
@@ -224,7 +217,7 @@ ERASE_INF: Final[dict[str, tuple[str, ...]]] = {
     "pt": ("apagar",),
 }
 
-# The memory, as the place something is taken out of: "from your memory", "aus deinem Speicher".
+# The memory, as the place something is taken out of: "from your memory".
 FROM_MEMORY: Final[dict[str, tuple[str, ...]]] = {
     "en": ("from (?:your |the )?memory",),
     "it": ("dalla (?:tua )?memoria",),
@@ -234,8 +227,8 @@ FROM_MEMORY: Final[dict[str, tuple[str, ...]]] = {
     "pt": ("da (?:sua |tua )?memória",),
 }
 
-# What a forget request names when it means the whole list: "forget everything", "oublie tout".
-# The memory itself as what is erased: "clear your memory", "wipe the memory".
+# The whole list, as what a forget request names ("forget everything") or the memory erased
+# ("clear your memory").
 YOUR_MEMORY: Final[dict[str, tuple[str, ...]]] = {
     "en": ("(?:your|the|my) memory", "(?:your|the) memories", "what you remember"),
     "it": ("(?:la )?(?:tua )?memoria", "(?:i )?(?:tuoi )?ricordi"),
@@ -244,8 +237,7 @@ YOUR_MEMORY: Final[dict[str, tuple[str, ...]]] = {
     "de": ("dein(?:en)? (?:gedächtnis|speicher)", "das gedächtnis"),
     "pt": ("(?:a )?(?:sua |tua )memória", "a memória"),
 }
-# All the assistant knows of the person: "everything you know about me", "tout ce que tu sais
-# sur moi" (forgetting or erasing it is a wipe the person asked for).
+# All the assistant knows of the person: forgetting it is a wipe the person asked for.
 WHAT_YOU_KNOW: Final[dict[str, tuple[str, ...]]] = {
     "en": (
         "(?:everything|all|anything|whatever) (?:that )?you (?:know|remember|have|saved|stored)"
@@ -307,8 +299,8 @@ THAT_THING: Final[dict[str, tuple[str, ...]]] = {
     "de": ("das", "die sache", "den teil", "was ich dir (?:gesagt habe|erzählt habe)"),
     "pt": ("aquilo", "aquela coisa", "aquela parte", "isso", "o que (?:eu )?te disse"),
 }
-# The stems of the verbs of remembering and forgetting themselves, in the six languages: what a
-# typo repair may spell right (``memory.rules.spelling``), never the function words of a phrase.
+# Stems of the remember and forget verbs: what typo repair may respell (`memory.rules.spelling`),
+# never a phrase's function words.
 REQUEST_VERB_STEMS: Final = (
     "remember", "forget", "memori[sz]e", "erase",
     "ricord", "dimentic", "scord", "memorizz", "cancella",
@@ -318,9 +310,8 @@ REQUEST_VERB_STEMS: Final = (
     "lembr", "esque[cç]", "apag",
 )  # fmt: skip
 
-# What was said, named by its subject, after a verb of striking out: "scratch the band thing",
-# "cancella la cosa di Pietro", "efface le truc sur mon ex". A request only when the subject
-# ends the clause (the trigger's glue): "remove the logging thing from my script" edits a text.
+# A subject said before, after a striking-out verb ("scratch the band thing"). A request only
+# when the subject ends the clause: "remove the logging thing from my script" edits a text.
 ERASE_THING: Final[dict[str, tuple[str, ...]]] = {
     "en": ("scratch",),
     "it": ("cancella", "togli", "elimina"),
@@ -383,8 +374,7 @@ ASK: Final[dict[str, tuple[str, ...]]] = {
     "de": ("(?:kannst|könntest) du",),
     "pt": ("pode", "podes", "poderia", "consegue", "você pode"),
 }
-# German puts the infinitive last: words stand between the question and the verb ("kannst du
-# dir bitte meinen Geburtstag merken?").
+# German puts the infinitive last, after other words ("kannst du dir bitte … merken?").
 VERB_LAST: Final = frozenset({"de"})
 
 # Words that may open a request without changing it: "ok, remember …", "e ricordati …".
@@ -397,8 +387,7 @@ LEAD_INS: Final[dict[str, tuple[str, ...]]] = {
     "pt": ("e", "também"),
 }
 
-# Said right before the verb, these make it a request even after "I" or "you": "I want you to
-# remember", "ich möchte, dass du …".
+# Right before the verb these make a request even after "I" or "you" ("I want you to remember").
 WANT_YOU_TO: Final[dict[str, tuple[str, ...]]] = {
     "en": (
         "(?:want|need|like|love|asking|ask|tell|told) you to",

@@ -1,7 +1,7 @@
 """What the memory model is told, and the block the chat models receive.
 
-The rewrite prompt is the product: it carries every rule of SPEC §3. The model's answer is still
-only a proposal — ``memory.filters.gate`` decides what is stored.
+The rewrite prompt carries every rule of SPEC §3, but the answer is only a proposal:
+`memory.filters.gate` decides what is stored.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from typing import Any, Literal
 
 MEMORY_HEADER = "Facts about the person, saved from earlier conversations (memory):"
-# How memory is written, told to a chat model whenever memory is on, so its acknowledgement of a
-# remember or forget request never claims what it cannot know (issue 15: said honestly).
+# Told to a chat model whenever memory is on, so it never claims what it cannot know about a
+# remember or forget request.
 MEMORY_WRITING_NOTE = (
     "Memory is written in the background, after your reply, by a separate process that decides "
     "what to keep. When the person asks you to remember or forget something, say that memory "
@@ -24,8 +24,8 @@ MEMORY_FOOTER = (
     "The person's current message always takes precedence over them. " + MEMORY_WRITING_NOTE
 )
 
-# Told to the chat model when nothing said in this conversation will be remembered (memory is
-# switched off, or the conversation is temporary), so it never promises to remember.
+# Told to the chat model when nothing here will be remembered (memory off, or a temporary
+# conversation), so it never promises to remember.
 MEMORY_OFF_NOTE = (
     "Memory is off for this conversation: nothing the person says here is remembered in later "
     "conversations. Do not promise to remember anything; say so if asked."
@@ -33,14 +33,13 @@ MEMORY_OFF_NOTE = (
 
 Task = Literal["rewrite", "condense", "voice"]
 
-# The shape a rewrite aims for is derived from the token target, so lines × characters always
-# adds up: a line costs about characters / 4 tokens, plus about 2 for its "- " and newline.
+# The target shape derives from the token target, so lines × characters adds up: a line costs
+# about characters / 4 tokens, plus about 2 for "- " and newline.
 TYPICAL_LINE_CHARS = 60
 _LINE_OVERHEAD_TOKENS = 2
 _WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
-# Static rules first and the figures of this pass last, so a provider's prompt cache can reuse
-# the long prefix from one pass to the next.
+# Static rules first, this pass's figures last, so a provider's prompt cache reuses the prefix.
 _RULES = """\
 You maintain the long-term memory of {assistant}, a chat assistant: one short list of durable
 facts about one person. The user message is a JSON object with the data of this pass; you answer
@@ -155,8 +154,7 @@ def shape(target_tokens: int, line_max_chars: int = 160) -> tuple[int, int]:
     """Return (lines, characters per line) whose size adds up to about `target_tokens`."""
     chars = max(1, min(TYPICAL_LINE_CHARS, line_max_chars))
     lines = max(1, round(target_tokens / (chars / 4 + _LINE_OVERHEAD_TOKENS)))
-    # A round figure reads as the estimate it is; only large counts are rounded, so small
-    # targets stay within a line of the arithmetic.
+    # Only large counts are rounded, so small targets stay within a line of the arithmetic.
     return (5 * round(lines / 5) if lines >= 50 else lines), chars
 
 
@@ -177,9 +175,8 @@ def memory_messages(
 ) -> list[dict[str, str]]:
     """The two messages of one memory model call: the rules, then the data as JSON.
 
-    ``target_shape``: the lines and characters a rewrite aims for, as configured
-    (``MEMORY_TARGET_LINES``, ``MEMORY_TARGET_LINE_CHARS``); derived from the token target when
-    not given. The data object follows the memory model contract: every key is always present.
+    `target_shape` (lines, characters) defaults to one derived from the token target. Every key
+    of the data object is always present.
     """
     today = today or datetime.date.today()
     shape_lines, shape_chars = target_shape or shape(target_tokens, line_max_chars)

@@ -1,13 +1,10 @@
-"""Where every line of a memory came from: its kind, the conversation whose turn produced it,
-when it was learned and when it last changed.
+"""Where every line of a memory came from: its kind, its conversation, when it was learned and
+last changed.
 
-Pure module (no Django). A memory keeps one source per line, aligned with its lines
-(``Memory.sources``, and the same in every ``MemoryVersion``). Every write computes the new
-sources from the old lines and sources with ``carry``: a line kept keeps its source (a pass
-that merely kept it does not re-attribute it); a line rewritten (a from → to pair of the
-write's change record) keeps its origin and gets a new ``changed_at``; a line brought back
-from a version (restore, undo) or a guest (merge) takes the source it had there; any other
-line is new and takes the source the writer gives it.
+Pure module. A memory keeps one source per line (`Memory.sources`, and in every `MemoryVersion`).
+Every write computes the new sources with `carry`: a kept line keeps its source (a pass that kept
+it does not re-attribute it); a rewritten line keeps its origin with a new `changed_at`; a line
+brought back (restore, undo, guest merge) takes its source from there; any other line is new.
 """
 
 from __future__ import annotations
@@ -64,8 +61,7 @@ def source(kind: str, at: datetime, *, conversation: int | None = None) -> Sourc
 
 
 def aligned(lines: Sequence[str], sources: Sequence[Source], fallback: Source) -> list[Source]:
-    """One source per line: ``sources`` cut or padded with ``fallback`` (a list written before
-    sources were kept, or by a path that bypassed them)."""
+    """One source per line: `sources` cut or padded with `fallback`."""
     kept = [Source(**item) for item in sources[: len(lines)]]
     return kept + [Source(**fallback) for _ in range(len(lines) - len(kept))]
 
@@ -84,9 +80,8 @@ def edited(old: Source, at: datetime) -> Source:
 
 @dataclass(frozen=True)
 class Origin:
-    """What a write says about the lines it brings in. ``new``: the source of a line no one
-    had before; ``known``: sources of lines it brings back (a version's, a guest's);
-    ``by_hand``: the person rewrote the lines it changed."""
+    """What a write says of the lines it brings in: `new` sources, `known` ones brought back, and
+    `by_hand` when the person rewrote them."""
 
     new: Callable[[str], Source]
     known: Mapping[str, Source] | None = None
@@ -102,8 +97,7 @@ def carry(
     origin: Origin,
     at: datetime,
 ) -> list[Source]:
-    """The sources of ``after``, one per line, from those of ``before`` (aligned) and the
-    write's change record (``changed``: from → to pairs)."""
+    """The sources of `after`, from those of `before` and the change record (from → to pairs)."""
     old = {line: src for line, src in zip(before, sources, strict=False)}
     old_of = {new: previous for previous, new in changed if previous in old}
     known = origin.known or {}
@@ -140,8 +134,7 @@ class Said:
 
 
 def supporting(line: str, said: Sequence[Said]) -> int | None:
-    """The index of the turn that best supports ``line``: the most significant words shared
-    (the newest on a tie), else the newest turn; None when nothing was said."""
+    """The index of the turn sharing most significant words with `line` (newest on a tie)."""
     if not said:
         return None
     words = _words(line)
@@ -154,8 +147,7 @@ def supporting(line: str, said: Sequence[Said]) -> int | None:
 
 
 def _stems(text: str) -> set[str]:
-    """Significant words cut to their first four letters, the crude stem the offline writer's
-    forgetting also matches on ("works" and "work", "lives" and "live" are one)."""
+    """Significant words cut to four letters, the stem the offline writer's forgetting uses."""
     return {word[:4] for word in _words(text)}
 
 
@@ -166,8 +158,9 @@ def _covered(line: str, text: str) -> bool:
 
 
 def restated_and_remembered(line: str, said: Sequence[Said]) -> bool:
-    """The person said ``line`` again in a turn that asks to remember it (or whose next turn in
-    the same conversation does): only then may a forgotten line be written again."""
+    """The person said `line` again in a turn asking to remember it (or followed by one).
+
+    Only then may a forgotten line be written again."""
     for index, turn in enumerate(said):
         if not _covered(line, turn.text):
             continue
@@ -178,15 +171,15 @@ def restated_and_remembered(line: str, said: Sequence[Said]) -> bool:
 
 
 def asked_to_forget(line: str, requests: Sequence[str], *, everything: bool) -> bool:
-    """A line a pass removed was one the person asked to forget: every line when they asked to
-    forget everything, else one that shares a stem with their request."""
+    """A removed line was asked to be forgotten: all lines after "forget everything", else one
+    sharing a stem with the request."""
     return everything or any(_stems(line) & _stems(text) for text in requests)
 
 
 def learned_from(line: str, said: Sequence[Said], *, voice: bool, at: datetime) -> Source:
-    """The source of a line a pass wrote new: the conversation of the turn that best supports
-    it; ``remembered`` when that turn, or the person's next turn in the same conversation ("…
-    remember that"), asked to remember; ``voice`` for a voice session."""
+    """The source of a new line from a pass: the conversation of its best supporting turn.
+
+    `remembered` when that turn, or the next one there, asked to remember; `voice` for voice."""
     index = supporting(line, said)
     if index is None:
         return source(Kind.VOICE if voice else Kind.LEARNED, at)

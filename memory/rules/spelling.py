@@ -1,26 +1,18 @@
-"""Typos in the words a memory request or an everyday fact turns on, read as what was meant.
+"""Typos in the key words of a memory request or an everyday fact, read as what was meant.
 
-"my nmae is sara", "remeber that I'm vegan", "mi kiamo Luca", "je travaile à Lyon": people type
-fast, and a fact or a request whose key word is misspelt would otherwise be missed by every
-reader of the phrase table (the trigger, the offline memory model, the offline chat model's
-acknowledgement). ``repaired`` returns the text with such words spelt as the cue word they are
-one slip away from; everything else is left exactly as typed.
+"my nmae is sara", "remeber that I'm vegan": a misspelt key word would be missed by every reader
+of the phrase table. `repaired` respells such words as the cue one slip away; the rest is left
+as typed.
 
-A word is repaired only when all of these hold, so a real word is never "corrected" into a cue:
-- it is lowercase (or the first word of a sentence): a capitalised word inside a sentence is a
-  name or a place ("Mario" is not "marito");
-- it is not itself a cue word and has at least four letters;
-- exactly one cue word is within one edit of it (a swap of two neighbouring letters is one
-  edit: "nmae" → "name"); Italian texting's "k" for "ch" and "c" ("kiamo") counts as no edit;
-- no dictionary of the six languages knows it as a word ("word" is not "work", "lines" is not
-  "lives", Portuguese "tenho" is not Spanish "tenlo").
+A word is repaired only when all of these hold, so a real word never becomes a cue:
+- it is lowercase (or opens a sentence): a capitalised word is a name ("Mario" is not "marito");
+- it is not a cue and has four letters or more;
+- exactly one cue is one edit away (a neighbour swap is one edit; Italian texting's "k" is none);
+- no dictionary of the six languages knows it ("word" is not "work").
 
-The edit search is rapidfuzz's (Damerau–Levenshtein over the few hundred cue words, in C: tens
-of microseconds a word, and each distinct word is looked up once per process). Which real words
-lie one edit from a cue is worked out once from pyspellchecker's word-frequency dictionaries of
-the six languages and shipped in ``spelling_words.txt`` (``make spelling`` regenerates it after
-the cues change; a test checks it is current), so no dictionary is loaded at run time. The cue
-lists are ours. Pure module: no Django.
+Which real words lie one edit from a cue is worked out once and shipped in `spelling_words.txt`
+(`make spelling` regenerates it; a test checks it is current), so no dictionary loads at run
+time. The edit search is rapidfuzz's, in C, once per distinct word. Pure module.
 """
 
 from __future__ import annotations
@@ -38,8 +30,7 @@ from rapidfuzz.distance import DamerauLevenshtein
 
 from memory.rules import phrases
 
-# The words everyday facts turn on, by language (a fact's verb or noun, not its value): what
-# the offline model's rules and the trigger look for first.
+# The key words of everyday facts by language (a verb or noun, never a value).
 _FACT_CUES: Final[dict[str, str]] = {
     "en": (
         "name called live living lives moved work working works married wife husband daughter "
@@ -94,9 +85,8 @@ MAX_CHARS: Final = 4_000
 _TEXTING_K_RE: Final = re.compile(r"k(?=[ei])")
 
 
-# Of the request words, only the verbs of remembering and forgetting themselves are repair
-# targets: a function word of a phrase ("that", "mind", "keep", "vous", "sich") never is, so a
-# repair can create a request only from a slip of its own verb.
+# Only the remember and forget verbs themselves are targets, never a phrase's function words
+# ("that", "mind"), so a repair makes a request only from a slip of its own verb.
 _REQUEST_VERB_RE: Final = re.compile(r"^(?:" + "|".join(phrases.REQUEST_VERB_STEMS) + ")")
 
 
@@ -125,9 +115,8 @@ def _real_words() -> frozenset[str]:
     return frozenset(line for line in text.splitlines() if line and not line.startswith("#"))
 
 
-# A word people write at least once in a million words (wordfreq's Zipf scale) is a word: its
-# lists know the inflections pyspellchecker's lack ("hizo", "olvidé", "vengan", "ricordarlo"),
-# while a common slip such as "remeber" (2.5) stays below.
+# A word people write once in a million (wordfreq Zipf 3) is a word: it knows inflections
+# pyspellchecker lacks ("olvidé"), while a common slip like "remeber" (2.5) stays below.
 _COMMON_ZIPF: Final = 3.0
 
 
@@ -141,9 +130,9 @@ def _edits1(word: str, letters: str) -> set[str]:
 
 
 def near_cue_words() -> list[str]:
-    """Work out ``spelling_words.txt``: every word one edit from a cue that pyspellchecker's
-    dictionaries or wordfreq's common words of the six languages know. A development tool
-    (``make spelling``): it loads them all, about 300 MB, for half a minute."""
+    """Work out `spelling_words.txt`: words one edit from a cue that the dictionaries know.
+
+    A development tool (`make spelling`): it loads about 300 MB for half a minute."""
     # Development dependencies only (``make spelling``), never imported at run time.
     from spellchecker import SpellChecker
     from wordfreq import iter_wordlist, zipf_frequency
@@ -184,9 +173,10 @@ def shipped_cues_digest() -> str | None:
 
 
 def _only_a_slip(typed: str, cue: str) -> bool:
-    """One edit that is a typing slip, not a change of form: never at the last letter (that is
-    an ending: "olvidé" is not "olvida", "trabaja" not "trabajo", "wifi" not "wife") unless two
-    letters swapped ("wokr"), and never only an accent."""
+    """Whether one edit is a typing slip, not a change of form.
+
+    Never at the last letter ("olvidé" is not "olvida", "wifi" not "wife") unless two letters
+    swapped, and never only an accent."""
     if _fold(typed) == _fold(cue):
         return False
     if len(typed) == len(cue):
@@ -194,8 +184,7 @@ def _only_a_slip(typed: str, cue: str) -> bool:
         if len(diff) == 2 and typed[diff[0]] == cue[diff[1]] and typed[diff[1]] == cue[diff[0]]:
             return True  # a swap, anywhere
         return bool(diff) and diff[-1] < len(cue) - 1
-    # An insertion or a deletion: the words must end alike ("forgt" → "forget"; "recuerdas" is
-    # no slip of "recuerda", "commi" none of "commit").
+    # An insertion or deletion: the words must end alike ("recuerdas" is no slip of "recuerda").
     return typed[-1] == cue[-1]
 
 
@@ -234,12 +223,10 @@ def _starts_sentence(text: str, at: int) -> bool:
 
 
 def repaired(text: str) -> str:
-    """``text`` with misspelt cue words spelt right ("my nmae is sara" → "my name is sara").
+    """`text` with misspelt cue words spelt right ("my nmae is sara" → "my name is sara").
 
-    Linear in the text and bounded: only its first and its last ``MAX_CHARS`` characters are
-    read. A request or a fact said in passing is at one end or the other (a long message often
-    closes with "… remember that"); the middle of a pasted document is not where typos of cues
-    matter."""
+    Bounded: only the first and last `MAX_CHARS` characters are read. A request said in passing
+    is at one end (a long message often closes with "… remember that"), not mid-document."""
     if len(text) <= 2 * MAX_CHARS:
         return _repaired(text, 0, len(text))
     head_end = _word_start(text, MAX_CHARS)
@@ -252,7 +239,7 @@ def repaired(text: str) -> str:
 
 
 def _word_start(text: str, at: int) -> int:
-    """``at``, moved back to the start of the word it falls in: a word is never cut in two."""
+    """`at`, moved back to the start of its word: a word is never cut in two."""
     if text[at - 1 : at].isspace():
         return at
     cut = max(text.rfind(" ", 0, at), text.rfind("\n", 0, at))
@@ -260,7 +247,7 @@ def _word_start(text: str, at: int) -> int:
 
 
 def _repaired(text: str, start: int, end: int) -> str:
-    """``text[start:end]`` repaired (a sentence start is judged on the whole text)."""
+    """`text[start:end]` repaired (a sentence start is judged on the whole text)."""
 
     def fix(match: re.Match[str]) -> str:
         word = match.group(0)

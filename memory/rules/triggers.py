@@ -1,13 +1,10 @@
 """Does a chat message ask the assistant to remember, or to forget, something?
 
-Pure module (no Django). SPEC §4: a remember request fires a memory pass right after the reply
-instead of waiting for the next six-turn boundary. The cost of a false positive is one early
-pass; a false negative leaves a fact unsaved until the next boundary, so the patterns lean towards
-firing, but questions ("do you remember…?") and the person's own remembering ("I remember…")
-are not requests. Six languages: EN, IT, FR, ES, DE, PT. Matching runs on `fold`ed text
-(lowercase, no accents, straight apostrophes); the words come from ``memory.rules.phrases``, with
-their
-accents stripped when the patterns are built.
+Pure module. SPEC §4: a remember request fires a pass right after the reply instead of at the
+next six-turn boundary. A false positive costs one early pass; a false negative leaves a fact
+unsaved until the boundary, so the patterns lean towards firing. Questions ("do you remember…?")
+and the person's own remembering ("I remember…") are not requests. Matching reads `fold`ed text;
+the words come from `memory.rules.phrases`.
 """
 
 from __future__ import annotations
@@ -54,8 +51,8 @@ _REMEMBER_RE: Final = re.compile(
     + r")\b"
 )
 
-# Words that, right before the match, make it someone's own remembering or a question about it:
-# "I remember", "do you remember", "mi ricorda" (it reminds me), "você se lembra".
+# Right before the match, these make it someone's own remembering or a question about it ("I
+# remember", "mi ricorda").
 _NOT_A_REQUEST_BEFORE_RE: Final = re.compile(
     r"\b(?:i|i'll|i'd|i've|we|we'll|they|he|she|it|you|who|one|people|to|if|as|can'?t|cannot"
     # "I won't let anyone forget it", "nobody will forget": somebody else's forgetting.
@@ -113,17 +110,15 @@ _FORGET_RE: Final = re.compile(
     r"\b(?:"
     + _either(phrases.FORGET)
     + "|"
-    # An erase verb without "memory" is not enough: "remove my name from the draft" asks
-    # nothing of memory.
+    # An erase verb without "memory" is not enough: "remove my name from the draft".
     + _per_language(phrases.ERASE, phrases.FROM_MEMORY, r"\b(?:\s+\S+){0,6}?\s+")
-    # "clear your memory", "wipe everything you know about me", "efface tout ce que tu sais
-    # sur moi": the memory, or all of it, as what is erased.
+    # The memory, or all of it, as what is erased ("wipe everything you know about me").
     + "|"
     + _per_language(phrases.ERASE, phrases.YOUR_MEMORY, r",?\s+(?:\S+\s+){0,2}?")
     + "|"
     + _per_language(phrases.ERASE, phrases.WHAT_YOU_KNOW, r",?\s+(?:\S+\s+){0,2}?")
-    # "scratch the band thing", "cancella la cosa di Pietro": a thing said, by its subject,
-    # which ends the clause ("…the logging thing from my script" is an edit of a text).
+    # A thing said, by its subject ending the clause ("scratch the band thing"); "…the logging
+    # thing from my script" edits a text.
     + "|(?:"
     + _per_language(phrases.ERASE_THING, phrases.THING_OF, r",?\s+")
     + r")(?:\s+(?:"
@@ -157,8 +152,7 @@ _POLITE_FORGET_RE: Final = re.compile(
 
 
 def _sentences(text: str, *, typos: bool = True) -> list[tuple[str, bool]]:
-    """Split folded text into (sentence, is_question) pairs; with ``typos``, misspelt cue words
-    are read as what was meant first (``memory.rules.spelling``)."""
+    """Split folded text into (sentence, is_question) pairs; `typos` repairs cue words first."""
     result = []
     for sentence in _SENTENCE_SPLIT_RE.split(fold(spelling.repaired(text) if typos else text)):
         sentence = sentence.strip()
@@ -190,8 +184,8 @@ def is_remember_request(text: str, *, typos: bool = True) -> bool:
                 return True
             continue
         for match in _REMEMBER_RE.finditer(sentence):
-            # "Remember when we…" reminisces; "ricordatelo quando…" ("remember it when…") has
-            # its object attached to the verb, so the "when" says when to use it: a request.
+            # "Remember when we…" reminisces; in "ricordatelo quando…" the object is attached,
+            # so "when" says when to use it: a request.
             has_object = _ATTACHED_OBJECT_RE.search(match.group(0))
             if not has_object and _REMINISCING_AFTER_RE.search(sentence[match.end() :]):
                 continue
@@ -221,8 +215,8 @@ def is_forget_request(text: str, *, typos: bool = True) -> bool:
     return False
 
 
-# Forgetting all of it: "forget everything", "wipe everything you know about me", "clear your
-# memory", "oublie tout" — the request's object is the whole list, and ends the clause.
+# Forgetting all of it ("forget everything", "clear your memory"): the object is the whole list
+# and ends the clause.
 _WIPE_RE: Final = re.compile(
     r"\b"
     + _either(phrases.FORGET, phrases.ERASE)
