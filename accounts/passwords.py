@@ -1,15 +1,11 @@
 """Password use-cases: changing it (knowing the current one) and resetting it by e-mail.
 
-Either way every API token of the person ends, and so does every web session: Django's session
-keeps a hash of the password and drops a session whose hash no longer matches. The page that
-changes the password keeps its own session (``update_session_auth_hash``); the API hands this
-device a fresh token.
+Either way every API token and web session ends (a session keeps the password's hash). The
+changing page keeps its session; the API hands this device a fresh token.
 
-A reset is asked for with an address and answers the same whether an account has it or not:
-the request looks the address up and sends a task either way (with the account's id, or none),
-and the worker writes and sends the mail. The link carries Django's
-``PasswordResetTokenGenerator`` token, which works once (it hashes the password, so setting one
-spends it) and for ``PASSWORD_RESET_TIMEOUT`` seconds.
+A reset request answers the same whether an account has the address or not: it sends a task
+either way and the worker writes the mail. The link's token works once (it hashes the
+password) and for ``PASSWORD_RESET_TIMEOUT`` seconds.
 """
 
 from __future__ import annotations
@@ -35,19 +31,16 @@ from accounts.services import AuthError, check_new_password, normalized_email
 
 log = logging.getLogger(__name__)
 
-# The task that mails a reset link (``accounts.tasks``): it takes the account's id, never the
-# address, and writes the link itself.
+# The reset-mail task (``accounts.tasks``) takes the account's id, never the address.
 SEND_RESET_TASK = "accounts.send_password_reset"
 
 
 class MailNotSent(Exception):
-    """The mail server refused a reset mail or could not be reached. Says nothing more: the
-    server's own error may name the address."""
+    """The mail server refused or was unreachable. Says no more: its error may name the address."""
 
 
 def change_password(*, user: User, old_password: str, new_password: str) -> None:
-    """Set a new password, given the current one; every API token of the person and every other
-    web session end (the caller keeps its own, or takes the token its API call returns)."""
+    """Set a new password given the current one; every token and other web session ends."""
     if user.is_guest:
         raise AuthError(
             "not_an_account", gettext("A guest has no password: sign up to set one."), status=403
@@ -66,9 +59,8 @@ def _set_password(user: User, password: str) -> None:
 
 
 def request_password_reset(*, email: str, language: str) -> None:
-    """Mail a reset link to the account with this address, if one has it. The caller learns
-    nothing either way: the same answer and the same work in the request (one lookup, one task
-    sent), the mail itself written and sent by a worker."""
+    """Mail a reset link if an account has this address. The caller learns nothing: the
+    request does the same work either way (one lookup, one task)."""
     address = normalized_email(email)
     account_id = (
         User.objects.filter(email=address, is_guest=False, is_active=True)
@@ -87,9 +79,8 @@ def _send_reset_later(account_id: int | None, language: str) -> None:
 
 
 def send_reset_mail(*, account_id: int | None, language: str) -> bool:
-    """The worker's part of a reset: the link, made now, mailed to the account's address. True
-    when done (or nothing to do: no account, or gone since); False when the mail server failed
-    (worth another try)."""
+    """The worker's part of a reset: make and mail the link. True when done or nothing to do;
+    False when the mail server failed (worth a retry)."""
     if account_id is None:
         return True
     account = User.objects.filter(pk=account_id, is_guest=False, is_active=True).first()
@@ -112,8 +103,7 @@ def send_reset_mail(*, account_id: int | None, language: str) -> bool:
 
 
 def reset_key(account: User) -> str:
-    """What a reset link carries: the account's id and a one-time token, as one string (the
-    ``token`` of ``POST auth/password-reset/confirm``)."""
+    """A reset link's key: the account id and a one-time token in one string."""
     uid = urlsafe_base64_encode(force_bytes(account.pk))
     return f"{uid}.{default_token_generator.make_token(account)}"
 
@@ -129,7 +119,7 @@ def account_for_reset_key(key: str) -> User | None:
         pk = int(urlsafe_base64_decode(uid).decode())
     except ValueError:  # not base64, not UTF-8, not a number
         return None
-    if not 0 < pk < 2**63:  # the id column's range: a query past it is a database error
+    if not 0 < pk < 2**63:  # the id column's range: past it, a database error
         return None
     account = User.objects.filter(pk=pk, is_guest=False, is_active=True).first()
     if account is None or not default_token_generator.check_token(account, token):
@@ -138,14 +128,13 @@ def account_for_reset_key(key: str) -> User | None:
 
 
 def reset_password(*, key: str, password: str) -> User:
-    """Set the password a reset link was mailed for; the link is spent, and every API token
-    and web session of the account ends."""
+    """Set the password a reset link was for; the link is spent, every token and session ends."""
     account = account_for_reset_key(key)
     if account is None:
         raise _invalid_key()
     check_new_password(password, account)
     with transaction.atomic():
-        # Under the row's lock, the key checked again: of two uses racing, one sets it.
+        # Under the row lock, key checked again: of two racing uses, one wins.
         locked = User.objects.select_for_update().get(pk=account.pk)
         if not default_token_generator.check_token(locked, key.partition(".")[2]):
             raise _invalid_key()

@@ -27,7 +27,7 @@ from memory import facade
 
 log = logging.getLogger(__name__)
 
-# The task that finishes a merge that needed the memory model (``accounts.tasks``).
+# The task finishing a merge that needed the memory model (``accounts.tasks``).
 FINISH_GUEST_MERGE_TASK = "accounts.finish_guest_merge"
 
 
@@ -36,16 +36,14 @@ def _max_chars(field: Field[Any, Any]) -> int:
     return field.max_length
 
 
-# The e-mail is also the username, whose column is the shorter one.
+# The e-mail is also the username, the shorter column.
 EMAIL_MAX_CHARS = min(
     _max_chars(User._meta.get_field("email")), _max_chars(User._meta.get_field("username"))
 )
 
 
 class AuthError(ServiceError):
-    """Credentials the person can fix (HTTP 400), or a wrong password (403); the code says
-    which (``invalid_email``, ``weak_password``, ``email_taken``, ``invalid_credentials``,
-    ``password_required``, ``wrong_password``)."""
+    """Credentials the person can fix (HTTP 400) or a wrong password (403); the code says which."""
 
 
 def create_guest() -> User:
@@ -54,11 +52,10 @@ def create_guest() -> User:
 
 
 def normalized_email(email: str) -> str:
-    """An e-mail address as accounts store it (stripped, lower case), or AuthError
-    ``invalid_email``."""
+    """An e-mail as stored (stripped, lower case), or AuthError ``invalid_email``."""
     email = User.objects.normalize_email((email or "").strip()).lower()
     try:
-        # Checked as stored: lowering can lengthen it (İ → i̇), and the username holds it too.
+        # Checked as stored: lowering can lengthen it (İ → i̇).
         if len(email) > EMAIL_MAX_CHARS:
             raise ValidationError("too long")
         validate_email(email)
@@ -68,8 +65,7 @@ def normalized_email(email: str) -> str:
 
 
 def check_new_password(password: str, user: User) -> None:
-    """AuthError ``weak_password`` unless ``password`` passes ``AUTH_PASSWORD_VALIDATORS`` for
-    ``user`` (at signup, a password change and a reset alike)."""
+    """AuthError ``weak_password`` unless ``AUTH_PASSWORD_VALIDATORS`` pass for ``user``."""
     try:
         password_validation.validate_password(password or "", user)
     except ValidationError as exc:
@@ -104,23 +100,18 @@ def log_in(*, email: str, password: str, guest: User | None = None) -> User:
 
 @retry_on_lock_conflict
 def merge_guest(*, guest: User, account: User) -> None:
-    """Move a guest into an account (SPEC §8): memory line by line, conversations, projects and
-    voice sessions; then delete the guest. The guest's promises about its turns hold in the
-    account (``memory.facade.hand_over_turns``).
+    """Move a guest into an account (SPEC §8): memory line by line, conversations, projects,
+    voice sessions; then delete the guest. Its turn promises hold in the account.
 
-    Never waits on a model: a memory merge that needs the condense pass (over the cap), or that
-    keeps losing races with passes, is finished by a task, and the guest (signed out: its
-    tokens are gone) is kept until then. Idempotent: a second call, or one racing it, finds the
-    guest gone and does nothing.
+    Never waits on a model: a merge needing the condense pass, or losing races to passes, is
+    finished by a task, keeping the signed-out guest until then. Idempotent: a second or
+    racing call finds the guest gone.
     """
     with transaction.atomic():
-        # Locks in the one order (``core.db``): the guest's projects, conversations (a chat
-        # message locks its conversation first, so one racing the signup lands before it or
-        # in the account), the guest itself, then its memory (a clear holds the guest, then
-        # its memory: it goes wholly before the merge, or finds the guest gone). All without
-        # a key update: rows being written meanwhile may still reference them (a message's
-        # memory row, a conversation's project). Voice sessions come after the memory, as for
-        # everyone who writes both (a voice session's end holds the memory first).
+        # Lock order (``core.db``): projects, conversations (a racing message lands before or
+        # in the account), the guest, its memory (a racing clear goes wholly before or finds
+        # the guest gone), then voice sessions. No key-update locks: rows written meanwhile may
+        # still reference them.
         db.lock(Project.objects.filter(owner_id=guest.pk), no_key=True)
         db.lock(Conversation.objects.filter(owner_id=guest.pk), no_key=True)
         if not db.lock(User.objects.filter(pk=guest.pk, is_guest=True), no_key=True):
@@ -137,8 +128,8 @@ def merge_guest(*, guest: User, account: User) -> None:
         if outcome is facade.MergeOutcome.MERGED:
             User.objects.filter(pk=guest.pk, is_guest=True).delete()
         else:
-            # Marked as merging into the account: deleting the account deletes it, clearing the
-            # account's memory deletes it, and housekeeping re-sends the task until it is done.
+            # Merging into the account: deleting or clearing the account deletes it, and
+            # housekeeping resends the task until done.
             User.objects.filter(pk=guest.pk).update(is_active=False, merging_into=account)
             transaction.on_commit(lambda: _finish_merge_later(guest.pk, account.pk))
 
@@ -154,8 +145,7 @@ def _finish_merge_later(guest_id: int, account_id: int) -> None:
 
 
 def finish_guest_merge(*, guest_id: int, account_id: int) -> bool:
-    """The rest of a merge that needed the memory model; True when nothing is left to do (the
-    guest is gone: merged, or deleted with the account or by a clear of its memory)."""
+    """The rest of a merge needing the model; True when the guest is gone (merged or deleted)."""
     guest = User.objects.filter(pk=guest_id, is_guest=True, merging_into_id=account_id).first()
     if guest is None:
         return True
@@ -177,7 +167,7 @@ def log_out_everywhere(*, user: User) -> None:
 
 
 def touch(user: User) -> None:
-    """Note activity so guest housekeeping keeps the living ones (at most once an hour)."""
+    """Note activity for guest housekeeping (at most hourly)."""
     now = timezone.now()
     if now - user.last_seen_at > timedelta(hours=1):
         User.objects.filter(pk=user.pk).update(last_seen_at=now)
@@ -197,15 +187,12 @@ def check_deletion_password(*, user: User, password: str | None) -> None:
 
 @retry_on_lock_conflict
 def delete_account(*, user: User) -> None:
-    """Delete the person and everything of theirs, all or nothing; a pass in flight brings
-    nothing back (its compare-and-set finds no memory row).
+    """Delete the person and everything theirs, all or nothing; a pass in flight brings nothing
+    back (its CAS finds no row).
 
-    Locks are taken in the order everyone else takes them (``core.db``): the projects and the
-    conversations (a chat message locks its conversation first, so it lands before the
-    deletion or finds it gone; a project's deletion locks the project, then its chats), the
-    person, then the memory row (a pass, a clear and a voice session's end hold it before the
-    messages and voice sessions the cascade deletes after it). The trace records the deletion
-    only once it happened.
+    Lock order (``core.db``): projects and conversations (a racing message lands first or finds
+    them gone), the person, then the memory row (passes, clears and voice ends hold it before
+    the messages and sessions the cascade deletes). Traced only once done.
     """
     for attempt in range(3):
         try:
@@ -219,15 +206,13 @@ def delete_account(*, user: User) -> None:
                 User.objects.filter(pk=user.pk).delete()
             return
         except IntegrityError:
-            # Something of theirs was written between the locks and the delete (a new
-            # conversation, say): everything rolled back; look again.
+            # Something was written between the locks and the delete: rolled back; retry.
             if attempt == 2:
                 raise
 
 
 def delete_idle_guests() -> int:
-    """Guests idle longer than ``GUEST_IDLE_DAYS`` go, with their memory (not those waiting to
-    merge into an account: their lines are the account's now)."""
+    """Delete guests idle over ``GUEST_IDLE_DAYS``, except those merging into an account."""
     cutoff = timezone.now() - timedelta(days=settings.GUEST_IDLE_DAYS)
     idle = User.objects.filter(is_guest=True, merging_into__isnull=True, last_seen_at__lt=cutoff)
     deleted = 0
@@ -238,7 +223,7 @@ def delete_idle_guests() -> int:
 
 
 def resume_guest_merges() -> int:
-    """Re-send the merges still waiting (the broker was away, or the task gave up)."""
+    """Resend the merges still waiting (broker away, or the task gave up)."""
     pending = User.objects.filter(is_guest=True, merging_into__isnull=False)
     sent = 0
     for guest_id, account_id in pending.values_list("pk", "merging_into_id")[:500]:

@@ -1,10 +1,8 @@
 """What one chat request may carry: the model's input budget, and the history window under it.
 
-A conversation grows without end; the request does not. The fixed system prompt, the project's
-instructions and the memory block always go; the history fills what is left, newest first, so
-the oldest turns are the ones dropped. Every message's tokens are counted once, when it is
-stored (``Message.tokens``), so windowing a conversation of a thousand exchanges is one query
-that sums them in the database, not a thousand tiktoken calls per request.
+System prompt, project instructions and memory always go; history fills the rest, newest
+first. Each message's tokens are counted once when stored (``Message.tokens``), so windowing a
+long conversation is one summing query, not a tiktoken call per message.
 """
 
 from __future__ import annotations
@@ -19,11 +17,10 @@ import llm
 from chat.models import Message
 from memory import facade
 
-# litellm's figure is the model's own tokenizer's; ours is o200k. Other tokenizers count the
-# same text as up to a fifth more tokens, and a model whose window is shared with its answer
-# needs room to answer: a fifth of the window stays free.
+# litellm's window is in the model's tokenizer, ours is o200k (other tokenizers count up to a
+# fifth more), and the answer may share the window: a fifth stays free.
 WINDOW_SHARE = 0.8
-# What each message adds around its content in the chat format (role, separators).
+# What each message adds around its content (role, separators).
 PER_MESSAGE_TOKENS = 4
 
 
@@ -36,8 +33,7 @@ def input_budget(model: str) -> int:
 
 @functools.lru_cache(maxsize=256)
 def text_tokens(text: str) -> int:
-    """Tokens of a system message (the prompt, a project's instructions): the same few texts
-    come back request after request, so each is counted once per process."""
+    """Tokens of a system message, counted once per process (the same few texts recur)."""
     return facade.count_tokens(text) + PER_MESSAGE_TOKENS
 
 
@@ -47,21 +43,17 @@ def message_tokens(text: str) -> int:
 
 
 def history(conversation_id: int, room: int, *, through: int | None = None) -> list[dict[str, str]]:
-    """The newest messages (up to message ``through``, when given) whose tokens fit in
-    ``room``, oldest first.
+    """The newest messages (up to ``through``) whose tokens fit ``room``, oldest first.
 
-    The newest message always goes, whole, even alone over the room: the person's words are
-    never cut (a model that cannot take them says ``too_long``). A window that starts with a
-    reply drops it, so the model reads a conversation that starts with the person.
+    The newest always goes whole, even over the room: the person's words are never cut (the
+    model says ``too_long``). A leading reply is dropped, so the window starts with the person.
     """
-    # Messages stored before counting existed are estimated at one token per character, more
-    # than o200k counts for ordinary text.
+    # Messages stored before counting are estimated at a token per character (an overcount).
     cost = Coalesce("tokens", Length("content")) + Value(PER_MESSAGE_TOKENS)
     messages = Message.objects.filter(conversation_id=conversation_id)
     if through is not None:  # a regenerate answers its question again, without the old reply
         messages = messages.filter(id__lte=through)
-    # The oldest message that fits, found from the counts alone (no text is read for the
-    # turns that do not fit); then the window is one range of the (conversation, id) index.
+    # Find the oldest message that fits from counts alone, then read one index range.
     oldest = (
         messages.annotate(spent=Window(Sum(cost), order_by=F("id").desc()))
         .filter(spent__lte=max(room, 0))

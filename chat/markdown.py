@@ -1,21 +1,15 @@
 """Replies as HTML: a model's Markdown rendered, then sanitised, before any page shows it.
 
-A reply is untrusted text: whatever a model writes (or is tricked into writing by a page it read)
-must never run in the person's browser. Two libraries, two locks:
+A reply is untrusted: nothing a model writes may run in the browser. Two locks:
 
-- markdown-it-py renders CommonMark with tables and strikethrough, with **raw HTML off** (a
-  ``<script>`` in a reply is shown as text, never parsed as a tag), **no images** (``![chart](
-  https://elsewhere/x.png)`` becomes a link "chart" to it, so nothing loads from another site
-  and the Content-Security-Policy's ``img-src 'self'`` is never even tested) and links only to
-  http, https and mailto addresses (anything else stays text, relative links too: a reply
-  never links into the product, where a GET could act for the person).
-- nh3 (Ammonia) then cleans what markdown-it made, with an allow-list of the tags Markdown
-  produces and nothing else: no attributes but ``href``, a list's ``start``, a code block's
-  language class and a table cell's alignment class; the same three link schemes, relative
-  links denied; every link opens in a new tab with ``rel="noopener noreferrer nofollow"``.
-  Should markdown-it ever let something through, it stops here.
+- markdown-it-py renders CommonMark (tables, strikethrough) with raw HTML off, no images
+  (an image becomes a link, so nothing loads from elsewhere) and links only to http, https
+  and mailto (relative links stay text: a reply never links into the product, where a GET
+  could act for the person).
+- nh3 then cleans the result with an allow-list: Markdown's tags, only ``href``, ``start`` and
+  known classes, the same schemes; links open with ``rel="noopener noreferrer nofollow"``.
 
-Pure: no Django import, so the same function serves the page, the stream and the tests.
+Pure: no Django import, so the page, the stream and the tests share it.
 """
 
 from __future__ import annotations
@@ -29,7 +23,7 @@ from markdown_it.common.utils import escapeHtml
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
-# The tags markdown-it makes with the rules enabled below, and no others.
+# The tags markdown-it makes with the rules below, and no others.
 TAGS = frozenset(
     {
         "p", "br", "hr", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote",
@@ -47,10 +41,8 @@ _markdown = MarkdownIt("commonmark", {"html": False, "breaks": True, "linkify": 
 
 
 def _is_allowed_link(url: str) -> bool:
-    # The first lock on links: markdown-it keeps a link's text as plain text when this says no
-    # (its own check only refuses javascript:, vbscript:, file: and most data:). ``url`` comes
-    # normalised: entities decoded, control characters and spaces percent-encoded, so
-    # "jav&#x09;ascript:" arrives as "jav%09ascript:" and has no allowed scheme.
+    # The first lock on links (markdown-it's own check refuses only a few schemes). ``url`` is
+    # normalised, so "jav&#x09;ascript:" arrives as "jav%09ascript:" and has no allowed scheme.
     scheme, colon, _ = url.partition(":")
     return bool(colon) and scheme.lower() in LINK_SCHEMES
 
@@ -61,8 +53,8 @@ _markdown.validateLink = _is_allowed_link  # type: ignore[method-assign]
 def _image_as_link(
     self: object, tokens: list[Token], idx: int, options: object, env: object
 ) -> str:
-    # An image from a model would load from wherever it points: shown as a link to it instead,
-    # labelled by its description (or its address). Both are escaped; nh3 then vets the link.
+    # An image would load from wherever it points: a link instead, labelled by its description.
+    # Both escaped; nh3 then vets the link.
     token = tokens[idx]
     src = str(token.attrGet("src") or "")
     label = "".join(child.content for child in token.children or []) or src
@@ -76,8 +68,7 @@ ALIGNMENTS["text-align:right"] = "align-right"
 
 
 def _alignment_as_class(state: StateCore) -> None:
-    # A table column's alignment comes as a style attribute, which the CSP would refuse: a class
-    # instead, one of three.
+    # Column alignment comes as a style attribute, which the CSP refuses: one of three classes.
     for token in state.tokens:
         if token.type in ("th_open", "td_open") and (style := token.attrs.pop("style", None)):
             token.attrSet("class", ALIGNMENTS.get(str(style), ""))
@@ -87,8 +78,8 @@ _markdown.core.ruler.push("alignment_as_class", _alignment_as_class)
 
 
 def _keep_attribute(tag: str, attribute: str, value: str) -> str | None:
-    # Called for the allowed attributes only. A class is a fence's language ("```python") or a
-    # table cell's alignment, each kept only in its known shape.
+    # Only allowed attributes come here. A class is a fence's language or a cell's alignment,
+    # kept only in its known shape.
     if attribute == "class" and tag == "code":
         return value if _LANGUAGE_CLASS.fullmatch(value) else None
     if attribute == "class":
@@ -99,7 +90,7 @@ def _keep_attribute(tag: str, attribute: str, value: str) -> str | None:
 _cleaner = nh3.Cleaner(
     tags=set(TAGS),
     clean_content_tags={"script", "style"},
-    # "*": none, or Ammonia's defaults (lang, title) would be allowed on every tag.
+    # "*": none, else Ammonia's defaults (lang, title) apply to every tag.
     attributes={
         "*": set(),
         "a": {"href"},
@@ -123,25 +114,22 @@ def sanitise(html: str) -> str:
 
 
 def render(text: str) -> str:
-    """A reply's Markdown as safe HTML. A partial reply (still streaming) renders too: an
-    unclosed code fence is code up to the end, an unfinished table row waits as text."""
+    """A reply's Markdown as safe HTML; a partial reply renders too (an open fence is code)."""
     return sanitise(_markdown.render(text))
 
 
 # --- While a reply streams ---------------------------------------------------------------------
 
-# A render re-reads only the reply's last block (see LiveReply), and only once the reply has
-# grown by a 32nd of that block's length since the previous render, and by a few words: a long
-# block costs at most about 32 renders of itself in all, a reply of many short blocks one render
-# every few words (each costs a fixed ~0.3 ms however short), so a reply's cost stays linear.
+# A render re-reads only the last block, once the reply has grown by a 32nd of that block and
+# a few words: a long block costs about 32 renders, short blocks one every few words (~0.3 ms
+# each), so a reply's cost stays linear.
 REGROWTH_FRACTION = 32
 MIN_NEW_CHARS = 24
 
 
 @dataclass(frozen=True)
 class Preview:
-    """What a page adds to a streaming reply: ``settled`` blocks to append for good, then
-    ``live``, the last block, to show in place of the previous one."""
+    """A streaming reply's update: ``settled`` blocks to append, then ``live``, the last block."""
 
     settled: str
     live: str
@@ -150,10 +138,9 @@ class Preview:
 class LiveReply:
     """A reply rendered as it arrives, at a cost linear in its length.
 
-    Blocks before the last one are settled: more text can no longer change them (CommonMark
-    closes a block when another one starts; only reference definitions, which models hardly
-    write, would reach back — and the finished reply is rendered whole anyway). So each render
-    parses only the last block, and text arriving between renders is left for the next one.
+    Blocks before the last are settled: CommonMark closes a block when the next starts (only
+    rare reference definitions reach back, and the finished reply is rendered whole). Each
+    render parses only the last block.
     """
 
     def __init__(self) -> None:
@@ -163,7 +150,7 @@ class LiveReply:
 
     def add(self, delta: str) -> Preview | None:
         """Take the next piece of the reply; a preview when a render is due, else None."""
-        # As markdown-it reads newlines, so line numbers and offsets agree.
+        # As markdown-it reads newlines, so offsets agree.
         self.text += delta
         self.text = self.text.replace("\r\n", "\n").replace("\r", "\n")
         tail = self.text[self._settled :]

@@ -14,7 +14,7 @@ from memory.turns import TurnState
 
 class OwnedQuerySet(models.QuerySet):
     def for_owner(self, owner: Person | None) -> Self:
-        # A visitor who has not acted yet (no guest row) owns nothing.
+        # A visitor with no guest row owns nothing.
         if not getattr(owner, "is_authenticated", False):
             return self.none()
         return self.filter(owner=owner)
@@ -22,14 +22,12 @@ class OwnedQuerySet(models.QuerySet):
 
 class ConversationQuerySet(OwnedQuerySet):
     def listed(self) -> Self:
-        """The chats a person's lists show (the sidebar, ``GET conversations``, the chat "/"
-        reopens): a temporary chat is in none of them, only at its own address until it expires."""
+        """Chats shown in lists (sidebar, API, "/"); a temporary chat is in none."""
         return self.filter(temporary=False)
 
     def matching(self, query: str) -> Self:
-        """Chats whose title or any message contains ``query``, whatever the case. ``icontains``
-        escapes LIKE's wildcards, so ``%`` and ``_`` match only themselves; it reads the
-        messages through the owner's conversations, so chain it after ``for_owner``."""
+        """Chats whose title or any message contains ``query``, any case (``icontains`` escapes
+        ``%`` and ``_``). Chain it after ``for_owner``."""
         said = Message.objects.filter(conversation=models.OuterRef("pk"), content__icontains=query)
         return self.filter(models.Q(title__icontains=query) | models.Exists(said))
 
@@ -61,13 +59,13 @@ class Conversation(models.Model):
     )
     title = models.CharField(max_length=200, blank=True)
     model = models.CharField(max_length=200)
-    # A temporary conversation neither reads nor feeds memory (chosen when it starts), is in no
-    # list, and is deleted TEMPORARY_CHAT_TTL_HOURS after its last message (chat.chats).
+    # Temporary: neither reads nor feeds memory, in no list, deleted TEMPORARY_CHAT_TTL_HOURS
+    # after its last message (chat.chats).
     temporary = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True, db_index=True)
-    # Turns (messages) so far, and the count when the last reply was stored: the memory trigger
-    # is decided from these, kept under the row lock every message takes (chat.services).
+    # Turns so far, and at the last stored reply: the memory trigger's inputs, kept under the
+    # row lock every message takes.
     turns = models.PositiveIntegerField(default=0)
     turns_at_reply = models.PositiveIntegerField(default=0)
 
@@ -76,8 +74,7 @@ class Conversation(models.Model):
     class Meta:
         ordering = ["-updated_at", "-id"]
         indexes = [
-            # The expiry of temporary chats (chat.chats) finds the old ones without reading
-            # through everyone's kept chats.
+            # Lets the expiry of temporary chats skip everyone's kept chats.
             models.Index(
                 fields=["updated_at"],
                 condition=models.Q(temporary=True),
@@ -94,7 +91,7 @@ class Message(models.Model):
         USER = "user"
         ASSISTANT = "assistant"
 
-    # Where the turn stands for memory (unread, read, skipped): memory's notion, stored here.
+    # The turn's memory state (unread, read, skipped).
     MemoryState = TurnState
 
     conversation = models.ForeignKey(
@@ -102,31 +99,26 @@ class Message(models.Model):
     )
     role = models.CharField(max_length=16, choices=Role.choices)
     content = models.TextField()
-    # The model that wrote an assistant message (empty for the person's own messages).
+    # The model that wrote a reply (empty for the person's messages).
     model = models.CharField(max_length=200, blank=True)
-    # The person's message a reply answers (None for the person's own messages, and for replies
-    # stored before it existed): a question has at most one reply, kept under the conversation's
-    # lock, so a reply that lost to a regenerate, or whose question was edited away, is dropped.
+    # The question a reply answers (None for questions and old replies). One reply per
+    # question, under the conversation's lock.
     reply_to = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.CASCADE, related_name="replies"
     )
-    # A reply the person stopped while it streamed: what had arrived, as it was shown.
+    # A reply stopped while streaming: what had been shown.
     stopped = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     memory_state = models.PositiveSmallIntegerField(
         choices=MemoryState.choices, default=MemoryState.UNREAD
     )
-    # Characters of the content memory has read so far: a turn longer than a pass's transcript
-    # cap is read in parts, over several passes, and stays unread until its last part is read.
+    # Characters memory has read: a turn over the transcript cap is read in parts.
     memory_read_to = models.PositiveIntegerField(default=0)
-    # o200k tokens of the content, counted once when stored: the history window sums these.
-    # (Null for messages stored before it existed: the window estimates those.)
+    # o200k tokens, counted once when stored (null for old messages: estimated).
     tokens = models.PositiveIntegerField(null=True, blank=True)
-    # What the pass that read this turn did to the list (set with ``memory_state``, in the same
-    # UPDATE): None until a pass reads it (and for good when it never will: memory off, a
-    # temporary chat, a skipped turn), else whether that pass changed the list and the version
-    # it made. The version goes (SET_NULL) when it is pruned, cleared or its memory deleted;
-    # ``memory_changed`` stays, so "it changed" is still said when the change can't be shown.
+    # What the pass that read this turn did: None until read (or never read), else whether the
+    # list changed and the version made. The version is nulled when pruned, cleared or deleted;
+    # ``memory_changed`` stays, so "it changed" is still said.
     memory_changed = models.BooleanField(null=True, blank=True)
     memory_version = models.ForeignKey(
         MemoryVersion,
@@ -141,19 +133,19 @@ class Message(models.Model):
         ordering = ["id"]
         indexes = [
             models.Index(fields=["conversation", "id"]),
-            # A version going (prune, clear) nulls the messages naming it: found by this index.
+            # Finds the messages naming a version that goes.
             models.Index(
                 fields=["memory_version"],
                 condition=models.Q(memory_version__isnull=False),
                 name="message_memory_version",
             ),
-            # What a pass reads: small (only what no pass has read yet), so it stays cheap.
+            # What a pass reads: only unread turns, so it stays small.
             models.Index(
                 fields=["conversation", "id"],
                 condition=models.Q(memory_state=0),
                 name="message_unread_by_memory",
             ),
-            # What the sweeper settles: turns memory could not be told of (almost always none).
+            # What the sweeper settles (almost always empty).
             models.Index(
                 fields=["id"],
                 condition=models.Q(memory_state=3),
@@ -175,11 +167,10 @@ class VoiceSession(models.Model):
     transcript = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)
-    # Set when memory has consumed the transcript (or must never read it: said with memory off,
-    # or before a clear). A long transcript is read over several passes: this many turns so far.
+    # Set when memory has consumed the transcript (or must never read it). Turns read so far...
     memory_pass_done_at = models.DateTimeField(null=True, blank=True)
     memory_turns_read = models.PositiveIntegerField(default=0)
-    # ...and this many characters of the next one (a turn longer than the cap, read in parts).
+    # ...and characters of the next one (a long turn, read in parts).
     memory_chars_read = models.PositiveIntegerField(default=0)
 
     objects = OwnedQuerySet.as_manager()

@@ -1,9 +1,8 @@
-"""Chat pages: the conversation with its model picker and streamed replies, new chats, projects.
+"""Chat pages: conversations with the model picker and streamed replies, new chats, projects.
 
-Views stay thin: the access helpers scope every lookup to the person (someone else's
-conversation or project is a 404), and ``chat.services`` does the work. Replies stream as
-server-sent events when the page's script asks for them (``Accept: text/event-stream``); a plain
-form post gets the whole reply and a redirect, so the chat works without JavaScript.
+Views stay thin: access helpers scope every lookup to the person (others' objects are a 404)
+and ``chat.services`` does the work. Replies stream as server-sent events when the script asks;
+a plain form post gets the whole reply, so the chat works without JavaScript.
 """
 
 from __future__ import annotations
@@ -44,8 +43,7 @@ def _message_data(message: Message) -> dict[str, object]:
 
 
 def _unanswered_ids(history: list[Message]) -> set[int]:
-    """The person's messages that no reply follows (their model turn failed), found in the
-    history already fetched, so the page costs no query per message."""
+    """The person's messages no reply follows, from the fetched history (no query each)."""
     following = [*history[1:], None]
     return {
         message.pk
@@ -56,10 +54,8 @@ def _unanswered_ids(history: list[Message]) -> set[int]:
 
 
 def _localized(events: Iterator[services.StreamEvent]) -> Iterator[services.StreamEvent]:
-    """The reply's events with the error text in the page's language.
-
-    The stream is consumed after the view returns, so the language is captured now.
-    """
+    """The reply's events with error text in the page's language, captured now (the stream
+    is consumed after the view returns)."""
     language = translation.get_language()
     for event in events:
         if event.kind == "error":
@@ -70,8 +66,7 @@ def _localized(events: Iterator[services.StreamEvent]) -> Iterator[services.Stre
 
 
 def _send_and_report(request: HttpRequest, conversation: Conversation, content: str) -> None:
-    """The no-JavaScript path (an edit's ``replaces`` included): the whole reply at once; a
-    failure becomes a page message."""
+    """The no-JavaScript path: the whole reply at once; a failure becomes a page message."""
     with shown_on_page(request):
         exchange = services.send_message(
             conversation=conversation, content=content, replaces=_replaces(request)
@@ -86,7 +81,7 @@ def _report(request: HttpRequest, exchange: services.Exchange) -> None:
         messages.warning(request, MEMORY_KEPT)
 
 
-# An edit whose withdrawn message had taught memory something that could not be taken back.
+# An edit whose withdrawn message taught memory something that could not be taken back.
 MEMORY_KEPT = _(
     "Some of what memory learned from the message you edited is still there: "
     "check Settings → Memory."
@@ -94,8 +89,7 @@ MEMORY_KEPT = _(
 
 
 def _replaces(request: HttpRequest) -> int | None:
-    """The message an edit replaces (``replaces``), or None; one that is not a plain id is a
-    message of no one's (404)."""
+    """The message an edit replaces, or None; a non-id is no one's message (404)."""
     text = request.POST.get("replaces", "")
     if not text:
         return None
@@ -198,8 +192,7 @@ def send(request: HttpRequest, pk: int) -> HttpResponse | StreamingHttpResponse:
 @require_POST
 @person_optional
 def regenerate(request: HttpRequest, pk: int) -> HttpResponse | StreamingHttpResponse:
-    """Answer the person's last message again (the reply replaces the last one): streamed for
-    the page's script, else the whole reply and back to the chat."""
+    """Answer the last message again, replacing its reply: streamed, or whole without JS."""
     conversation = conversation_for(person_of(request), pk)
     if refused := throttling.refuse_page(request, throttling.MessageThrottle):
         return refused
@@ -214,7 +207,7 @@ def regenerate(request: HttpRequest, pk: int) -> HttpResponse | StreamingHttpRes
 @require_POST
 @person_optional
 def stop(request: HttpRequest, pk: int) -> JsonResponse:
-    """Stop the chat's reply streaming now: it ends with what had arrived, marked stopped."""
+    """Stop the chat's streaming reply; it keeps what had arrived, marked stopped."""
     services.stop_replies(conversation=conversation_for(person_of(request), pk))
     return JsonResponse({"status": "stopping"}, status=202)
 
@@ -222,8 +215,7 @@ def stop(request: HttpRequest, pk: int) -> JsonResponse:
 @require_GET
 @person_optional
 def edit(request: HttpRequest, pk: int, message_pk: int) -> HttpResponse:
-    """The page without JavaScript to edit the person's last message (the chat's script edits
-    it in the composer): it posts to the chat's send with ``replaces``."""
+    """The no-JavaScript edit page for the last message; it posts to send with ``replaces``."""
     conversation = conversation_for(person_of(request), pk)
     message = conversation.messages.filter(pk=message_pk, role=Message.Role.USER).first()
     if message is None:
@@ -276,8 +268,7 @@ def project(request: HttpRequest, pk: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @person_optional
 def delete_project(request: HttpRequest, pk: int) -> HttpResponse:
-    """Asks first (the page without JavaScript; the project's page asks in a dialog), then
-    deletes the project with its chats."""
+    """Confirm, then delete the project and its chats (no-JavaScript path)."""
     project = project_for(person_of(request), pk)
     if request.method == "GET":
         context = {"project": project, "chats": project.conversations.count()}
@@ -293,7 +284,7 @@ def delete_project(request: HttpRequest, pk: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @person_optional
 def rename(request: HttpRequest, pk: int) -> HttpResponse:
-    """Rename a chat: the sidebar's dialog posts here (JSON back), or this page's form."""
+    """Rename a chat: from the sidebar dialog (JSON back) or this page's form."""
     conversation = conversation_for(person_of(request), pk)
     form = RenameForm(request.POST or None, initial={"title": conversation.title})
     if request.method == "POST":
@@ -312,8 +303,7 @@ def rename(request: HttpRequest, pk: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @person_optional
 def delete(request: HttpRequest, pk: int) -> HttpResponse:
-    """Asks first (the page without JavaScript; the sidebar asks in a dialog), then deletes the
-    chat through the one deletion there is."""
+    """Confirm, then delete the chat (no-JavaScript path)."""
     conversation = conversation_for(person_of(request), pk)
     if request.method == "GET":
         return render(request, "chat/delete_confirm.html", {"conversation": conversation})
@@ -327,8 +317,7 @@ def delete(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 @person_optional
 def search(request: HttpRequest) -> HttpResponse:
-    """The person's chats whose title or messages contain ``q``: the sidebar's list alone for
-    its script (``X-Whizi-Fragment``), else a page of results."""
+    """Chats whose title or messages contain ``q``: the sidebar fragment, or a results page."""
     query = request.GET.get("q", "")[: chats.SEARCH_MAX_CHARS]
     found = chats.sidebar_list(person_of(request), query=query)
     context = {"sidebar_conversations": found, "query": query.strip()}
@@ -343,15 +332,14 @@ RECEIPT_STALE = _("Your memory changed since, so this can't be undone here.")
 
 
 def _message_id(text: str) -> int:
-    """A message id from the query string; anything else matches every message (0)."""
+    """A message id from the query string; anything else is 0 (matches every message)."""
     return int(text) if text.isascii() and text.isdigit() and len(text) < 19 else 0
 
 
 @require_GET
 @person_optional
 def memory_receipts(request: HttpRequest, pk: int) -> JsonResponse:
-    """The receipts of the person's turns from ``after`` on, as the page shows them, and
-    whether a pass that may bring one is still owed (the script asks again while it is)."""
+    """Receipts of the person's turns from ``after`` on, and whether a pass is still owed."""
     conversation = conversation_for(person_of(request), pk)
     watch = receipts.receipts_after(
         conversation, after_id=_message_id(request.GET.get("after", ""))
@@ -368,8 +356,7 @@ def memory_receipts(request: HttpRequest, pk: int) -> JsonResponse:
 @require_POST
 @person_optional
 def undo_memory(request: HttpRequest, pk: int) -> HttpResponse:
-    """Undo the change a receipt shows, while it is still the list's newest (``version`` is
-    the receipt's, the If-Match of the API's undo)."""
+    """Undo the change a receipt shows while it is newest (``version`` acts as If-Match)."""
     conversation = conversation_for(person_of(request), pk)
     with shown_on_page(request, texts={"stale_version": RECEIPT_STALE}):
         version = facade.version_of(request.POST.get("version", ""))

@@ -1,18 +1,12 @@
-"""The embedded broker: kombu's filesystem transport, with its message files made atomic.
+"""The embedded broker: kombu's filesystem transport, with atomic message files.
 
-kombu's filesystem transport opens a message file under its final name and writes it afterwards,
-while a consumer lists the folder, moves the file away and reads it. A consumer that comes in
-between reads an empty file and its worker crashes on the JSON (kombu issue #1551, open). Here a
-message is written under a name no queue matches and renamed into place (``os.replace`` is atomic
-on one filesystem), so a consumer only ever sees whole messages; and a consumer moves a file into
-the processed folder next to the queue (same filesystem: a rename, never a copy to /tmp) before
-reading it. A file that cannot be a message (truncated, empty, not JSON, JSON that is no
-message kombu can deliver, a body that does not decode, a directory) would stop the worker when
-delivered: it is moved whole into the ``unreadable`` folder beside the processed one and said to
-the operator, with no content (the log names the file and the count so far), and the worker goes
-on. Nothing is lost with it: the pass a lost task message stood for is still owed in the
-database, and the sweeper sends it again (``MEMORY_PASS_RESEND_AFTER_SECONDS``). Only ``make
-run`` uses this: production runs on Redis.
+kombu writes a message file after opening it under its final name, so a consumer can read an
+empty file and crash the worker (kombu issue #1551). Here a message is written under a name
+no queue matches and renamed into place (``os.replace`` is atomic), and a consumer renames a
+file into the processed folder beside the queue before reading it. A file that cannot be a
+message is moved whole to ``unreadable`` and logged by name and count, never content, and the
+worker goes on. Nothing is lost: its pass is still owed and the sweeper resends it. Only
+``make run`` uses this; production runs on Redis.
 """
 
 from __future__ import annotations
@@ -34,12 +28,12 @@ log = logging.getLogger(__name__)
 
 
 class Channel(filesystem.Channel):
-    # kombu's stubs name this argument ``payload`` here and ``message`` in the virtual base
-    # class (kombu calls it positionally): no signature satisfies both.
+    # kombu's stubs name this argument ``payload`` here and ``message`` in the base class:
+    # no signature satisfies both.
     def _put(self, queue: str, payload: Any, **kwargs: Any) -> None:  # type: ignore[override]
         name = f"{_now_ms()}_{uuid.uuid4()}.{queue}.msg"
         final = os.path.join(self.data_folder_out, name)
-        # No queue name in it: kombu's own size and purge match queues by substring.
+        # No queue name in it: kombu's size and purge match queues by substring.
         partial = os.path.join(self.data_folder_out, f".{uuid.uuid4()}.partial")
         try:
             with open(partial, "wb") as f:
@@ -55,7 +49,7 @@ class Channel(filesystem.Channel):
                 continue
             taken = os.path.join(self._taken_folder, name)
             try:
-                # The rename is the claim: of two consumers, one wins, the other moves on.
+                # The rename is the claim: of two consumers, one wins.
                 os.replace(os.path.join(self.data_folder_in, name), taken)
             except OSError:
                 continue
@@ -68,9 +62,7 @@ class Channel(filesystem.Channel):
         raise Empty()
 
     def _message_in(self, path: str) -> Any:
-        """The message a file holds, or None when delivering it would fail: kombu builds a
-        message of it (and Celery reads our JSON bodies) in the worker's consumer, where an
-        error stops the worker."""
+        """The message a file holds, or None when delivering it would fail (and stop the worker)."""
         try:
             with open(path, "rb") as f:
                 payload = loads(f.read().decode())
@@ -78,14 +70,14 @@ class Channel(filesystem.Channel):
             if message.content_type == "application/json":
                 loads(message.body or "")  # a task message always has a body
         except (OSError, ValueError, LookupError, TypeError, AttributeError):
-            # Unreadable, not UTF-8, not JSON, not base64 (all ValueError); a field missing or
-            # an unknown body encoding (LookupError); JSON of the wrong shape.
+            # Not UTF-8, JSON or base64 (ValueError); a missing field or unknown encoding
+            # (LookupError); JSON of the wrong shape.
             return None
         return payload
 
     def _set_aside(self, path: str, queue: str) -> None:
-        """Keep an unreadable file whole for the operator, and say so: its name, where it is
-        and how many are there, never what it holds. No failure here may stop the worker."""
+        """Keep an unreadable file whole and log its name and count, never its content.
+        No failure here may stop the worker."""
         try:
             kept = os.path.join(self._unreadable_folder, os.path.basename(path))
             os.replace(path, kept)
@@ -110,7 +102,7 @@ class Channel(filesystem.Channel):
 
     @cached_property
     def _unreadable_folder(self) -> str:
-        # Beside the processed folder: the same filesystem, so setting aside is a rename.
+        # Beside the processed folder: same filesystem, so a rename.
         folder = os.path.join(os.path.dirname(self._taken_folder.rstrip(os.sep)), "unreadable")
         os.makedirs(folder, exist_ok=True)
         return folder
@@ -121,15 +113,13 @@ class FilesystemTransport(filesystem.Transport):
 
 
 def _now_ms() -> int:
-    # kombu's own naming: a file's name starts with when it was written.
+    # kombu's naming: a file name starts with its write time.
     return int(time.monotonic() * 1000)
 
 
 def _in_order_written(name: str) -> tuple[int, str]:
-    """Oldest first, by the number a name starts with: in name order '999_…' came after
-    '1000_…' (kombu's own transport sorts names, so a message written as the clock gained a
-    digit waited behind every later one). A name without a number comes first, to be set
-    aside."""
+    """Oldest first by the leading number (name order puts '999_…' after '1000_…'). A name
+    without a number comes first, to be set aside."""
     written, _, _ = name.partition("_")
     return (int(written) if written.isdecimal() else -1, name)
 

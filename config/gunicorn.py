@@ -2,22 +2,18 @@
 
     gunicorn -c config/gunicorn.py config.wsgi
 
-Environment: ``PORT`` (8000), ``WEB_BIND`` (``0.0.0.0:$PORT``), ``WEB_CONCURRENCY`` (worker
-processes; the number of cores, at least 2), ``WEB_THREADS`` (threads per worker, 8),
-``WEB_TIMEOUT`` (seconds, 60). Command-line options override these.
+Environment: ``PORT`` (8000), ``WEB_BIND`` (``0.0.0.0:$PORT``), ``WEB_CONCURRENCY`` (processes;
+the core count, at least 2), ``WEB_THREADS`` (8), ``WEB_TIMEOUT`` (seconds, 60). Command-line
+options override these.
 
-- **Preloaded, litellm included.** The application is loaded once in the master, which then
-  imports litellm (seconds of work), loads the tokenizer, the URLconf and the translations before
-  it forks a worker; each worker then makes one offline model call before it accepts a request
-  (litellm's thread pool and first-call caches cannot cross a fork). Every worker, a replacement
-  included, serves its first message about as fast as its tenth.
-- **No database connection crosses a fork.** The master closes whatever loading opened before
-  it forks; each worker thread opens its own and keeps it (``CONN_MAX_AGE``) for later requests.
-- **Threads** (``gthread``): a reply streams for as long as the model writes, seconds to
-  minutes, and a thread waiting on a model costs little. ``timeout`` then only watches that a
-  worker process is alive, never how long one request takes (the model calls have their own
-  deadlines, ``CHAT_MODEL_TIMEOUT``). Each thread holds one database connection: plan
-  PostgreSQL's ``max_connections`` for workers × threads per web host, plus the Celery pool.
+- **Preloaded.** The master loads the app, litellm, the tokenizer and translations before
+  forking; each worker makes one offline model call before serving (litellm's pool and caches
+  cannot cross a fork). A worker's first message is about as fast as its tenth.
+- **No database connection crosses a fork.** The master closes what loading opened; each
+  thread opens and keeps its own (``CONN_MAX_AGE``).
+- **Threads** (``gthread``): a reply streams for seconds to minutes, and a waiting thread is
+  cheap. ``timeout`` only watches that a worker lives; model calls have their own deadlines.
+  Plan ``max_connections`` for workers × threads per host, plus the Celery pool.
 """
 
 from __future__ import annotations
@@ -33,12 +29,11 @@ timeout = int(os.environ.get("WEB_TIMEOUT") or 60)
 graceful_timeout = 30
 keepalive = 5
 preload_app = True
-# A worker is replaced now and then (a slow leak cannot grow for ever); preloading makes the
-# replacement start warm.
+# Replace workers now and then (a slow leak cannot grow for ever); preloading keeps them warm.
 max_requests = 5_000
 max_requests_jitter = 500
-# gunicorn's control socket sits at one path per user: several servers on one host (web
-# processes of other sites, the benchmark, tests) would fight over it. Nothing here uses it.
+# gunicorn's control socket has one path per user: several servers on a host would fight
+# over it. Nothing here uses it.
 control_socket_disable = True
 
 
@@ -53,15 +48,13 @@ def when_ready(server: Any) -> None:
     from config.warmup import warm_up
 
     warm_up(urls=True)
-    # A connection the master opened would be shared by every forked worker (one socket, many
-    # processes): close it here, while no worker exists yet.
+    # A master's connection would be shared by every forked worker: close it before any exists.
     connections.close_all()
     server.log.info("whizi: litellm and the tokenizer loaded, no connection open; forking workers")
 
 
 def post_worker_init(worker: Any) -> None:
-    """In each worker, before it accepts a request: litellm's first call (its thread pool, its
-    caches), which no fork can carry."""
+    """In each worker, litellm's first call (its pool and caches are per process)."""
     from config.warmup import warm_up_process
 
     warm_up_process()

@@ -1,8 +1,8 @@
 """Settings, all from environment variables.
 
-With no environment set, the product runs embedded: SQLite and a filesystem Celery broker under
-``DATA_DIR`` and the built-in offline models. Production sets ``DATABASE_URL``, ``REDIS_URL``,
-``SECRET_KEY``, ``ALLOWED_HOSTS``, ``CHAT_MODELS`` and ``MEMORY_MODEL``.
+With none set, the product runs embedded: SQLite, a filesystem broker under ``DATA_DIR``, the
+offline models. Production sets ``DATABASE_URL``, ``REDIS_URL``, ``SECRET_KEY``,
+``ALLOWED_HOSTS``, ``CHAT_MODELS`` and ``MEMORY_MODEL``.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ DATA_DIR = Path(env.str("DATA_DIR", default=str(BASE_DIR / "var"))).resolve()
 PRODUCTION = env.bool("PRODUCTION", default="DATABASE_URL" in os.environ)
 TESTING = env.bool("TESTING", default=False)
 
-# Off unless asked for, embedded too: `make run` is the product, with its own error pages.
+# Off unless asked for: `make run` is the product, with its own error pages.
 DEBUG = env.bool("DEBUG", default=False)
 SECRET_KEY = env.str("SECRET_KEY", default="" if PRODUCTION else "embedded-insecure-dev-key")
 if not SECRET_KEY:
@@ -66,8 +66,8 @@ MIDDLEWARE = [
     "accounts.middleware.PersonMiddleware",
 ]
 
-# Every response (config/security.py). Scripts and styles come only from our own /static/ files:
-# no inline script, style attribute or event handler anywhere in the templates.
+# Every response (config/security.py). Scripts and styles only from our /static/ files:
+# no inline script, style attribute or event handler in the templates.
 CONTENT_SECURITY_POLICY = "; ".join(
     [
         "default-src 'self'",
@@ -83,7 +83,7 @@ CONTENT_SECURITY_POLICY = "; ".join(
     ]
 )
 PERMISSIONS_POLICY = "camera=(), microphone=(), geolocation=(), payment=(), usb=()"
-# Django's own CSRF failure page has inline styles; ours obeys the policy above.
+# Django's CSRF failure page has inline styles; ours obeys the policy.
 CSRF_FAILURE_VIEW = "core.error_pages.csrf_failure"
 
 ROOT_URLCONF = "config.urls"
@@ -111,22 +111,16 @@ DATABASES = {
     "default": env.db("DATABASE_URL", default=f"sqlite:///{DATA_DIR / 'whizi.sqlite3'}"),
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    # Django's, with every call bounded on our side too (a frozen server never answers).
+    # Django's, with every call bounded on our side too.
     DATABASES["default"]["ENGINE"] = "config.db.postgresql"
 if DATABASES["default"]["ENGINE"].endswith("postgresql"):
-    # Persistent connections: opening one costs several milliseconds (TCP, authentication,
-    # backend start), a fifth of an uncontended chat request. Each web thread and each Celery
-    # pool process keeps its own for a minute, checked with a ping before it is reused after an
-    # idle spell (a restarted server or a dropped link costs one reconnect, never an error).
-    # Safe with forking servers: nothing connects before the fork (config/gunicorn.py closes
-    # what the master may have opened; Celery's Django fixup does the same in its pool).
-    # psycopg's pool was the alternative; it adds a dependency and threads of its own per
-    # process for no gain here, where one thread serves one request at a time.
+    # Persistent connections: a connect costs a fifth of a chat request. Each web thread and
+    # Celery pool process keeps one for a minute, pinged before reuse after idling. Safe with
+    # forking: nothing connects before the fork (config/gunicorn.py and Celery's fixup close
+    # the parent's). psycopg's pool would add a dependency and threads for no gain.
     DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=60))
     DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", True)
-    # A server that does not answer costs a bounded moment to connect to, in every process; a
-    # connection whose server or network went away (data or keepalives unacknowledged) breaks
-    # within seconds instead of waiting on the socket for the kernel's minutes.
+    # Bound the connect, and break a dead connection within seconds (keepalives), not minutes.
     _options = DATABASES["default"].setdefault("OPTIONS", {})
     _options.setdefault("connect_timeout", env.int("DATABASE_CONNECT_TIMEOUT", default=3))
     _options.setdefault("tcp_user_timeout", env.int("DATABASE_TCP_USER_TIMEOUT_MS", default=10_000))
@@ -136,16 +130,14 @@ if DATABASES["default"]["ENGINE"].endswith("postgresql"):
 else:
     DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=0))
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
-    # The web server and the Celery worker share one SQLite file; WAL and a busy timeout keep
-    # the worker's memory writes from failing the web process's reads.
+    # Web and worker share one SQLite file: WAL and a busy timeout keep writes from failing reads.
     DATABASES["default"]["OPTIONS"] = {
         "timeout": 20,
         "init_command": "PRAGMA journal_mode=WAL;",
         "transaction_mode": "IMMEDIATE",
     }
-# Bounds on one statement and one lock wait, in milliseconds (0: none), by kind of process
-# (``config/database.py``): web requests answer 503 within a few seconds when the database
-# stalls or a table is locked (a migration); workers wait longer; migrations are never cut.
+# Statement and lock-wait bounds in ms (0: none), by process kind (``config/database.py``):
+# web requests answer 503 within seconds on a stall; workers wait longer; migrations never cut.
 DATABASE_REQUEST_STATEMENT_TIMEOUT_MS = env.int(
     "DATABASE_REQUEST_STATEMENT_TIMEOUT_MS", default=5000
 )
@@ -154,8 +146,7 @@ DATABASE_WORKER_STATEMENT_TIMEOUT_MS = env.int(
     "DATABASE_WORKER_STATEMENT_TIMEOUT_MS", default=60_000
 )
 DATABASE_WORKER_LOCK_TIMEOUT_MS = env.int("DATABASE_WORKER_LOCK_TIMEOUT_MS", default=10_000)
-# /healthz's own check: a fresh connection within this many seconds, one statement within a
-# second.
+# /healthz: a fresh connection within this many seconds, one statement within a second.
 HEALTHZ_DATABASE_TIMEOUT = env.int("HEALTHZ_DATABASE_TIMEOUT", default=2)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -166,7 +157,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-# A reset link (SPEC §10, ``POST auth/password-reset``) works once, for this many seconds.
+# A reset link (SPEC §10) works once, for this many seconds.
 PASSWORD_RESET_TIMEOUT = env.int("PASSWORD_RESET_TIMEOUT", default=2 * 60 * 60)
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "chat:home"
@@ -175,8 +166,7 @@ LOGOUT_REDIRECT_URL = "chat:home"
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("it", "Italiano"), ("fr", "Français")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
-# The Preferences language choice (Django's set_language), guarded like the session cookie: no
-# script reads it (the page's language is the server's), and in production it is Secure too.
+# The language cookie, guarded like the session's: no script reads it; Secure in production.
 LANGUAGE_COOKIE_HTTPONLY = True
 LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = "UTC"
@@ -186,7 +176,7 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = DATA_DIR / "static"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-# Embedded (no collectstatic step), WhiteNoise serves static files straight from the apps.
+# Embedded (no collectstatic), WhiteNoise serves static files from the apps.
 WHITENOISE_USE_FINDERS = not PRODUCTION
 WHITENOISE_AUTOREFRESH = not PRODUCTION
 STORAGES = {
@@ -210,8 +200,8 @@ if PRODUCTION:
     SECURE_CONTENT_TYPE_NOSNIFF = True
 
 # --- Cache: rate-limit counts and the worker's heartbeat ----------------------------------------
-# Shared by every web process and worker: Redis in production; embedded, a file cache under
-# DATA_DIR (each key written atomically; LocMemCache would give each process its own counts).
+# Shared by all processes: Redis in production; embedded, a file cache under DATA_DIR
+# (LocMemCache would give each process its own counts).
 if env.str("REDIS_URL", default=""):
     CACHES = {
         "default": {
@@ -252,24 +242,22 @@ THROTTLE_RATES = {
     "guest": _rate("THROTTLE_GUEST", "30/hour"),  # guests created per client address
     "message": _rate("THROTTLE_MESSAGE", "20/min"),  # chat messages per person
     "voice": _rate("THROTTLE_VOICE", "30/hour"),  # voice sessions started per person
-    # password-reset mails asked for, per client address and per e-mail asked about
+    # password-reset mails, per client address and per e-mail
     "password_check": _rate("THROTTLE_PASSWORD_CHECK", "20/hour"),  # own password, per person
     "password_reset": _rate("THROTTLE_PASSWORD_RESET", "10/hour"),
     "password_reset_email": _rate("THROTTLE_PASSWORD_RESET_EMAIL", "3/hour"),
 }
 
 # --- Request limits: checked before a body is parsed --------------------------------------------
-# Django's own limit on a request body (form posts); the API's JSON parser applies it too.
+# Django's limit on a request body; the API's JSON parser applies it too.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("MAX_BODY_BYTES", default=2_621_440)
-# Our JSON is three levels deep; nesting past this is refused before json.loads recurses.
+# Our JSON is three levels deep; deeper nesting is refused before json.loads recurses.
 JSON_MAX_DEPTH = env.int("JSON_MAX_DEPTH", default=32)
 
 # --- API tokens (django-rest-knox): hashed, one per device, expiring ---------------------------
-# A login or signup on a device gets a token of its own; only its SHA-512 digest is stored. An
-# account's token lasts API_TOKEN_TTL_DAYS past its last use (each use slides the expiry, written
-# at most hourly) and never longer than API_TOKEN_MAX_DAYS after it was issued: then the device
-# logs in again. A guest's token has no expiry of its own, since it is the guest's only
-# credential: it ends with the guest (idle for GUEST_IDLE_DAYS, deleted, or merged at signup).
+# Only the token's SHA-512 digest is stored. An account's token lasts API_TOKEN_TTL_DAYS past
+# its last use (written at most hourly), never over API_TOKEN_MAX_DAYS from issue. A guest's
+# token, its only credential, ends with the guest (idle, deleted, or merged at signup).
 API_TOKEN_TTL_DAYS = env.int("API_TOKEN_TTL_DAYS", default=30)
 API_TOKEN_MAX_DAYS = env.int("API_TOKEN_MAX_DAYS", default=365)
 REST_KNOX = {
@@ -290,9 +278,8 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "core.schema.AutoSchema",
     "EXCEPTION_HANDLER": "core.api.exception_handler",
     "UNAUTHENTICATED_USER": None,
-    # Which X-Forwarded-For hop is the client. 0 (the default) trusts the header not at all: a
-    # client facing the web server directly could otherwise pick the address its rate limits
-    # count. Behind proxies, set NUM_PROXIES to how many (1 behind one TLS-terminating proxy).
+    # Which X-Forwarded-For hop is the client. 0 trusts none: a direct client could otherwise
+    # choose the address its rate limits count. Behind proxies, set how many (1 behind TLS).
     "NUM_PROXIES": env.int("NUM_PROXIES", default=0),
 }
 SPECTACULAR_SETTINGS = {
@@ -303,8 +290,7 @@ SPECTACULAR_SETTINGS = {
 }
 
 # --- Mail: password-reset links --------------------------------------------------------------
-# Embedded, mail is printed by the worker (the console backend); production sends it by SMTP
-# with the EMAIL_* variables (Django's settings of the same names).
+# Embedded, the worker prints mail (console backend); production uses SMTP via EMAIL_*.
 EMAIL_BACKEND = env.str(
     "EMAIL_BACKEND",
     default="django.core.mail.backends.smtp.EmailBackend"
@@ -319,8 +305,7 @@ EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", default=False)
 EMAIL_USE_SSL = env.bool("EMAIL_USE_SSL", default=False)
 EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=10)
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Whizi <noreply@localhost>")
-# Where the links in mail point (no request is at hand when a worker writes it): the first of
-# ALLOWED_HOSTS over HTTPS in production, this machine embedded.
+# Where mail links point (a worker has no request): first ALLOWED_HOSTS over HTTPS, or here.
 _first_host = next((h for h in ALLOWED_HOSTS if h.strip(".*")), "localhost")
 SITE_URL = env.str(
     "SITE_URL",
@@ -334,8 +319,8 @@ REDIS_URL = env.str("REDIS_URL", default="")
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, Any] = {
-        # Enqueuing happens after a reply: a refusing or stalled Redis must cost a bounded
-        # moment, never hang the request (the pass is then owed and swept later).
+        # Enqueuing follows a reply: a stalled Redis costs a bounded moment, never a hung
+        # request (the pass stays owed and is swept later).
         "socket_connect_timeout": 0.5,
         "socket_timeout": 0.5,
         "max_retries": 0,
@@ -344,9 +329,9 @@ if REDIS_URL:
     }
 else:
     CELERY_BROKER_URL = "filesystem://"
-    # kombu's filesystem transport with atomic message files (config/broker.py explains why).
+    # kombu's filesystem transport, atomic message files (see config/broker.py).
     CELERY_BROKER_TRANSPORT = "config.broker:FilesystemTransport"
-    # One embedded worker: no remote control, so no broadcast files racing between processes.
+    # One embedded worker: no remote control, so no broadcast files racing.
     CELERY_WORKER_ENABLE_REMOTE_CONTROL = False
     _broker_dir = DATA_DIR / "broker"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
@@ -369,7 +354,7 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_DEFAULT_QUEUE = "default"
 CELERY_TASK_ROUTES = {"memory.*": {"queue": "memory"}}
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
-# How often beat's sweeper sends the owed passes no queued task will run (memory/queueing.py).
+# How often beat's sweeper sends owed passes no queued task will run (memory/queueing.py).
 MEMORY_SWEEP_SECONDS = env.float("MEMORY_SWEEP_SECONDS", default=30.0)
 CELERY_BEAT_SCHEDULE = {
     "memory-sweep-owed-passes": {
@@ -385,24 +370,22 @@ CELERY_BEAT_SCHEDULE = {
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
 # A live worker refreshes its heartbeat this often; /healthz says "down" after three misses.
 WORKER_HEARTBEAT_SECONDS = env.int("WORKER_HEARTBEAT_SECONDS", default=10)
-# Given by `make run` to the server it starts (config/launcher.py), so that it says "ready" for
-# that server only; unset elsewhere. A TOKEN by name: Django's error reports mask it.
+# Set by `make run` for the server it starts (config/launcher.py), so "ready" means that one.
+# A TOKEN by name: Django's error reports mask it.
 RUN_TOKEN = env.str("WHIZI_RUN_TOKEN", default="")
 
 # --- Models -------------------------------------------------------------------------------------
-# litellm model strings; "offline/..." are the built-in models (llm registers the provider).
+# litellm model strings; "offline/..." are the built-in models.
 CHAT_MODELS = env.list("CHAT_MODELS", default=["offline/whizi-chat"])
 CHAT_MODEL_LABELS = env.dict("CHAT_MODEL_LABELS", default={})
 DEFAULT_CHAT_MODEL = env.str("DEFAULT_CHAT_MODEL", default=CHAT_MODELS[0])
 MEMORY_MODEL = env.str("MEMORY_MODEL", default="offline/whizi-memory")
-# Where MEMORY_MODEL is served, when not at its provider's usual address: an OpenAI-compatible
-# server of one's own (vLLM, Ollama, a gateway) for memory alone, while the chat models keep
-# theirs. The key goes with it, so a self-hosted memory model never receives the chat's key.
+# An OpenAI-compatible server for memory alone (vLLM, Ollama, a gateway). The key goes with
+# it, so a self-hosted memory model never receives the chat's key.
 MEMORY_MODEL_API_BASE = env.str("MEMORY_MODEL_API_BASE", default="")
 MEMORY_MODEL_API_KEY = env.str("MEMORY_MODEL_API_KEY", default="")
 CHAT_MODEL_TIMEOUT = env.float("CHAT_MODEL_TIMEOUT", default=60.0)
-# How often a streaming reply looks for the person's Stop (``chat.stops``): often enough that
-# Stop feels immediate, rarely enough that a stream costs a handful of cache reads.
+# How often a streaming reply checks for Stop (``chat.stops``): prompt, yet few cache reads.
 CHAT_STOP_CHECK_SECONDS = env.float("CHAT_STOP_CHECK_SECONDS", default=0.2)
 MEMORY_MODEL_TIMEOUT = env.float("MEMORY_MODEL_TIMEOUT", default=60.0)
 CHAT_SYSTEM_PROMPT = env.str(
@@ -411,48 +394,41 @@ CHAT_SYSTEM_PROMPT = env.str(
 )
 ASSISTANT_NAME = env.str("ASSISTANT_NAME", default="Whizi")
 MESSAGE_MAX_CHARS = env.int("MESSAGE_MAX_CHARS", default=20_000)
-# The input budget of one chat request (system prompt, project instructions, memory and as much
-# of the history as fits, newest first): what litellm knows of the model's input window, with
-# room for tokenizers that count more than ours, never above CHAT_INPUT_TOKENS_MAX; for a model
-# litellm does not know (the offline ones, a self-hosted one), CHAT_INPUT_TOKENS_DEFAULT.
+# One chat request's input budget: litellm's input window for the model, with room for
+# tokenizers counting more than ours, capped at CHAT_INPUT_TOKENS_MAX; for a model litellm
+# does not know (offline, self-hosted), CHAT_INPUT_TOKENS_DEFAULT.
 CHAT_INPUT_TOKENS_DEFAULT = env.int("CHAT_INPUT_TOKENS_DEFAULT", default=16_000)
 CHAT_INPUT_TOKENS_MAX = env.int("CHAT_INPUT_TOKENS_MAX", default=128_000)
 
 # --- Memory (SPEC §2) ---------------------------------------------------------------------------
 MEMORY_TOKEN_LIMIT = env.int("MEMORY_TOKEN_LIMIT", default=2_000)
 MEMORY_TARGET_TOKENS = env.int("MEMORY_TARGET_TOKENS", default=1_500)
-# The shape a rewrite aims for (SPEC §2), stated in the prompt beside the token target.
+# The shape a rewrite aims for, stated in the prompt beside the token target.
 MEMORY_TARGET_LINES = env.int("MEMORY_TARGET_LINES", default=50)
 MEMORY_TARGET_LINE_CHARS = env.int("MEMORY_TARGET_LINE_CHARS", default=55)
 MEMORY_TURNS_PER_PASS = env.int("MEMORY_TURNS_PER_PASS", default=6)
 MEMORY_TRANSCRIPT_TOKEN_LIMIT = env.int("MEMORY_TRANSCRIPT_TOKEN_LIMIT", default=20_000)
 MEMORY_CALL_TOKEN_LIMIT = env.int("MEMORY_CALL_TOKEN_LIMIT", default=50_000)
 MEMORY_READ_TIMEOUT_MS = env.int("MEMORY_READ_TIMEOUT_MS", default=200)
-# How long a reply waits for the memory row to owe a pass (a migration or a long transaction
-# holding it): past this the exchange is pending and the sweeper owes the pass later.
+# How long a reply waits for the memory row to owe a pass; past it the exchange is pending
+# and the sweeper owes the pass later.
 MEMORY_TRIGGER_LOCK_TIMEOUT_MS = env.int("MEMORY_TRIGGER_LOCK_TIMEOUT_MS", default=500)
-# A running pass's lease, renewed every third of it while the pass runs: a worker that dies
-# (SIGKILL, a lost machine) leaves its passes owed this long at most, then the sweeper (every
-# half minute) sends them again — within two minutes in all; a live pass is never run twice.
+# A running pass's lease, renewed every third of it: a dead worker's passes stay owed this
+# long at most, then the sweeper (every half minute) resends them. A live pass never runs twice.
 MEMORY_PASS_LEASE_SECONDS = env.int("MEMORY_PASS_LEASE_SECONDS", default=60)
 MEMORY_CAS_ATTEMPTS = env.int("MEMORY_CAS_ATTEMPTS", default=3)
-# A pass that failed on something that may pass (the memory model failing, whatever the error:
-# a key, a model name, an outage) is never given up: it waits this long, doubling with each
-# failure in a row up to the cap, and the sweeper sends it again — for as long as it takes.
+# A pass failing on the model (any error: key, name, outage) is never given up: it waits this
+# long, doubling per failure up to the cap, and the sweeper resends it.
 MEMORY_PASS_BACKOFF_SECONDS = env.int("MEMORY_PASS_BACKOFF_SECONDS", default=30)
 MEMORY_PASS_BACKOFF_MAX_SECONDS = env.int("MEMORY_PASS_BACKOFF_MAX_SECONDS", default=300)
-# The versions of a list kept for undo and restore: every one among the newest this many, or
-# younger than this many days (older ones are pruned on the next write).
+# Versions kept for undo and restore: the newest this many, or younger than this many days.
 MEMORY_HISTORY_KEEP_VERSIONS = env.int("MEMORY_HISTORY_KEEP_VERSIONS", default=50)
 MEMORY_HISTORY_KEEP_DAYS = env.int("MEMORY_HISTORY_KEEP_DAYS", default=90)
-# A pass task sent to the broker and still not run after this long is presumed lost and sent
-# again by the sweeper: the broker's visibility timeout (below), after which Redis hands an
-# unacknowledged message out again by itself (``visibility_timeout`` above). Sooner would only
-# duplicate a pass that is merely waiting its turn in a backlog.
+# A queued pass task not run after this long is presumed lost and resent: Redis's own
+# ``visibility_timeout`` (above). Sooner would duplicate a pass merely waiting in a backlog.
 MEMORY_PASS_RESEND_AFTER_SECONDS = env.int("MEMORY_PASS_RESEND_AFTER_SECONDS", default=600)
-# A pass that crashed (a bug, not the model) through all its task's retries is dropped: it
-# stays owed and is tried again after this long; only work that crashed it this many times in a
-# row is given up as read.
+# A pass that crashed (a bug) through all retries stays owed and is retried after this long;
+# work that crashed it this many times in a row is given up as read.
 MEMORY_DROPPED_PASS_RETRY_SECONDS = env.int("MEMORY_DROPPED_PASS_RETRY_SECONDS", default=3600)
 MEMORY_PASS_DROPS_BEFORE_SKIP = env.int("MEMORY_PASS_DROPS_BEFORE_SKIP", default=3)
 GUEST_IDLE_DAYS = env.int("GUEST_IDLE_DAYS", default=30)
@@ -466,8 +442,8 @@ LOGGING: dict[str, Any] = {
     "filters": {"drop_all": {"()": "core.logs.DropAll"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
-    # litellm logs request bodies (message text, memory lines): its loggers are shut whatever
-    # LOG_LEVEL says; llm also shuts them when it imports litellm. httpx logs URLs only.
+    # litellm logs request bodies (message text, memory lines): its loggers are shut
+    # whatever LOG_LEVEL says. httpx logs URLs only.
     "loggers": {
         **{
             name: {"level": "CRITICAL", "handlers": [], "propagate": False, "filters": ["drop_all"]}

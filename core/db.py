@@ -1,14 +1,10 @@
-"""Row locks in one order, and the one bounded retry of a transaction the database rolled back
-to break a deadlock or a serialization failure.
+"""Row locks in one order, and one bounded retry of a transaction rolled back by a deadlock.
 
-Every use-case that locks several of a person's rows takes them in this order, and only the
-ones it needs (``docs/ARCHITECTURE.md``, "Locks, in one order"): the person's projects, their
-conversations, the person, their memory row, then what sits under the memory (messages and
-voice sessions a pass marks read, versions, tombstones). Within one table, rows are locked in
-id order. Two use-cases that follow it wait for each other and never deadlock; a deadlock or a
-serialization failure that happens anyway (a lock taken implicitly, by a foreign key check or
-a cascade) is a lost moment, not an outage: the transaction is run again, a bounded number of
-times, and a conflict that outlasts them answers 409 ``busy`` (``core.api``), never 503.
+Use-cases lock only what they need, in this order (``docs/ARCHITECTURE.md``, "Locks, in one
+order"): projects, conversations, the person, the memory row, then what sits under it
+(messages, voice sessions, versions, tombstones); rows of one table in id order. So they wait,
+never deadlock. A deadlock that happens anyway (an implicit lock by a foreign key or cascade)
+is rerun a bounded number of times, then answers 409 ``busy``, never 503.
 """
 
 from __future__ import annotations
@@ -35,8 +31,7 @@ R = TypeVar("R")
 
 
 def is_lock_conflict(error: BaseException) -> bool:
-    """The database broke a deadlock or a serialization failure by rolling the transaction
-    back: nothing is down and nothing was asked wrong, only the moment was bad."""
+    """The database rolled back to break a deadlock or serialization failure: only bad timing."""
     if not isinstance(error, DatabaseError):
         return False
     # Django wraps the driver's error; psycopg's carries the SQLSTATE.
@@ -45,10 +40,8 @@ def is_lock_conflict(error: BaseException) -> bool:
 
 
 def retry_on_lock_conflict(use_case: Callable[P, R]) -> Callable[P, R]:
-    """Run ``use_case`` (which opens its own transactions) again when the database rolled it
-    back to break a deadlock or a serialization failure, up to ``LOCK_CONFLICT_ATTEMPTS`` in
-    all. Inside a caller's transaction it runs once: the caller's work was rolled back with it,
-    so only the caller can run it again."""
+    """Rerun ``use_case`` after a deadlock rollback, up to ``LOCK_CONFLICT_ATTEMPTS`` in all.
+    Inside a caller's transaction it runs once: only the caller can rerun its work."""
 
     @functools.wraps(use_case)
     def run(*args: P.args, **kwargs: P.kwargs) -> R:
@@ -61,8 +54,7 @@ def retry_on_lock_conflict(use_case: Callable[P, R]) -> Callable[P, R]:
                 if attempt == LOCK_CONFLICT_ATTEMPTS or not is_lock_conflict(error):
                     raise
                 log.info("db.lock_conflict use_case=%s attempt=%s", use_case.__name__, attempt)
-                # A moment for the winner to commit: run again at once, the loser may grab a
-                # lock the winner still waits for and meet it in the same deadlock again.
+                # A pause lets the winner commit; at once, the loser may deadlock again.
                 time.sleep(random.uniform(0, LOCK_CONFLICT_PAUSE_SECONDS * attempt))
         raise AssertionError("unreachable")  # pragma: no cover - the loop returns or raises
 
@@ -70,8 +62,7 @@ def retry_on_lock_conflict(use_case: Callable[P, R]) -> Callable[P, R]:
 
 
 def lock(rows: QuerySet[Any, Any], *, no_key: bool = False) -> list[int]:
-    """Lock ``rows`` until the caller's transaction ends, in id order, and return their ids.
-    ``no_key``: a lock that lets rows referencing them still be written (``FOR NO KEY
-    UPDATE``), for a caller that changes the rows but keeps them."""
+    """Lock ``rows`` in id order until the transaction ends; their ids. ``no_key``: ``FOR NO
+    KEY UPDATE``, so referencing rows can still be written."""
     locked = rows.select_for_update(no_key=no_key).order_by("pk")
     return list(locked.values_list("pk", flat=True))

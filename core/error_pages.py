@@ -1,12 +1,8 @@
-"""Error answers outside DRF: the web's one mapping of ``ServiceError``, the database being
-unreachable, and anything unexpected.
+"""Error answers outside DRF: the web's mapping of ``ServiceError``, outages, the unexpected.
 
-A ServiceError a page's use-case raises is told to the person where they are
-(``shown_on_page``: on the form, or as a message on the next page); a page's script gets its
-JSON body, as the API would answer; anything else that escapes a view is answered by
-``OutageMiddleware``. Under ``/api/`` the answer is JSON with a stable ``code``; elsewhere a
-plain page. Outage pages are rendered without the request's context processors, which may need
-the very database that is down (the session, the person).
+A page's ServiceError is shown where the person is (``shown_on_page``); a script gets the JSON
+the API would give; anything else is answered by ``OutageMiddleware``. Outage pages skip the
+context processors, which may need the database that is down.
 """
 
 from __future__ import annotations
@@ -42,9 +38,7 @@ def outage_response(request: HttpRequest) -> HttpResponse:
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
-    """``handler500``: an outage that escaped the views (a middleware saving the session, say)
-    is still a 503, a deadlock lost after its retries a 409; anything else is a plain 500
-    page, or JSON under ``/api/``."""
+    """``handler500``: an outage is still a 503, a lost deadlock a 409, anything else a 500."""
     error = sys.exc_info()[1]
     if error is not None and is_lock_conflict(error):
         busy = service_error_response(request, Busy())
@@ -60,8 +54,7 @@ def server_error(request: HttpRequest) -> HttpResponse:
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
-    """``CSRF_FAILURE_VIEW``: Django's own page carries inline styles the Content-Security-Policy
-    refuses; this one says the same plainly. (The API is not cookie-based: no CSRF there.)"""
+    """``CSRF_FAILURE_VIEW``: Django's page has inline styles the CSP refuses."""
     return _plain_page("403_csrf.html", 403)
 
 
@@ -72,8 +65,7 @@ def _from_script(request: HttpRequest) -> bool:
 
 
 def service_error_response(request: HttpRequest, error: ServiceError) -> HttpResponse | None:
-    """A ServiceError no page told: its JSON for the page's script (or under ``/api/``), the
-    404 page for a NotFound (None: Django's own), else a plain page with its detail."""
+    """A ServiceError no page told: JSON for scripts and the API, a 404 page, else a plain one."""
     if _from_script(request) or request.path.startswith("/api/"):
         return JsonResponse(error.body(), status=error.status, headers=error.headers)
     if isinstance(error, Http404):
@@ -93,13 +85,10 @@ def shown_on_page(
     texts: Mapping[str, Text] | None = None,
     outage: Text | None = None,
 ) -> Iterator[None]:
-    """Run a page's use-case; a ServiceError it raises is told to the person instead of an
-    error page: on ``form`` (which the view then renders again), or as a message (tagged
-    ``tags``) on the page the view answers next. ``texts`` gives a page's own words for some
-    codes; with ``outage``, a database error is told with that text too (nothing was changed).
-    A page's script gets the error as JSON (``OutageMiddleware``).
-
-    The rest of the ``with`` block is skipped after an error: put what follows success there.
+    """Run a page's use-case, telling a ServiceError to the person: on ``form``, or as a
+    message (``tags``) on the next page. ``texts``: a page's words for some codes; ``outage``:
+    tell a database error too. Scripts get JSON. After an error the rest of the ``with`` block
+    is skipped: put what follows success there.
     """
     try:
         yield
@@ -118,10 +107,8 @@ def shown_on_page(
 
 
 class OutageMiddleware:
-    """Answers what escapes a view: an unreachable database with ``outage_response`` (a page
-    or JSON saying so, instead of a 500), a ServiceError with ``service_error_response``, and a
-    deadlock lost after its retries as the ServiceError ``Busy`` (409). DRF
-    views answer both themselves, in ``core.api``."""
+    """Answers what escapes a view: an outage (``outage_response``), a ServiceError, and a
+    deadlock lost after retries as ``Busy`` (409). DRF views do this in ``core.api``."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response

@@ -1,10 +1,8 @@
-"""The one error type the services raise: ``ServiceError(code, status)`` and its family.
+"""The one error type services raise: ``ServiceError(code, status)`` and its family.
 
-A service says what went wrong once, as a stable ``code`` (the API's, SPEC §10), an HTTP
-``status``, a ``detail`` for people and the body's ``extra`` fields; ``core.api`` answers it on
-the API and ``core.error_pages`` on the web pages. Privacy: the detail and the extra fields
-are our own fixed texts and codes, never message or memory text, and ``str()`` of the error
-(what a log or a traceback shows) is its code and status alone.
+A service states a failure once: a stable ``code`` (SPEC §10), a ``status``, a ``detail`` and
+``extra`` fields; ``core.api`` and ``core.error_pages`` answer it. Privacy: detail and extras
+are fixed texts and codes, never message or memory text, and ``str()`` is the code and status.
 """
 
 from __future__ import annotations
@@ -23,14 +21,13 @@ Text: TypeAlias = "str | StrPromise"
 
 
 class ServiceError(Exception):
-    """An answer the person (or the app) can act on, not a bug: never a 5xx unless
-    the service itself is unavailable. Subclasses fix the defaults; an instance may
-    override them (``AuthError("email_taken", gettext("…"))``)."""
+    """An answer the person or app can act on, not a bug (no 5xx unless unavailable).
+    Subclasses set defaults; an instance may override them."""
 
     code: str = "error"
     status: int = 400
     detail: Text = "Error."
-    # How a page shows it: an error, or a warning when the page was only out of date.
+    # An error, or a warning when the page was only out of date.
     level: ClassVar[int] = levels.ERROR
 
     def __init__(
@@ -75,8 +72,7 @@ class Forbidden(ServiceError):
 
 
 class NotFound(ServiceError, Http404):
-    """Nothing of the person's there (HTTP 404). Also an ``Http404``, so a page that meets it
-    shows Django's 404 page, as ``get_object_or_404`` does."""
+    """Nothing of the person's there (HTTP 404); also an ``Http404`` for pages."""
 
     code = "not_found"
     status = 404
@@ -91,9 +87,8 @@ class Conflict(ServiceError):
 
 
 class Busy(Conflict):
-    """The database rolled the request back to break a deadlock or a serialization failure
-    with someone changing the same rows, again after every retry (HTTP 409): nothing was
-    changed, and trying again works. Not an outage (``core.db``)."""
+    """A deadlock or serialization rollback, after every retry (HTTP 409): nothing changed,
+    a retry works. Not an outage (``core.db``)."""
 
     code = "busy"
     detail = _("Something else was changing this at the same moment. Nothing changed; try again.")

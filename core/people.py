@@ -1,13 +1,8 @@
-"""The person behind a web request, as every app's views see it: the logged-in account, a
-guest, or a visitor who has not acted yet.
+"""The person behind a web request: an account, a guest, or a visitor who has not acted yet.
 
-Every web page works for guests (SPEC §8), but a guest is a row, so it is created when the
-visitor acts (a first message, project or setting), never when they look: a crawler or a health
-probe reading pages creates nothing. A view says which it needs with a marker — ``person_optional``
-(the visitor sees an empty chat, no projects, no memory) or ``person_required`` (the first unsafe
-request, a POST, makes the visitor a guest; GETs create nobody) — and the accounts app, which owns
-people, acts on the marker before the view runs (``accounts.middleware.PersonMiddleware``). So
-the apps below accounts never import it, and a view of theirs only reads ``request.user``.
+A guest is a row, created when a visitor acts (a POST), never when they look: crawlers create
+nothing. Views mark what they need (``person_optional`` or ``person_required``) and
+``accounts.middleware.PersonMiddleware`` acts on it, so apps below accounts never import it.
 """
 
 from __future__ import annotations
@@ -26,7 +21,7 @@ NEED_ATTRIBUTE = "person_need"
 
 
 class Person(Protocol):
-    """What the apps below accounts know of a person: an owner key and whether it is a guest."""
+    """What apps below accounts know of a person: an owner key and whether it is a guest."""
 
     @property
     def pk(self) -> int: ...
@@ -48,8 +43,7 @@ def _mark(need: Need) -> Callable[[View], View]:
 
 # Run the view for whoever asks: a person (whose activity is noted) or a visitor.
 person_optional = _mark("optional")
-# Run the view with ``request.user`` a person on an unsafe request (a visitor's first action
-# makes them a guest); a GET runs as ``person_optional`` and creates nobody.
+# A visitor's unsafe request makes them a guest; a GET runs as ``person_optional``.
 person_required = _mark("required")
 
 
@@ -67,8 +61,7 @@ def person_of(request: HttpRequest) -> Person | None:
 
 
 def acting_person(request: HttpRequest) -> Person:
-    """The person of a request that has one: an unsafe request to a ``person_required`` page,
-    whose visitor the middleware has made a guest before the view runs."""
+    """The person of an unsafe request to a ``person_required`` page (made a guest if needed)."""
     found = person_of(request)
     if found is None:  # a view reached without the middleware, or not marked person_required
         raise Forbidden
@@ -76,11 +69,8 @@ def acting_person(request: HttpRequest) -> Person:
 
 
 class PersonRequest(Request):
-    """What an API view of chat or memory receives: authentication (``IsAuthenticated``, the
-    default permission of every API view) has let only a person through. A type for the views'
-    signatures, never built; ``tests/test_architecture.py`` checks that each view taking one
-    requires authentication."""
+    """An API view's request after ``IsAuthenticated``: only a person. A type, never built;
+    ``tests/test_architecture.py`` checks each view taking one requires authentication."""
 
-    # DRF types ``user`` as the User model or AnonymousUser, and the apps below accounts may not
-    # name the User model; IsAuthenticated leaves only a person (AUTH_USER_MODEL is a Person).
+    # DRF types ``user`` as User or AnonymousUser; apps below accounts may not name User.
     user: Person  # type: ignore[assignment]

@@ -1,12 +1,8 @@
-"""Rate limits (SPEC §10): DRF's throttle classes, on the API and on the web pages alike.
+"""Rate limits (SPEC §10): DRF's throttle classes, for the API and the web pages alike.
 
-One rate logic for both surfaces: the API views list these classes in ``throttle_classes`` (DRF
-answers 429 through ``core.api``), and the web views ask ``refuse_page`` (a friendly 429 page,
-or the same JSON for the page's script). The counts live in Django's default cache — Redis in
-production, a file cache under ``DATA_DIR`` embedded — so every web process sees the same counts.
-
-Each scope has its rate in ``settings.THROTTLE_RATES`` (``THROTTLE_LOGIN=10/min`` …), read per
-request so tests can change them; ``THROTTLE_ENABLED=false`` turns every limit off.
+API views list them in ``throttle_classes``; web views call ``refuse_page``. Counts live in the
+default cache (Redis, or a file cache embedded), so every process sees the same counts. Rates
+come from ``settings.THROTTLE_RATES``, read per request; ``THROTTLE_ENABLED=false`` disables all.
 """
 
 from __future__ import annotations
@@ -30,16 +26,13 @@ from core.rates import parse_rate
 log = logging.getLogger(__name__)
 
 
-# Set on a request a throttle refused, so the throttles after it in the view's list skip.
+# Set when a throttle refused the request, so later throttles skip.
 _REFUSED = "_whizi_throttled"
 
 
 class ScopedThrottle(SimpleRateThrottle):
-    """A DRF throttle whose rate comes from ``settings.THROTTLE_RATES[scope]``.
-
-    A cache that cannot be reached lets the request through (logged): an outage of the cache
-    must not lock everybody out of logging in.
-    """
+    """A DRF throttle rated by ``settings.THROTTLE_RATES[scope]``. An unreachable cache lets
+    requests through (logged): a cache outage must not lock everyone out of logging in."""
 
     scope = ""
 
@@ -47,7 +40,7 @@ class ScopedThrottle(SimpleRateThrottle):
         self.rate = self.get_rate()
         self.num_requests, self.duration = self.parse_rate(self.rate)
 
-    # DRF declares ``cache`` a class attribute, bound at import; here it is looked up when used.
+    # DRF binds ``cache`` at import; here it is looked up on use.
     @property
     def cache(self) -> BaseCache:  # type: ignore[override]
         return caches["default"]
@@ -70,8 +63,8 @@ class ScopedThrottle(SimpleRateThrottle):
         raise NotImplementedError
 
     def allow_request(self, request: Any, view: Any) -> bool:
-        """DRF's sliding window, with the cache's failures let through. The key is computed
-        first and outside that: a body that does not parse is the view's 400 to answer."""
+        """DRF's sliding window, letting cache failures through. The key is computed first and
+        outside that: an unparsable body is the view's 400."""
         if not settings.THROTTLE_ENABLED or self.num_requests is None or self.duration is None:
             return True  # no rate (parse_rate gives neither): no limit
         self.key = self.get_cache_key(request, view)
@@ -83,7 +76,7 @@ class ScopedThrottle(SimpleRateThrottle):
             while self.history and self.history[-1] <= self.now - self.duration:
                 self.history.pop()
             if len(self.history) >= self.num_requests:
-                # Later throttles of the view need not read the body: the answer is a 429.
+                # Later throttles need not read the body: the answer is a 429.
                 setattr(request, _REFUSED, True)
                 return self.throttle_failure()
             return self.throttle_success()
@@ -93,18 +86,17 @@ class ScopedThrottle(SimpleRateThrottle):
 
 
 class PerAddress(ScopedThrottle):
-    """Counted per client address (``NUM_PROXIES`` says which X-Forwarded-For hop to trust)."""
+    """Per client address (``NUM_PROXIES`` says which X-Forwarded-For hop to trust)."""
 
     def ident_of(self, request: Any) -> str | None:
         return self.get_ident(request)
 
 
 class PerEmail(ScopedThrottle):
-    """Counted per e-mail address tried (hashed: the cache holds no address)."""
+    """Per e-mail tried, hashed: the cache holds no address."""
 
     def allow_request(self, request: Any, view: Any) -> bool:
-        # Over an earlier (per-address) limit already: refused with 429 before the body is read,
-        # so a body that does not parse, or costs time to, is never looked at.
+        # Already over a per-address limit: 429 before the body is read or parsed.
         if getattr(request, _REFUSED, False):
             return True
         return super().allow_request(request, view)
@@ -114,8 +106,7 @@ class PerEmail(ScopedThrottle):
         email = data.get("email") if hasattr(data, "get") else None
         if not isinstance(email, str) or not email.strip():
             return None
-        # "surrogatepass": JSON may carry a lone surrogate ("\ud800"), which plain UTF-8 cannot
-        # encode; the key only has to be stable, and the field is refused as invalid later.
+        # "surrogatepass": JSON may carry a lone surrogate; the key need only be stable.
         folded = email.strip().casefold().encode("utf-8", "surrogatepass")
         return hashlib.sha256(folded).hexdigest()[:32]
 
@@ -172,16 +163,15 @@ class PasswordResetEmailThrottle(PerEmail):
 
 LOGIN = (LoginThrottle, LoginEmailThrottle)
 SIGNUP = (SignupThrottle, SignupEmailThrottle)
-# A person's own password, checked before a change or a deletion: per address like a login, and
-# per person, so a stolen token cannot guess it from many addresses.
+# One's own password, before a change or deletion: per address, and per person so a stolen
+# token cannot guess it from many addresses.
 PASSWORD_CHECK = (LoginThrottle, PasswordCheckThrottle)
-# Counted alike whether an account has the address or not: a 429 tells nobody who has one.
+# Counted whether or not an account has the address: a 429 reveals nobody.
 PASSWORD_RESET = (PasswordResetThrottle, PasswordResetEmailThrottle)
 
 
 def wait_of(request: HttpRequest, *throttles: type[ScopedThrottle]) -> int | None:
-    """Seconds to wait when one of ``throttles`` refuses ``request``, else None (and the
-    request is counted). Every throttle counts the request, as DRF's ``check_throttles`` does."""
+    """Seconds to wait if a throttle refuses ``request``, else None. Every throttle counts it."""
     waits = []
     for throttle_class in throttles:
         throttle = throttle_class()
@@ -224,8 +214,7 @@ class RateLimited(ServiceError):
 
 
 def refuse_page(request: HttpRequest, *throttles: type[ScopedThrottle]) -> HttpResponse | None:
-    """A 429 for a web request one of ``throttles`` refuses (JSON when the page's script asked,
-    a page otherwise), or None to go on."""
+    """A 429 (JSON for the script, else a page) if a throttle refuses, or None to go on."""
     wait = wait_of(request, *throttles)
     if wait is None:
         return None

@@ -1,10 +1,9 @@
 """The one seam to litellm (re-exported as ``llm``).
 
-Every model call of the product — chat replies and memory passes, offline or hosted — goes
-through ``complete`` or ``stream`` here. litellm is imported lazily (its import costs seconds) and
-never reaches for the network for its price list. litellm enforces no timeout on a custom
-provider, so each call runs in a worker thread and is abandoned at its deadline. Errors come back
-as ``ModelError`` with a content-free code and whether trying again later may help.
+Every model call, chat or memory, offline or hosted, goes through ``complete`` or ``stream``.
+litellm is imported lazily (it costs seconds) and never fetches its price list. It enforces
+no timeout on a custom provider, so each call runs in a thread abandoned at its deadline.
+Errors become ``ModelError``: a content-free code and whether a retry may help.
 """
 
 from __future__ import annotations
@@ -30,14 +29,12 @@ Messages = list[dict[str, str]]
 
 
 class ModelError(Exception):
-    """A model call failed. The message is a fixed code: never prompt or answer text.
+    """A model call failed. The message is a fixed code, never prompt or answer text.
 
-    ``code`` is what a client is told (the chat API's error codes); ``kind`` names the failure
-    for operators (``auth``, ``forbidden``, ``unknown_model``, ``context_window``…);
-    ``about_content`` says the request itself may be what failed (its content is refused or too
-    long), so the same request will fail again while other requests may pass. Every other
-    failure is the provider's or its configuration's (a key, an outage, a model name): nothing
-    about the request, and it passes when the provider or the configuration is fixed."""
+    ``code``: what a client is told. ``kind``: the failure for operators (``auth``,
+    ``unknown_model``, ``context_window``…). ``about_content``: the request itself may be the
+    cause (refused or too long), so it will fail again while others pass. Otherwise the fault
+    is the provider's or the configuration's."""
 
     def __init__(
         self, code: str, *, retryable: bool, kind: str | None = None, about_content: bool = False
@@ -60,8 +57,8 @@ class Completion:
 
 @cache
 def _pool() -> ThreadPoolExecutor:
-    # Created on first use, so a forked Celery worker builds its own after the fork.
-    # Roomy: a call abandoned at its deadline keeps its thread until the provider gives up.
+    # Created on first use, so a forked worker builds its own. Roomy: an abandoned call keeps
+    # its thread until the provider gives up.
     return ThreadPoolExecutor(max_workers=32, thread_name_prefix="llm")
 
 
@@ -72,16 +69,15 @@ def litellm() -> ModuleType:
     os.environ.setdefault("LITELLM_OFFLINE_MODE", "true")
     import litellm as _litellm
 
-    # Not at the top: the provider subclasses litellm's CustomLLM, so importing it imports
-    # litellm, which costs seconds that a process only pays when it first needs a model.
+    # Not at the top: importing the provider imports litellm, which costs seconds.
     from llm.provider import OfflineProvider
 
     _litellm.telemetry = False
     _litellm.suppress_debug_info = True
     _litellm.set_verbose = False
-    # litellm logs whole requests (message text, memory lines) at debug level and may quote them
-    # in error records: its loggers drop everything whatever LOG_LEVEL says (a filter survives
-    # a later logging setup, such as a Celery worker's). Our own records carry content-free codes.
+    # litellm logs whole requests (message text, memory lines) and may quote them in errors:
+    # a filter drops all its records whatever LOG_LEVEL says (and survives Celery's logging
+    # setup). Our own records carry content-free codes.
     for name in ("LiteLLM", "LiteLLM Router", "LiteLLM Proxy"):
         logging.getLogger(name).addFilter(DropAll())
     _litellm.drop_params = True
@@ -94,8 +90,7 @@ def litellm() -> ModuleType:
 
 @cache
 def max_input_tokens(model: str) -> int | None:
-    """The model's input window as litellm's (local, offline) model map gives it, or None for
-    a model it does not know (the offline models, a self-hosted one)."""
+    """The model's input window from litellm's local map, or None for an unknown model."""
     try:
         info = litellm().get_model_info(model)
     except Exception:  # noqa: BLE001 - litellm raises a bare Exception for an unmapped model
@@ -114,7 +109,7 @@ def _provider(model: str) -> str | None:
 
 @cache
 def _answer_formats(model: str) -> tuple[bool, bool]:
-    """(a JSON schema, JSON mode): what litellm's local map says the model can be asked for."""
+    """(JSON schema, JSON mode): what litellm's local map says the model supports."""
     lib = litellm()
     try:
         schema = bool(lib.supports_response_schema(model=model))
@@ -128,10 +123,8 @@ def _answer_formats(model: str) -> tuple[bool, bool]:
 
 
 def structured_output(model: str, *, name: str, schema: dict[str, Any]) -> dict[str, Any]:
-    """The ``response_format`` to send ``model`` for an answer of this JSON ``schema``: the
-    schema itself where the provider enforces one, JSON mode where it has only that, nothing
-    otherwise (the offline models, a model litellm does not know: the answer is read leniently
-    and checked in code either way)."""
+    """The ``response_format`` for ``schema``: the schema where enforced, else JSON mode, else
+    nothing. The answer is read leniently and checked in code either way."""
     by_schema, json_mode = _answer_formats(model)
     if by_schema:
         spec = {"name": name, "schema": schema, "strict": True}
@@ -142,9 +135,8 @@ def structured_output(model: str, *, name: str, schema: dict[str, Any]) -> dict[
 
 
 def cache_prefix(model: str, messages: Messages) -> list[dict[str, Any]]:
-    """Mark the first (system) message as a cacheable prefix for providers that are told so
-    explicitly (Anthropic's ``cache_control``); others cache long prefixes by themselves, and
-    get the messages as they are."""
+    """Mark the system message as a cacheable prefix where the provider needs telling
+    (Anthropic's ``cache_control``); others cache long prefixes themselves."""
     if not messages or _provider(model) != "anthropic" or messages[0]["role"] != "system":
         return list(messages)
     first = {
@@ -161,20 +153,19 @@ def cache_prefix(model: str, messages: Messages) -> list[dict[str, Any]]:
 
 
 def _map_error(exc: BaseException) -> ModelError:
-    """litellm's exception (whatever the provider) as a content-free ``ModelError``. The order
-    matters: litellm's content errors are kinds of ``BadRequestError``."""
+    """litellm's exception as a content-free ``ModelError``. Order matters: litellm's content
+    errors subclass ``BadRequestError``."""
     errors = litellm().exceptions
     for error_type, code, kind, retryable, about_content in (
         (errors.ContextWindowExceededError, "too_long", "context_window", False, True),
         (errors.ContentPolicyViolationError, "bad_request", "content_policy", False, True),
-        # A 400 litellm says is about a parameter, or a 402: the configuration or the bill.
+        # A 400 about a parameter, or a 402: the configuration or the bill.
         (errors.UnsupportedParamsError, "bad_request", "unsupported_params", False, False),
         (errors.PaymentRequiredError, "bad_request", "payment_required", False, False),
         (errors.AuthenticationError, "auth", "auth", False, False),
         (errors.PermissionDeniedError, "auth", "forbidden", False, False),
         (errors.NotFoundError, "bad_request", "unknown_model", False, False),
-        # Any other 400 (or 422) may be about the request's content or about the
-        # configuration: the caller finds out by trying less (memory passes split their work).
+        # Any other 400/422 may be content or configuration: the caller tries less (passes split).
         (errors.BadRequestError, "bad_request", "bad_request", False, True),
         (errors.UnprocessableEntityError, "bad_request", "bad_request", False, True),
         (errors.RateLimitError, "rate_limited", "rate_limited", True, False),
@@ -186,7 +177,7 @@ def _map_error(exc: BaseException) -> ModelError:
     ):
         if isinstance(exc, error_type):
             return ModelError(code, retryable=retryable, kind=kind, about_content=about_content)
-    # Anything else (a provider bug, an odd response) may well pass on a later try.
+    # Anything else (a provider bug, an odd response) may pass later.
     return ModelError("error", retryable=True)
 
 
@@ -224,14 +215,14 @@ STREAM_BUFFER_CHUNKS = 256
 def stream(
     *, model: str, messages: Messages, timeout: float, total_timeout: float | None = None
 ) -> Iterator[str]:
-    """Yield the answer's text chunks; each chunk must arrive within ``timeout`` seconds and the
-    whole answer within ``total_timeout`` (default: ten times ``timeout``).
+    """Yield the answer's text chunks; each within ``timeout`` seconds, all within
+    ``total_timeout`` (default ten times ``timeout``).
 
-    A sync generator on purpose: under WSGI an async generator is buffered to the end.
+    A sync generator on purpose: under WSGI an async one is buffered to the end.
     """
     deadline = time.monotonic() + (total_timeout or timeout * 10)
     lib = litellm()
-    # Bounded: a model that outruns a slow reader waits instead of piling text up in memory.
+    # Bounded: a model outrunning a slow reader waits rather than piling up text.
     chunks: queue.Queue[object] = queue.Queue(maxsize=STREAM_BUFFER_CHUNKS)
     abandoned = threading.Event()
 

@@ -1,9 +1,8 @@
-"""Memory's front door: everything chat, accounts and config ask of memory, and nothing else.
+"""Memory's front door: all that chat, accounts and config ask of memory.
 
-The other apps call these names only (besides ``memory.models`` for foreign keys and the port
-types of ``memory.turns`` and ``memory.owners``); an import-linter contract holds them to it, so
-memory's rooms can change without the callers knowing. Each name is the use-case it already was
-(the dataclasses too): this module adds no behaviour of its own.
+Besides ``memory.models`` and the ports in ``memory.turns`` and ``memory.owners``, the other
+apps import only this (an import-linter contract), so memory can reorganise freely. It
+re-exports existing use-cases and adds no behaviour.
 """
 
 from __future__ import annotations
@@ -39,8 +38,8 @@ def nothing_read() -> MemoryRead:
 
 
 def memory_note(memory: MemoryRead) -> str | None:
-    """The system message a request carries when there is no block: how memory works, or that
-    it is off. None when the read failed: the turn will not be read, so promising would lie."""
+    """A block-less request's system note: how memory works, or that it is off. None when the
+    read failed: the turn will not be read, so promising would lie."""
     if memory.block or memory.failed:
         return None
     return prompts.MEMORY_WRITING_NOTE if memory.enabled else prompts.MEMORY_OFF_NOTE
@@ -65,8 +64,8 @@ def offline_writer() -> bool:
 
 
 def asks_for_pass_now(text: str) -> bool:
-    """A remember or forget request: the pass runs at once, not at the sixth turn. Typos are
-    read as what was meant only for the offline writer, which cannot read them itself."""
+    """A remember or forget request runs the pass now. Typos are repaired only for the offline
+    writer, which cannot read them itself."""
     typos = offline_writer()
     return triggers.is_remember_request(text, typos=typos) or triggers.is_forget_request(
         text, typos=typos
@@ -89,8 +88,7 @@ merge_memories = handover.merge_memories
 hand_over_turns = handover.hand_over_turns
 forget_owner = handover.forget_owner
 
-# What the offline chat model reads in a request: the block's first line, the note sent when
-# memory is off.
+# What the offline chat model reads: the block's first line and the memory-off note.
 MEMORY_HEADER = prompts.MEMORY_HEADER
 MEMORY_OFF_NOTE = prompts.MEMORY_OFF_NOTE
 

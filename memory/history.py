@@ -1,10 +1,9 @@
-"""The stored versions of a memory's list: written with every change of the list, pruned as
-they age, and purged of what the person forgets.
+"""The stored versions of a memory's list: written with each change, pruned with age, purged
+of what the person forgets.
 
-Called by ``memory.services`` inside the transaction of the write itself, so a version exists
-exactly when its list was stored. Retention keeps every version that is among the newest
-``MEMORY_HISTORY_KEEP_VERSIONS`` or younger than ``MEMORY_HISTORY_KEEP_DAYS``; the rest go
-on the next write, one indexed DELETE.
+Written inside the list's own write transaction, so a version exists exactly when its list
+does. Kept: the newest ``MEMORY_HISTORY_KEEP_VERSIONS`` or younger than
+``MEMORY_HISTORY_KEEP_DAYS``; the rest go on the next write, in one indexed DELETE.
 """
 
 from __future__ import annotations
@@ -49,8 +48,7 @@ def record(
     sources: Sequence[Source] = (),
     change: changes.ChangeRecord | None = None,
 ) -> None:
-    """Store the version a write just made (in the write's transaction), with its lines'
-    sources and its change (``change``, when the writer has it already), then prune."""
+    """Store the version a write just made, with sources and change, then prune."""
     row = MemoryVersion(
         memory_id=memory_id, version=version, kind=kind, lines=list(after), sources=list(sources)
     )
@@ -60,8 +58,7 @@ def record(
 
 
 def prune(*, memory_id: int) -> None:
-    """Drop the versions that are both older than the retention days and not among the
-    newest kept versions (a subquery finds the oldest of those; fewer versions: none goes)."""
+    """Drop versions both older than the retention days and outside the newest kept."""
     keep = settings.MEMORY_HISTORY_KEEP_VERSIONS
     oldest_kept = (
         MemoryVersion.objects.filter(memory_id=memory_id)
@@ -75,8 +72,7 @@ def prune(*, memory_id: int) -> None:
 
 
 def start_over(*, memory_id: int, version: int) -> None:
-    """A clear: every version goes, and the empty list is the only one left (no change
-    recorded: what was cleared is named nowhere)."""
+    """A clear: only the empty list remains, with no change recorded (nothing cleared is named)."""
     MemoryVersion.objects.filter(memory_id=memory_id).delete()
     MemoryVersion.objects.create(
         memory_id=memory_id, version=version, kind=MemoryVersion.Kind.CLEAR, lines=[]
@@ -84,10 +80,8 @@ def start_over(*, memory_id: int, version: int) -> None:
 
 
 def forget(*, memory_id: int, removed: Sequence[str], kept: Sequence[str]) -> None:
-    """Take lines the person made memory forget out of every stored version of the list and of
-    every change record (by normalised text, so a variant in an older version goes too), in
-    the caller's transaction. A line still in the list (``kept``: a rewrite that only changed
-    its case, say) is not forgotten."""
+    """Take forgotten lines out of every stored version and change record, by normalised text,
+    in the caller's transaction. A line still listed (``kept``, say re-cased) stays."""
     keys = {forget_key(line) for line in removed} - {forget_key(line) for line in kept}
     keys.discard("")
     if not keys:
@@ -98,7 +92,7 @@ def forget(*, memory_id: int, removed: Sequence[str], kept: Sequence[str]) -> No
 
     touched = []
     for row in MemoryVersion.objects.filter(memory_id=memory_id):
-        # A line and its source leave together (sources are aligned with lines).
+        # A line and its aligned source leave together.
         remaining = [
             (line, src)
             for line, src in itertools.zip_longest(row.lines, row.sources[: len(row.lines)])
@@ -123,7 +117,7 @@ def versions_of(*, memory_id: int, limit: int) -> list[MemoryVersion]:
 
 
 def version_of(*, memory_id: int, version: int) -> MemoryVersion | None:
-    """That version, or None (also for a number no version can have: no query, no 500)."""
+    """That version, or None (an impossible number costs no query, no 500)."""
     if not 0 < version <= MAX_VERSION:
         return None
     return MemoryVersion.objects.filter(memory_id=memory_id, version=version).first()
@@ -139,8 +133,7 @@ def version_before(*, memory_id: int, version: int) -> MemoryVersion | None:
 
 
 def sources_by_line(row: MemoryVersion) -> dict[str, Source]:
-    """Each line of that version with its source there (one stored before sources were kept:
-    learned when the version was made)."""
+    """Each line of that version with its source (missing: learned when the version was made)."""
     fallback = provenance.source(provenance.Kind.LEARNED, row.created_at)
     return dict(zip(row.lines, provenance.aligned(row.lines, row.sources, fallback), strict=True))
 

@@ -1,7 +1,7 @@
 """The saved memory and its content-free trace.
 
-Every write to ``Memory.lines`` goes through a compare-and-set on ``version`` (see
-``memory.services``), so a slow pass can never overwrite a newer list, a clear or a delete.
+Every write of ``Memory.lines`` is a compare-and-set on ``version`` (``memory.services``), so
+a slow pass never overwrites a newer list, a clear or a delete.
 """
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ from django.utils import timezone
 
 class MemoryQuerySet(models.QuerySet):
     def lease_free(self, now: datetime) -> MemoryQuerySet:
-        """No pass holds the lease (or its holder died and the lease ran out)."""
+        """No pass holds the lease, or its holder's lease ran out."""
         return self.filter(models.Q(lease_until__isnull=True) | models.Q(lease_until__lt=now))
 
     def owed(self, now: datetime) -> MemoryQuerySet:
-        """A pass is owed and may run now (memory on, lease free, not backing off)."""
+        """Owed and runnable now: memory on, lease free, not backing off."""
         return self.lease_free(now).filter(
             models.Q(pass_not_before__isnull=True) | models.Q(pass_not_before__lte=now),
             pass_requested=True,
@@ -27,10 +27,9 @@ class MemoryQuerySet(models.QuerySet):
         )
 
     def to_resend(self, now: datetime) -> MemoryQuerySet:
-        """Owed passes whose task is not (or no longer) in the queue: never sent (the broker
-        was away), presumed lost, a dropped pass whose pause is over, or a dead worker's lease
-        run out. Read through the ``memory_pass_to_resend`` index: a pass backing off or
-        waiting in the queue is not even read."""
+        """Owed passes with no task in the queue: never sent, presumed lost, unpaused, or a
+        dead worker's expired lease. Uses the ``memory_pass_to_resend`` index, so queued or
+        backing-off passes are not even read."""
         return self.owed(now).filter(pass_resend_at__lte=now)
 
 
@@ -39,37 +38,32 @@ class Memory(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memory"
     )
     lines = models.JSONField(default=list)
-    # Where each line came from, aligned with ``lines`` (``memory.rules.provenance.Source``).
+    # Each line's source, aligned with ``lines`` (``memory.rules.provenance.Source``).
     sources = models.JSONField(default=list)
     tokens = models.PositiveIntegerField(default=0)
     version = models.PositiveBigIntegerField(default=1)
     # The ``memory.filters.gate.RULES_VERSION`` the stored lines were checked under.
     rules_version = models.PositiveSmallIntegerField(default=0)
     enabled = models.BooleanField(default=True)
-    # When memory was last switched on or off: turns said before it whose memory state was not
-    # known then (pending) were settled by that switch, with the state it replaced.
+    # Last on/off switch; it settled the pending turns said before it.
     switched_at = models.DateTimeField(null=True, blank=True)
-    # Turns up to this message id never go to a pass, not even as context: set by a clear.
-    # (Which turns are sources is each message's ``memory_state``.)
+    # Turns up to this message id never reach a pass, even as context: set by a clear.
     context_from_id = models.BigIntegerField(default=0)
-    # Coalescing: a trigger sets pass_requested (and the time); a pass claims the lease with a
-    # conditional UPDATE that copies that time to pass_claimed_at, so at most one pass per owner
-    # runs at a time across all workers, and it only marks done the request it answered.
+    # A trigger sets pass_requested(_at); a claim takes the lease with a conditional UPDATE
+    # copying it to pass_claimed_at, so one pass per owner runs and marks only its request done.
     pass_requested = models.BooleanField(default=False)
     pass_requested_at = models.DateTimeField(null=True, blank=True)
     pass_claimed_at = models.DateTimeField(null=True, blank=True)
     lease_until = models.DateTimeField(null=True, blank=True)
-    # After a failure that may pass, the retry waits (backoff); the sweeper waits with it.
+    # Backoff after a transient failure; the sweeper waits too.
     pass_not_before = models.DateTimeField(null=True, blank=True)
-    # Passes dropped in a row after their retries (the turns stay unread until the limit).
+    # Passes dropped in a row (turns stay unread until the limit).
     pass_failures = models.PositiveSmallIntegerField(default=0)
-    # Tries in a row that failed on something that may pass (the memory model failing, a lost
-    # compare-and-set): the next backs off longer, up to a cap, for as long as it takes.
+    # Transient failures in a row (model failing, lost CAS): each backs off longer, up to a cap.
     pass_retries = models.PositiveIntegerField(default=0)
-    # When the sweeper sends the owed pass if no task has run it by then. Moved forward when a
-    # task is sent (by the resend bound), when a pass backs off or takes its lease (to when
-    # they end); left in the past when a send failed. A value left behind by some path errs
-    # on the side of one duplicate task (harmless), never a pass that is not sent.
+    # When the sweeper resends the owed pass if no task ran it. Moved forward on send, backoff
+    # or lease; left in the past when a send failed. Errs toward a harmless duplicate task,
+    # never an unsent pass.
     pass_resend_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(default=timezone.now)
 
@@ -77,7 +71,7 @@ class Memory(models.Model):
 
     class Meta:
         indexes = [
-            # The sweeper's range scan (``to_resend``): only owed passes due for a resend.
+            # The sweeper's range scan (``to_resend``).
             models.Index(
                 fields=["pass_resend_at"],
                 condition=models.Q(pass_requested=True),
@@ -91,7 +85,7 @@ class Memory(models.Model):
 
 
 class Outcome(models.TextChoices):
-    """How a pass, or any other change of a memory, ended: in a pass's result and the trace."""
+    """How a pass or other memory change ended, in a pass's result and the trace."""
 
     OK = "ok"  # done; for a pass, the list changed
     UNCHANGED = "unchanged"  # a pass that read turns and kept the list as it was
@@ -110,8 +104,7 @@ class Outcome(models.TextChoices):
     AUTH = "auth"
     TOO_LONG = "too_long"
     BAD_REQUEST = "bad_request"
-    # The answer was refused: unreadable (``memory.rules.lines.MalformedAnswer`` reasons), or a wipe
-    # of the list nobody asked for.
+    # The answer was refused: unreadable (``MalformedAnswer`` reasons) or an unasked wipe.
     MALFORMED_UNCLOSED_FENCE = "malformed_unclosed_fence"
     MALFORMED_EMPTY = "malformed_empty"
     MALFORMED_NOT_JSON = "malformed_not_json"
@@ -138,7 +131,7 @@ class MemoryEvent(models.Model):
         RESTORE = "restore"
         UNDO = "undo"
 
-    # A plain integer, not a foreign key: the trace outlives a deleted account, content-free.
+    # A plain integer, not a foreign key: the trace outlives a deleted account.
     owner_id = models.BigIntegerField(db_index=True)
     kind = models.CharField(max_length=24, choices=Kind.choices)
     outcome = models.CharField(max_length=32, choices=Outcome.choices)
@@ -166,11 +159,11 @@ class MemoryVersionQuerySet(models.QuerySet):
 
 
 class MemoryVersion(models.Model):
-    """One version of a memory's list: its lines and the change that made it (what it added,
-    changed from → to, and removed). The person's own data, shown only to them: the trace
-    (``MemoryEvent``) stays content-free. ``version`` is the ``Memory.version`` the write
-    produced (the list's ETag), so numbers skip the bumps that changed no line (a switch).
-    Forgetting reaches in here: a deleted line leaves every version, and a clear leaves one."""
+    """One version of a memory's list and the change that made it (added, from → to, removed).
+
+    The person's own data, shown only to them; the trace stays content-free. ``version`` is
+    the ``Memory.version`` written (the ETag), so numbers skip bumps with no line change.
+    Forgetting reaches here: a deleted line leaves every version, a clear leaves one."""
 
     class Kind(models.TextChoices):
         # The operations that write a list, named as in the trace.
@@ -185,15 +178,14 @@ class MemoryVersion(models.Model):
         MERGE = MemoryEvent.Kind.MERGE.value
         RESTORE = MemoryEvent.Kind.RESTORE.value
         UNDO = MemoryEvent.Kind.UNDO.value
-        # The list as it stood when history began (saved by earlier passes; no change known).
+        # The list when history began (no change known).
         LEARNED = "learned"
 
     memory = models.ForeignKey(Memory, on_delete=models.CASCADE, related_name="versions")
     version = models.PositiveBigIntegerField()
     kind = models.CharField(max_length=24, choices=Kind.choices)
     lines = models.JSONField(default=list)
-    # Each line's source as it stood in this version, so a restore or an undo brings a line
-    # back with where it came from.
+    # Each line's source in this version, so a restore or undo keeps it.
     sources = models.JSONField(default=list)
     added = models.JSONField(default=list)
     # [[from, to], ...]
@@ -205,7 +197,7 @@ class MemoryVersion(models.Model):
 
     class Meta:
         constraints = [
-            # Also the index of every read: a memory's versions, newest first.
+            # Also serves every read: a memory's versions, newest first.
             models.UniqueConstraint(fields=["memory", "version"], name="memory_version_unique")
         ]
         ordering = ["-version"]
@@ -215,10 +207,8 @@ class MemoryVersion(models.Model):
 
 
 class ForgottenLine(models.Model):
-    """A line the person made memory forget (deleted, cleared, asked to forget),
-    kept only as a keyed hash of its normalised text (``memory.tombstones``): never the text, so
-    it cannot leak what it hides, and it still stops a pass, a restore or a merge from bringing
-    that line back."""
+    """A line the person made memory forget, kept only as a keyed hash (``memory.tombstones``):
+    never the text, yet it stops a pass, restore or merge from bringing the line back."""
 
     memory = models.ForeignKey(Memory, on_delete=models.CASCADE, related_name="forgotten")
     digest = models.CharField(max_length=64)

@@ -1,13 +1,9 @@
-"""Memory's view of the people who own memories: a narrow port the accounts app implements.
+"""Memory's port to the people who own memories; the accounts app implements it.
 
-Memory keys everything on an owner id and never imports accounts. Three things of an owner's
-life reach into memory's own rules, and accounts answers them here (``use``, from
-``AccountsConfig.ready``): whether the owner is still there, held so it stays so while memory
-writes (a clear said to a guest that has just signed up must not claim the account's lines);
-which guests are still waiting to merge into an account (their lines would arrive later, so a
-line the person deletes must leave them too); and what accounts does when an owner's memory is
-cleared (memory only says so; accounts drops the guests that were on their way in, since a
-clear is final).
+Memory keys on owner ids and never imports accounts. Accounts answers three questions here
+(from ``AccountsConfig.ready``): is the owner still there (held while memory writes, so a clear
+never claims a just-merged guest's lines); which guests still merge into an account (a deleted
+line must leave them too); and what to do after a clear (drop guests on their way in).
 """
 
 from __future__ import annotations
@@ -23,14 +19,12 @@ class OwnerDirectory(Protocol):
         ...
 
     def hold(self, owner_id: int) -> bool:
-        """Lock the owner until the caller's transaction ends, as a guest merge and a deletion
-        do before they touch its memory, and say whether it is still there as itself: False
-        once deleted, or once a guest has gone (or is going) into an account."""
+        """Lock the owner for the transaction, as merges and deletions do; False once deleted
+        or merged (or merging) into an account."""
         ...
 
     def memory_cleared(self, owner_id: int) -> None:
-        """The owner's memory was just cleared, in the caller's transaction: nothing owned
-        elsewhere may bring its lines back."""
+        """The owner's memory was just cleared (same transaction): nothing may bring lines back."""
         ...
 
 

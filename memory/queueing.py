@@ -1,5 +1,5 @@
-"""Owing, sending and sweeping memory passes: at most one queued task per owner, a broker that
-fails costs a bounded moment (the request is in the database first), and the sweeper resends
+"""Owing, sending and sweeping memory passes: at most one queued task per owner, a failing
+broker costs a bounded moment (the request is in the database first), and the sweeper resends
 only what no queued task will run.
 """
 
@@ -33,16 +33,12 @@ RUN_PASS_TASK = "memory.run_pass"  # noqa: S105 - a task name, not a password
 
 
 def request_pass(*, owner_id: int, memory_id: int | None = None) -> bool:
-    """Record that the owner's memory owes a pass, and enqueue it once the caller commits.
+    """Owe the owner's memory a pass, and enqueue it once the caller commits.
 
-    The request lives in the database first, so a broker that is down loses nothing: the
-    sweeper enqueues owed passes later. At most one task per owner is in the queue: when a
-    pass is already owed (queued or running), the trigger only moves ``pass_requested_at``,
-    which makes the pass in flight take one more round. Returns False when memory is off or
-    the owner is gone (deleted, or a guest merged away meanwhile).
-
-    ``memory_id``: the owner's memory row, when the caller already read it (a chat request);
-    rows never change owner, so it saves looking it up.
+    The request lives in the database first, so a broker outage loses nothing: the sweeper
+    sends it later. At most one task per owner: if a pass is already owed, the trigger only
+    moves ``pass_requested_at``. False when memory is off or the owner is gone.
+    ``memory_id``: the owner's row, if already read (rows never change owner).
     """
     if memory_id is None:
         memory_id = _memory_id(owner_id)
@@ -50,24 +46,22 @@ def request_pass(*, owner_id: int, memory_id: int | None = None) -> bool:
         return False
     trigger = scheduling.owe(memory_id)
     if trigger is scheduling.Trigger.SEND:
-        # The task goes to the broker after commit (and after the response).
+        # Sent after commit (and after the response).
         transaction.on_commit(lambda: after_response.send(memory_id))
     return trigger is not scheduling.Trigger.OFF
 
 
 def request_pass_or_defer(*, owner_id: int, memory_id: int | None = None) -> bool:
-    """``request_pass`` inside the caller's transaction (a reply's), waiting at most
-    ``MEMORY_TRIGGER_LOCK_TIMEOUT_MS`` for the memory row. False when the pass could not be
-    owed now (the row is locked, the table stalled: a migration, a long transaction): nothing
-    of it was written, the caller's transaction goes on, and the caller leaves its turns
-    pending (``memory.turns.TurnState.PENDING``), which the sweeper settles and owes a pass
-    for once memory answers. True when owed, or when there is nothing to owe (memory off)."""
+    """``request_pass`` in the caller's transaction, waiting at most
+    ``MEMORY_TRIGGER_LOCK_TIMEOUT_MS`` for the memory row.
+
+    False when the row is locked or stalled: nothing was written, the caller's transaction
+    goes on, and its turns stay PENDING for the sweeper. True when owed or memory is off."""
     try:
         with transaction.atomic():
             if connection.vendor == "postgresql":
                 with connection.cursor() as cursor:
-                    # For this savepoint's statements only: its rollback, or the reply's
-                    # commit right after, ends it.
+                    # Only for this savepoint; its rollback or the reply's commit ends it.
                     cursor.execute(
                         "SET LOCAL lock_timeout = %s", [settings.MEMORY_TRIGGER_LOCK_TIMEOUT_MS]
                     )
@@ -81,11 +75,9 @@ def request_pass_or_defer(*, owner_id: int, memory_id: int | None = None) -> boo
 
 
 def settle_pending_turns() -> int:
-    """Decide the turns said while memory could not be read or told (``TurnState.PENDING``), as
-    each owner's memory was when they were said, and owe a pass for those that are now unread.
-    Under the memory row's lock, so a switch cannot settle them the other way meanwhile. Stops
-    at the first memory still locked or stalled (the next sweep tries again). Returns how many
-    passes it owed."""
+    """Settle PENDING turns as each owner's memory was when they were said, and owe passes for
+    those now unread. Under the memory row's lock, so a switch cannot race it. Stops at the
+    first locked or stalled memory (the next sweep retries). Returns how many passes it owed."""
     owed = 0
     for owner_id in turns.store().owners_with_pending(limit=SWEEP_BATCH):
         try:
@@ -113,7 +105,7 @@ def settle_pending_turns() -> int:
 
 
 def _memory_id(owner_id: int) -> int | None:
-    """The owner's memory row id, created on first use; None when the owner no longer exists."""
+    """The owner's memory row id, created on first use; None if the owner is gone."""
     found = Memory.objects.filter(owner_id=owner_id).values_list("pk", flat=True).first()
     if found is not None:
         return found
@@ -121,14 +113,13 @@ def _memory_id(owner_id: int) -> int | None:
         with transaction.atomic():
             return Memory.objects.create(owner_id=owner_id).pk
     except IntegrityError:
-        # Created meanwhile by someone else, or the owner was deleted (a guest that signed up).
+        # Created meanwhile, or the owner was deleted (a guest that signed up).
         return Memory.objects.filter(owner_id=owner_id).values_list("pk", flat=True).first()
 
 
 class BrokerBreaker:
-    """After the broker failed once, skip it for a while instead of paying its timeout on every
-    reply. Per process on purpose: owed passes are in the database, so a skipped send is only
-    late (the sweeper sends it), never lost."""
+    """After a broker failure, skip it for a while rather than pay its timeout per reply.
+    Per process on purpose: owed passes are in the database, so a skipped send is only late."""
 
     def __init__(self, pause_seconds: float) -> None:
         self.pause_seconds = pause_seconds
@@ -148,17 +139,14 @@ broker_breaker = BrokerBreaker(pause_seconds=30)
 
 
 class AfterResponse:
-    """Pass tasks asked for during a web request go to the broker once its response is sent
-    (Django's ``request_finished``, which the server sends after the last byte, streamed
-    replies included): the person's reply never waits on the broker, not even the time of a
-    publish. Outside a request (a task, a command), a pass is sent at once. Per thread, as a
-    request is."""
+    """Send pass tasks after the web response's last byte (``request_finished``), so a reply
+    never waits on the broker. Outside a request, send at once. Per thread."""
 
     def __init__(self) -> None:
         self._local = threading.local()
 
     def start(self, **kwargs: object) -> None:
-        self.flush()  # a request that never finished (no server does that) leaves nothing behind
+        self.flush()  # a request that never finished leaves nothing behind
         self._local.pending = []
 
     def send(self, memory_id: int) -> None:
@@ -178,12 +166,10 @@ class AfterResponse:
                 try:
                     enqueue_pass(memory_id=memory_id)
                 except DatabaseError:
-                    # The broker failed and so did noting it: the pass is owed in the
-                    # database all the same, and the sweeper sends it at its resend time.
+                    # Noting the failure failed too: the pass is still owed in the database.
                     log.warning("memory.enqueue_unrecorded memory=%s", memory_id)
         finally:
-            # This runs after Django's own end-of-request cleanup: a connection opened here
-            # goes the same way.
+            # Runs after Django's end-of-request cleanup: close a connection opened here too.
             close_old_connections()
 
 
@@ -191,13 +177,11 @@ after_response = AfterResponse()
 
 
 def enqueue_pass(*, memory_id: int) -> bool:
-    """Send the pass task; a refusing or stalled broker costs a bounded moment (its short
-    timeouts, then nothing while the breaker is open), never a reply. A pass not sent is due
-    for the sweeper at once."""
+    """Send the pass task; a failing broker costs a bounded moment (short timeouts, then the
+    breaker), never a reply. An unsent pass is due for the sweeper at once."""
     if broker_breaker.allows():
         try:
-            # Named, not imported: the task module sits above this one (it calls the pass
-            # engine, which owes passes here), and Celery's registry knows it by name.
+            # By name: the task module sits above this one (it calls the engine, which owes here).
             current_app.tasks[RUN_PASS_TASK].apply_async(args=(memory_id,), retry=False)
         except Exception:  # noqa: BLE001 - any broker failure: the pass stays owed in the database
             broker_breaker.trip()
@@ -214,28 +198,24 @@ SWEEP_BATCH = 500
 
 
 def passes_to_resend(now: datetime, *, everything: bool = False) -> QuerySet[Memory, int]:
-    """The ids of the owed passes the sweeper sends, the longest due first (a backlog starves
-    no one), one batch at most."""
+    """Ids of owed passes to resend, longest due first (no starving), one batch at most."""
     owed = Memory.objects.owed(now) if everything else Memory.objects.to_resend(now)
     return owed.order_by("pass_resend_at").values_list("pk", flat=True)[:SWEEP_BATCH]
 
 
 def sweep_owed_passes(*, everything: bool = False) -> int:
-    """Settle the pending turns (``settle_pending_turns``), then send the owed passes that no
-    queued task will run (Celery beat, every half minute): never
-    sent (the broker was away), sent longer ago than ``MEMORY_PASS_RESEND_AFTER_SECONDS`` and
-    still not run (presumed lost), a dropped pass whose pause is over, a dead worker's lease
-    run out. A pass waiting in the queue or backing off is left alone, and not even read.
+    """Settle pending turns, then send owed passes no queued task will run (beat, every 30 s):
+    never sent, sent over ``MEMORY_PASS_RESEND_AFTER_SECONDS`` ago (presumed lost), paused
+    past their pause, or a dead worker's expired lease. Queued or backing-off passes are not read.
 
-    ``everything``: every owed pass whose lease is free, whatever its resend time (the one
-    embedded worker died, and the tasks it held went with it).
+    ``everything``: every owed pass with a free lease (the one embedded worker died).
     """
     settle_pending_turns()
     now = timezone.now()
     sent: list[int] = []
     for memory_id in list(passes_to_resend(now, everything=everything)):
         if not enqueue_pass(memory_id=memory_id):
-            break  # the broker is still away; try again at the next sweep
+            break  # the broker is still away; the next sweep retries
         sent.append(memory_id)
     if sent:
         scheduling.sent(sent, at=now)
@@ -243,8 +223,7 @@ def sweep_owed_passes(*, everything: bool = False) -> int:
 
 
 def resume_after_worker_loss() -> int:
-    """The one embedded worker died and no other runs (``bin/run`` says so before restarting
-    it): the leases it held are void, and every owed pass is sent again at once. Never call
-    this while a worker may be running a pass."""
+    """The one embedded worker died (``config/launcher.py`` calls this before restarting it):
+    void its leases and resend every owed pass. Never while a worker may be running a pass."""
     scheduling.free_leases()
     return sweep_owed_passes(everything=True)

@@ -1,10 +1,8 @@
 """Going back in a memory's history: restore a version's list, or undo the change that made one.
 
-Both write a new version through ``services.write_lines`` (compare-and-set at the version the
-person saw), and what they bring back faces the rules of a line the person writes by hand: a
-line the filters now refuse, a duplicate, or one past the token cap is skipped and counted, never
-stored. A line the person deleted cannot come back: it left every version when it was deleted.
-The trace gets counts only.
+Both write through ``services.write_lines`` (CAS at the version the person saw). What comes
+back is checked like a hand-written line: refused, duplicate or over-cap lines are skipped and
+counted. A deleted line cannot return: it left every version. The trace gets counts only.
 """
 
 from __future__ import annotations
@@ -38,8 +36,7 @@ class VersionNotFound(NotFound):
 
 
 class NothingToUndo(Conflict):
-    """The version changed no line the person can get back (HTTP 409): the list as history
-    began, a clear, or a change whose lines were all forgotten since."""
+    """The version changed no line that can come back (HTTP 409)."""
 
     code = "nothing_to_undo"
     detail = "That version changed nothing that can be undone."
@@ -48,13 +45,12 @@ class NothingToUndo(Conflict):
 @dataclass(frozen=True)
 class RolledBack:
     memory: MemoryView
-    # Lines of the version that no longer pass the rules or the cap.
+    # Lines that no longer pass the rules or the cap.
     skipped: int
 
 
 def screened(lines: Sequence[str]) -> tuple[list[str], int]:
-    """``lines`` as a hand-written line is checked (cleaned, refused, deduplicated), in order
-    while they fit under the cap; and how many were skipped."""
+    """``lines`` checked like a hand-written line, in order while under the cap; and skips."""
     kept: list[str] = []
     keys: set[str] = set()
     for text in lines:
@@ -68,8 +64,7 @@ def screened(lines: Sequence[str]) -> tuple[list[str], int]:
     return kept, len(lines) - len(kept)
 
 
-# What a rollback writes, given the list now and the version asked for: lines, known pairs, and
-# the version whose sources the lines it brings back take.
+# A rollback's plan from the list now and the version asked: lines, pairs, sources' version.
 Target = tuple[list[str], list[tuple[str, str]], MemoryVersion | None]
 
 
@@ -83,15 +78,14 @@ def _roll_back(
 ) -> RolledBack:
     for _ in range(settings.MEMORY_CAS_ATTEMPTS):
         memory = get_memory(owner_id=owner_id)
-        # A version that is not there is a 404 whatever the version expected (RFC 9110 §13.2.1).
+        # A missing version is a 404 whatever the version expected (RFC 9110 §13.2.1).
         row = history.version_of(memory_id=memory.pk, version=version)
         if row is None:
             raise VersionNotFound
         if expected is not None and memory.version != expected:
             raise StaleVersion
         lines, pairs, back_from = target(memory, row)
-        # What the person made memory forget never comes back this way either (a line still on
-        # the list is not a comeback).
+        # What the person made memory forget never comes back (a line still listed is no comeback).
         forgotten = tombstones.buried(memory.pk)
         allowed = [
             line
@@ -120,16 +114,14 @@ def _roll_back(
 
 
 def _bringing_back(version: MemoryVersion | None, *, fallback: MemoryVersion) -> provenance.Origin:
-    """A line brought back takes the source it had in ``version``; one it never had (a version
-    pruned, or stored before sources were kept) reads as learned when ``fallback`` was made."""
+    """A returning line takes its source in ``version``, else learned at ``fallback``'s time."""
     known = history.sources_by_line(version) if version is not None else {}
     old = provenance.source(provenance.Kind.LEARNED, fallback.created_at)
     return provenance.Origin(new=lambda _line: old, known=known)
 
 
 def restore_version(*, owner_id: int, version: int, expected_version: int | None) -> RolledBack:
-    """A new version whose lines are those of ``version``, at the version the person saw
-    (``None``: any)."""
+    """A new version with ``version``'s lines, at the version the person saw (``None``: any)."""
     return _roll_back(
         owner_id=owner_id,
         version=version,
@@ -140,8 +132,7 @@ def restore_version(*, owner_id: int, version: int, expected_version: int | None
 
 
 def undo_version(*, owner_id: int, version: int, expected_version: int | None) -> RolledBack:
-    """Revert the change that made ``version`` — only while it is still the newest version of
-    the list (StaleVersion otherwise: a later change would be undone blindly)."""
+    """Revert the change that made ``version``, only while it is newest (else StaleVersion)."""
 
     def reverted(memory: Memory, row: MemoryVersion) -> Target:
         if history.newest_version(memory_id=memory.pk) != row.version:
@@ -149,7 +140,7 @@ def undo_version(*, owner_id: int, version: int, expected_version: int | None) -
         record = history.change_of(row)
         if record.empty:
             raise NothingToUndo
-        # What comes back was in the version before this one (if it is still kept).
+        # What comes back was in the previous version (if still kept).
         before = history.version_before(memory_id=memory.pk, version=row.version)
         return changes.revert(memory.lines, record), changes.inverse_pairs(record), before
 
@@ -163,7 +154,7 @@ def undo_version(*, owner_id: int, version: int, expected_version: int | None) -
 
 
 def history_of(*, owner_id: int, limit: int) -> list[MemoryVersion]:
-    """The person's versions, newest first (no row is created for someone without one)."""
+    """The person's versions, newest first (creates no row)."""
     memory_id = Memory.objects.filter(owner_id=owner_id).values_list("pk", flat=True).first()
     return [] if memory_id is None else history.versions_of(memory_id=memory_id, limit=limit)
 
@@ -185,18 +176,13 @@ def take_back(
     said: provenance.Said,
     others: Sequence[provenance.Said],
 ) -> bool:
-    """Take back what a pass learned from a turn the person withdrew (edited away), and say
-    whether some of it stays.
+    """Take back what a pass learned from a turn the person withdrew; True if some stays.
 
-    ``version_id`` is the version that pass made (the turn's receipt); ``others`` are the other
-    turns that pass read, oldest first (the withdrawn one was the newest of its conversation).
-    Read alone, the whole change goes; read with others, only the lines the withdrawn turn best
-    supports (``provenance.supporting``, as a line's source is found), so what the other turns
-    taught stays. The change is reverted on the list as it is now (a line deleted since stays
-    gone; a line written over since stays as it is) through ``_roll_back``, as an undo: the
-    version must be this memory's (a guest's merged since is not), and a forgotten line never
-    comes back. True when it could not be done: the version is no longer kept (pruned), or
-    belongs to a memory merged since, or the list kept changing under it."""
+    ``version_id``: the version that pass made; ``others``: the other turns it read. Alone,
+    the whole change goes; with others, only lines the withdrawn turn best supports
+    (``provenance.supporting``). Reverted on the list as it is now, like an undo: the version
+    must be this memory's, and a forgotten line never comes back. True also when it cannot be
+    done: pruned, merged since, or the list kept changing."""
     memory = get_memory(owner_id=owner_id)
     if memory.context_from_id >= turn_id:
         return False  # cleared since: nothing of it is left to take back
@@ -236,8 +222,8 @@ def take_back(
         )
     except (StaleVersion, VersionNotFound):
         return True
-    # Nor is it kept where a restore would bring it back: the withdrawn lines leave the history
-    # (not buried: the person may well say them again).
+    # Withdrawn lines also leave the history, so no restore brings them back (not buried:
+    # the person may say them again).
     taught = [*record.added, *(new for _, new in record.changed)]
     with transaction.atomic():
         history.forget(

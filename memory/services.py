@@ -1,9 +1,8 @@
 """Memory use-cases: the only writers of ``Memory``.
 
-Rules that hold everywhere in this module:
-- every write of the list is a compare-and-set on ``version`` and bumps it;
-- no model call runs inside a transaction or under a row lock;
-- nothing here logs, raises or records line or message text.
+- Every write is a compare-and-set on ``version`` and bumps it.
+- No model call runs inside a transaction or under a row lock.
+- Nothing here logs, raises or records line or message text.
 """
 
 from __future__ import annotations
@@ -47,9 +46,7 @@ class LineNotFound(NotFound):
 
 
 class LineRefused(Invalid):
-    """A line the person wrote is refused by the same rules as the model's (HTTP 400); the
-    reason is a code ("secret", "link", "instruction", "markup", "length", "duplicate"), never
-    the text."""
+    """A person's line refused by the model's rules (HTTP 400); ``reason`` is a code, never text."""
 
     code = "line_refused"
 
@@ -66,14 +63,12 @@ class MemoryFull(Conflict):
 
 
 class OwnerGone(NotFound):
-    """The person was deleted (or, a guest, merged into an account) while a request of theirs
-    was on its way: what it wanted to create has no one to belong to (HTTP 404)."""
+    """The owner was deleted or merged away mid-request (HTTP 404)."""
 
 
 @contextmanager
 def owner_still_there() -> Iterator[None]:
-    """Create rows of an owner, or OwnerGone: the foreign key to a person deleted meanwhile
-    fails (PostgreSQL checks it at commit), and that is not a server error."""
+    """Create an owner's rows, or OwnerGone if the owner was deleted meanwhile."""
     try:
         with transaction.atomic():
             yield
@@ -83,9 +78,8 @@ def owner_still_there() -> Iterator[None]:
 
 @dataclass(frozen=True)
 class LineItem:
-    """One line as the person sees it, with where it came from (``memory.rules.provenance``):
-    ``conversation`` and ``title`` name the person's conversation whose turn produced it, None
-    for a line written by hand or once that conversation is deleted."""
+    """One line as the person sees it, with its source (``memory.rules.provenance``).
+    ``conversation`` and ``title`` are None for a hand-written line or a deleted conversation."""
 
     text: str
     kind: str
@@ -97,8 +91,7 @@ class LineItem:
 
 @dataclass
 class MemoryView:
-    """What a person sees of their memory: exactly what the model receives, and where each
-    line came from (``items``, in the order of ``lines``)."""
+    """What a person sees of their memory: what the model receives, with each line's source."""
 
     lines: list[str]
     tokens: int
@@ -114,8 +107,7 @@ class MemoryView:
 
 
 def lock_memory(*, owner_id: int) -> int | None:
-    """Hold the owner's memory row until the caller's transaction ends (writers wait); its id,
-    None when the owner has none (or no longer: deleted, or a guest merged away)."""
+    """Lock the owner's memory row until the transaction ends; its id, or None if there is none."""
     locked = Memory.objects.select_for_update().filter(owner_id=owner_id)
     return locked.values_list("pk", flat=True).first()
 
@@ -144,8 +136,7 @@ def view_memory(*, owner_id: int) -> MemoryView:
 
 
 def line_items(memory: Memory) -> list[LineItem]:
-    """Each line with its source and the title of its conversation (one query, and only the
-    owner's conversations: one deleted since, or anyone else's, is named nowhere)."""
+    """Each line with its source and conversation title; only the owner's titles are named."""
     sources = sources_of(memory)
     wanted = {src["conversation"] for src in sources if src["conversation"] is not None}
     titles = turns.store().titles(memory.owner_id, wanted) if wanted else {}
@@ -200,15 +191,11 @@ def write_lines(
     pairs: Iterable[tuple[str, str]] = (),
     origin: provenance.Origin | None = None,
 ) -> bool:
-    """Compare-and-set the list against the version ``memory`` was read at, and store the
-    version it makes (``kind``: the operation, as in the trace; ``pairs``: lines the writer
-    knows it changed from → to) in the same transaction. ``rules_version``: the filters'
-    version the lines were checked under, when it changes with them. ``origin``: where the
-    lines it brings in come from (by default, what ``kind`` says: a pass, a hand edit, a
-    merge); kept lines keep their source, rewritten ones their origin (``memory.rules.provenance``).
+    """Compare-and-set the list at ``memory.version`` and record the new version.
 
-    Zero rows updated means someone else wrote first (a pass, a clear, a delete, a switch, or
-    the account's deletion): the caller re-reads and decides again; nothing is overwritten.
+    ``pairs``: lines changed from → to. ``rules_version``: the filters' version, when it changes.
+    ``origin``: source of new lines (default from ``kind``). False when someone else wrote first
+    (pass, clear, delete, switch, account deletion): the caller re-reads; nothing is overwritten.
     """
     now = timezone.now()
     change = changes.diff(memory.lines, lines, pairs=pairs)
@@ -220,7 +207,7 @@ def write_lines(
         origin=origin or default_origin(kind, now),
         at=now,
     )
-    # No savepoint inside the caller's transaction: one is already all or nothing.
+    # The caller's transaction is already all or nothing: no savepoint.
     with transaction.atomic(savepoint=False):
         updated = Memory.objects.filter(pk=memory.pk, version=memory.version).update(
             lines=lines,
@@ -243,7 +230,7 @@ def write_lines(
     return updated == 1
 
 
-# What a write brings in by default, by the operation (``MemoryEvent.Kind``).
+# Default source of new lines, by operation.
 _KIND_OF_WRITE: dict[str, str] = {
     MemoryEvent.Kind.PASS: provenance.Kind.LEARNED,
     MemoryEvent.Kind.VOICE_PASS: provenance.Kind.VOICE,
@@ -254,14 +241,13 @@ _KIND_OF_WRITE: dict[str, str] = {
 
 
 def default_origin(kind: str, at: datetime) -> provenance.Origin:
-    """New lines of a write of ``kind`` at ``at``: a hand edit's are the person's own."""
+    """Default origin of a write's new lines; a hand edit's are the person's own."""
     made = provenance.source(_KIND_OF_WRITE.get(kind, provenance.Kind.LEARNED), at)
     return provenance.Origin(new=lambda _line: made, by_hand=kind == MemoryEvent.Kind.EDIT_LINE)
 
 
 def sources_of(memory: Memory) -> list[provenance.Source]:
-    """The memory's sources, one per line (lines stored before sources were kept, or by a
-    path that bypassed them: learned, when the memory was last updated)."""
+    """One source per line; missing ones count as learned at ``updated_at``."""
     fallback = provenance.source(provenance.Kind.LEARNED, memory.updated_at)
     return provenance.aligned(memory.lines, memory.sources, fallback)
 
@@ -271,28 +257,25 @@ def sources_of(memory: Memory) -> list[provenance.Source]:
 
 @dataclass(frozen=True)
 class MemoryRead:
-    """What a chat request learns from memory: whether it is on, and the block to attach
-    (with its tokens, for the request's budget). ``memory_id`` and ``owner_id`` say which row
-    was read, so the request's trigger need not look it up again."""
+    """What a chat request learns from memory: on or off, and the block with its tokens."""
 
     enabled: bool
     block: str | None
     tokens: int = 0
     memory_id: int | None = None
     owner_id: int | None = None
-    # The read timed out or failed: no block, and whether memory is on is unknown.
+    # The read timed out or failed: no block, on/off unknown.
     failed: bool = False
 
 
 @functools.cache
 def _block_extra_tokens() -> int:
-    """What the block's header and footer add to the list's own tokens (``Memory.tokens``),
-    with a token to spare for the joins."""
+    """Tokens the block's header and footer add, plus one for the joins."""
     probe = ["x"]
     return budget.count_tokens(prompts.memory_block(probe) or "") - budget.list_tokens(probe) + 1
 
 
-# The lines only when memory is on: with it off, nothing of them leaves the database.
+# Lines only when memory is on: with it off, none leave the database.
 _MEMORY_ROW = (
     "SELECT id, enabled, tokens, CASE WHEN enabled THEN lines END FROM memory_memory"
     " WHERE owner_id = %s"
@@ -300,23 +283,22 @@ _MEMORY_ROW = (
 
 
 def _read_row(owner_id: int) -> tuple[int, bool, int, list[str] | None] | None:
-    """The owner's memory row, one bounded read. On PostgreSQL outside a transaction (a chat
-    request), one round trip: ``SET LOCAL`` and the SELECT sent together run as one implicit
-    transaction, so the statement timeout bounds this SELECT alone, without BEGIN and COMMIT
-    of their own. Inside a transaction, a savepoint keeps a timed-out read from failing it."""
+    """The owner's memory row, in one read bounded by a statement timeout.
+
+    Outside a transaction, ``SET LOCAL`` and the SELECT go together as one implicit
+    transaction. Inside one, a savepoint keeps a timeout from failing the caller's."""
     sql = _MEMORY_ROW
     timeout = int(settings.MEMORY_READ_TIMEOUT_MS)
     with connection.cursor() as cursor:
         if connection.vendor != "postgresql":
-            # Embedded SQLite: a plain autocommit read; under WAL it never waits for a writer
-            # (an atomic block would take the write lock: transaction_mode is IMMEDIATE).
+            # SQLite: autocommit never waits under WAL; atomic would take the write lock.
             cursor.execute(sql, [owner_id])
         elif connection.in_atomic_block:
             with transaction.atomic():
                 cursor.execute("SET LOCAL statement_timeout = %s", [timeout])
                 cursor.execute(sql, [owner_id])
         else:
-            # Django's psycopg cursors bind client-side, which allows two statements at once.
+            # psycopg binds client-side here, so two statements can go at once.
             cursor.execute(f"SET LOCAL statement_timeout = %s; {sql}", [timeout, owner_id])
             cursor.nextset()
         row = cursor.fetchone()
@@ -331,8 +313,7 @@ def _read_row(owner_id: int) -> tuple[int, bool, int, list[str] | None] | None:
 def read_for_request(*, owner_id: int) -> MemoryRead:
     """The memory for one chat or voice request (SPEC §6).
 
-    Bounded and fail-open: a slow or failing read gives no memory block, never a delayed or
-    failed reply. Memory switched off reads no lines.
+    Bounded and fail-open: a slow or failing read gives no block, never a late or failed reply.
     """
     try:
         row = _read_row(owner_id)
@@ -362,29 +343,24 @@ _ID: BigIntegerField[int, int] = BigIntegerField()
 
 @retry_on_lock_conflict
 def clear_memory(*, owner_id: int) -> None:
-    """Delete every line, finally: no turn said before now is ever read, not even as context,
-    and the history keeps only the empty list.
+    """Delete every line for good: no earlier turn is read again, history keeps only the empty list.
 
-    Refused (OwnerGone, 404) when the owner went while the request was on its way: deleted, or
-    a guest gone into an account, whose lines are the account's now (a 204 would claim a clear
-    the account's list does not show). The owner is held before its memory row, as a guest
-    merge holds them, so a clear racing a signup happens wholly before the merge (the account
-    receives the empty list, its tombstones and no unread turn) or finds the guest gone.
+    OwnerGone (404) if the owner was deleted or merged meanwhile. The owner is locked before
+    the memory row, as a guest merge does, so a clear racing a signup happens wholly before
+    the merge or finds the guest gone.
     """
     now = timezone.now()
     memory = get_memory(owner_id=owner_id)
     with transaction.atomic():
         if not owners.directory().hold(owner_id):
             raise OwnerGone
-        # Read under the lock: what is buried is what is cleared, also if a pass wrote since.
+        # Read under the lock: bury exactly what is cleared.
         locked = Memory.objects.select_for_update().filter(pk=memory.pk)
         before = locked.values_list("lines", flat=True).first()
         if before is None:
             raise OwnerGone
-        # Unconditional on purpose: a clear wins over anything in flight. Bumping the version
-        # makes a running pass's compare-and-set fail, and its retry finds no turns to learn
-        # from (every unread turn so far is skipped). Guests still waiting to merge into this
-        # owner would bring their lines in later: they go too.
+        # Unconditional: a clear wins. The version bump fails a running pass's CAS, and its
+        # retry finds no unread turns. Guests waiting to merge in lose their lines too.
         Memory.objects.filter(pk=memory.pk).update(
             lines=[],
             sources=[],
@@ -399,15 +375,14 @@ def clear_memory(*, owner_id: int) -> None:
                 output_field=_ID,
             ),
         )
-        # Read back in the clear's own transaction: the row is ours until it commits.
+        # The row is ours until commit.
         version = Memory.objects.filter(pk=memory.pk).values_list("version", flat=True).get()
         history.start_over(memory_id=memory.pk, version=version)
         scheduling.cancel(memory.pk)
         tombstones.bury(memory_id=memory.pk, lines=before)
         turns.store().skip_unread_of(owner_id)
-        # An exchange said meanwhile, whose trigger could not take this row, is left pending
-        # and commits after the clear, unseen by it: pending turns are read only when said
-        # after ``switched_at``, so the clear moves it to its own end.
+        # A turn said meanwhile commits after the clear; pending turns are read only when
+        # said after ``switched_at``, so move it to the clear's end.
         Memory.objects.filter(pk=memory.pk).update(switched_at=timezone.now())
         turns.store().close_voice_sessions_of(owner_id)
         owners.directory().memory_cleared(owner_id)
@@ -421,8 +396,7 @@ def clear_memory(*, owner_id: int) -> None:
 
 
 def delete_line(*, owner_id: int, index: int, expected_version: int | None) -> MemoryView:
-    """Delete one line, only if the list is still the version the person was looking at
-    (``None``: whatever the version, as with ``If-Match: *``)."""
+    """Delete one line at the version the person saw (``None``: any version)."""
 
     def without(lines: list[str]) -> Change:
         return [line for i, line in enumerate(lines) if i != index], [lines[index]], None, []
@@ -437,14 +411,12 @@ def delete_line(*, owner_id: int, index: int, expected_version: int | None) -> M
 
 
 def add_line(*, owner_id: int, text: str, expected_version: int | None = None) -> MemoryView:
-    """Add a fact the person wrote, at the end, checked by the same rules as the model's
-    lines (SPEC §3: code decides what is stored, whoever wrote it)."""
+    """Add the person's line at the end, checked by the model's rules (SPEC §3)."""
     return _write_own_line(owner_id=owner_id, index=None, text=text, expected=expected_version)
 
 
 def edit_line(*, owner_id: int, index: int, text: str, expected_version: int | None) -> MemoryView:
-    """Replace one line with the person's wording, only if the list is still the version they
-    were looking at (``None``: any version). Checked like an added line."""
+    """Replace one line at the version the person saw (``None``: any); checked like an add."""
     return _write_own_line(owner_id=owner_id, index=index, text=text, expected=expected_version)
 
 
@@ -474,8 +446,7 @@ def _write_own_line(
     )
 
 
-# A person's change to the list: the lines after it, the lines it took out, their tokens if
-# already counted, and the line it rewrote (from → to).
+# A hand change: lines after, lines removed, their tokens if counted, rewrites (from → to).
 Change = tuple[list[str], list[str], int | None, list[tuple[str, str]]]
 
 
@@ -487,12 +458,11 @@ def _change_by_hand(
     kind: str,
     change: Callable[[list[str]], Change],
 ) -> MemoryView:
-    """One change the person makes (delete, add, edit), as a compare-and-set at the version
-    they were looking at; at any version (``None``), a pass writing meanwhile makes it look
-    again, a bounded number of times. ``index``: the line it changes (LineNotFound when it is
-    not there, whatever the version: RFC 9110 §13.2.1). Lines taken out also leave guests still
-    waiting to merge into this owner, in the same transaction, so a deferred merge cannot bring
-    them back."""
+    """One hand change (delete, add, edit) as a CAS at the version the person saw.
+
+    With ``None``, a concurrent pass makes it retry, a bounded number of times. A missing
+    ``index`` is LineNotFound at any version (RFC 9110 §13.2.1). Removed lines also leave
+    pending guest merges in the same transaction, so a merge cannot bring them back."""
     for _ in range(settings.MEMORY_CAS_ATTEMPTS):
         memory = get_memory(owner_id=owner_id)
         if index is not None and not 0 <= index < len(memory.lines):
@@ -503,10 +473,8 @@ def _change_by_hand(
         with transaction.atomic():
             if write_lines(memory=memory, lines=after, tokens=tokens, kind=kind, pairs=pairs):
                 if kind == MemoryEvent.Kind.DELETE_LINE:
-                    # Forgetting is final: a deleted line leaves every version too, and a
-                    # tombstone keeps any later pass, restore or merge from writing it again.
-                    # (An edit is a correction: its old wording stays in the history, so
-                    # undoing the edit brings it back.)
+                    # Forgetting is final: the line leaves every version and a tombstone
+                    # blocks passes, restores and merges. (An edit's old wording stays.)
                     history.forget(memory_id=memory.pk, removed=removed, kept=after)
                     tombstones.bury(memory_id=memory.pk, lines=removed, unless_in=after)
                 _forget_in_pending_merges(owner_id, removed=removed, kind=kind)
@@ -520,9 +488,9 @@ def _change_by_hand(
 
 
 def _forget_in_pending_merges(owner_id: int, *, removed: list[str], kind: str) -> None:
-    """A guest still waiting to merge into this owner (over the cap: a task finishes it) must
-    not bring back a line the person just deleted or rewrote. Runs in the caller's transaction
-    with the owner's write, so a merge in flight loses its compare-and-set and merges again."""
+    """Drop removed lines from guests still merging into this owner (over the cap).
+
+    Same transaction as the owner's write, so a merge in flight loses its CAS and redoes."""
     if not removed:
         return
     keys = {line_key(line) for line in removed}
@@ -536,9 +504,9 @@ def _forget_in_pending_merges(owner_id: int, *, removed: list[str], kind: str) -
 
 
 def set_enabled(*, owner_id: int, enabled: bool) -> MemoryView:
-    """The on/off switch. Off: nothing read, no passes; the saved list stays until cleared.
-    What is said while memory is off is stored as never read (``chat.services``), so switching
-    it back on reads only what was said before, with memory on, and not read yet."""
+    """The on/off switch. Off: no reads, no passes; lines stay until cleared.
+
+    Turns said while off are stored as never read, so switching on reads none of them."""
     memory = get_memory(owner_id=owner_id)
     if memory.enabled != enabled:
         with transaction.atomic():
@@ -547,9 +515,8 @@ def set_enabled(*, owner_id: int, enabled: bool) -> MemoryView:
                 pk=memory.pk, enabled=memory.enabled, switched_at=memory.switched_at
             ).update(enabled=enabled, version=F("version") + 1, updated_at=now, switched_at=now)
             if not switched:
-                return view_memory(owner_id=owner_id)  # switched meanwhile: as it is now
-            # Turns said before now while memory could not be read are decided as memory was
-            # then, under this row's lock, so no later settling reads them the other way.
+                return view_memory(owner_id=owner_id)  # switched meanwhile
+            # Settle turns pending from an unreadable time as memory was then, under the lock.
             turns.store().settle_pending(owner_id, enabled=memory.enabled, since=memory.switched_at)
             scheduling.cancel(memory.pk)
             if enabled and has_unread_work(owner_id):

@@ -1,15 +1,11 @@
-"""Forgetting is final: what the person made memory forget never comes back through a later pass,
-a restore or a guest merge — unless they say it again and ask to remember it.
+"""Forgetting is final: a forgotten line never returns through a pass, a restore or a guest
+merge, unless the person says it again and asks to remember it.
 
-A tombstone is a keyed hash (Django's ``salted_hmac`` with the site's SECRET_KEY, SHA-256) of
-the line's normalised text, never the text: a stolen database row says nothing of what it hides,
-and without the key it cannot even be checked against a guess.
+A tombstone is a keyed hash (``salted_hmac``, SECRET_KEY, SHA-256) of the normalised line,
+never the text: a stolen row reveals nothing, and a guess cannot be checked without the key.
 
-What it matches: the same line whatever its case, accents, punctuation and spacing ("Lives in
-Denver." and "lives in denver" are one tombstone). What it does not: a paraphrase ("Lives in
-Denver, CO", "Is based in Denver") — a model that rewords a forgotten fact is not caught here;
-the turns it came from are not read again (a clear skips them, a pass reads each turn once), so
-a paraphrase needs the person to say the fact again.
+It matches the line whatever its case, accents, punctuation and spacing, but not a paraphrase.
+The source turns are not read again, so a paraphrase needs the person to say the fact again.
 """
 
 from __future__ import annotations
@@ -23,13 +19,12 @@ from memory.models import ForgottenLine
 from memory.rules.lines import forget_key
 
 _SALT: Final = "memory.tombstones.ForgottenLine"
-# Per memory: enough for years of deletions; the oldest go first beyond it.
+# Per memory: years of deletions; beyond it the oldest go.
 MAX_PER_MEMORY: Final = 2_000
 
 
 def normal(line: str) -> str:
-    """The text a tombstone is taken of: the line's words (``memory.rules.lines.forget_key``), so a
-    tombstone and the scrubbing of stored versions match the same variants."""
+    """The text a tombstone hashes (``forget_key``), so burying and scrubbing match alike."""
     return forget_key(line)
 
 
@@ -38,9 +33,8 @@ def digest(line: str) -> str:
 
 
 def bury(*, memory_id: int, lines: Iterable[str], unless_in: Iterable[str] = ()) -> None:
-    """Remember, as hashes, that these lines were forgotten; a line still on the list in another
-    form (``unless_in``: an edit that only re-cased it) is not. Call inside the write's
-    transaction."""
+    """Record these lines as forgotten, unless still listed in another form (``unless_in``).
+    Call inside the write's transaction."""
     staying = {normal(line) for line in unless_in}
     digests = {digest(line) for line in lines if normal(line) and normal(line) not in staying}
     if not digests:
@@ -62,7 +56,7 @@ def buried(memory_id: int) -> frozenset[str]:
 
 
 def unbury(*, memory_id: int, lines: Iterable[str]) -> None:
-    """The person said these again and asked to remember them: they may be kept again."""
+    """The person asked to remember these again: they may be kept."""
     digests = {digest(line) for line in lines}
     if digests:
         ForgottenLine.objects.filter(memory_id=memory_id, digest__in=digests).delete()

@@ -1,10 +1,8 @@
-"""Versions of the memory list as clients send them back: the API's ``If-Match`` header and the
-web form's hidden ``version`` field.
+"""Versions of the memory list as clients send them back: ``If-Match`` and the form's ``version``.
 
-Parsed with Django's own entity-tag helpers. Whatever a client sends, the answer is a version,
-"any version", "matches nothing" or "not an entity-tag at all" (InvalidIfMatch, a 400): never
-a 500 (a ``²`` is a digit to ``str.isdigit`` but not to ``int``; 5,000 digits exceed ``int``'s
-limit). If-Match compares strongly (RFC 9110 §13.1.1): a weak ``W/"7"`` names no version.
+Parsed with Django's entity-tag helpers. Any input yields a version, "any", "matches nothing"
+or InvalidIfMatch (400), never a 500 (``²`` passes ``isdigit`` but not ``int``; huge numbers
+exceed ``int``'s limit). If-Match compares strongly (RFC 9110 §13.1.1): ``W/"7"`` names none.
 """
 
 from __future__ import annotations
@@ -17,11 +15,11 @@ from core.errors import Invalid, ServiceError
 
 # Memory.version is a PositiveBigIntegerField.
 MAX_VERSION: Final = 2**63 - 1
-# More than a client holding one version could mean; also bounds the work per request.
+# More than one client's version could mean; also bounds the work per request.
 MAX_TAGS: Final = 8
 MAX_HEADER_CHARS: Final = 1_000
-# A version no list is ever at (Memory.version starts at 1): a change asked at it is refused as
-# stale, once the service has said whether what it would change is there at all.
+# No list is ever at this version (they start at 1): a change asked at it is refused as stale,
+# after the service checks that its target exists.
 NO_VERSION: Final = -1
 
 
@@ -46,8 +44,7 @@ def etag_of(version: int) -> str:
 
 
 def version_of(tag: str) -> int | None:
-    """The version an entity-tag or a form field names (``"7"``, ``7`` → 7), or None for
-    anything that is not a version the list can have, a weak tag (``W/"7"``) included."""
+    """The version a tag or field names (``"7"``, ``7`` → 7), or None (weak tags included)."""
     tag = tag.strip()
     if len(tag) >= 2 and tag[0] == tag[-1] == '"':
         tag = tag[1:-1]
@@ -58,9 +55,8 @@ def version_of(tag: str) -> int | None:
 
 
 def if_match_versions(header: str) -> list[int] | None:
-    """The versions an ``If-Match`` header accepts, in order; None for ``*`` (any version, RFC
-    9110). An empty list means no version can match (a 412). Bare numbers are taken as the
-    quoted tag they stand for (``7`` is ``"7"``)."""
+    """Versions an ``If-Match`` accepts, in order; None for ``*``; [] matches none (412).
+    A bare ``7`` stands for ``"7"``."""
     if len(header) > MAX_HEADER_CHARS:
         raise InvalidIfMatch
     if header.strip() == "*":

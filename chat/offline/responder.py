@@ -1,11 +1,10 @@
-"""The offline chat model: a simple, deterministic responder in six languages (English,
-Italian, French, Spanish, German, Portuguese), answering in the language of the message.
+"""The offline chat model: a simple deterministic responder in six languages, answering in
+the message's language.
 
-It answers "what do you remember about me?" from the memory block, greets back by name,
-acknowledges remember requests (or says it won't remember, when the product tells it memory is
-off, and that it can't keep a secret or an instruction for itself, which memory refuses), and
-otherwise says plainly that it is the offline model. It exists so the product runs end to end
-without any API key; it is not meant to be clever. The texts are in ``chat.offline.replies``.
+It answers "what do you remember about me?" from the memory block, greets by name,
+acknowledges remember requests (or says honestly when memory is off or refuses the fact), and
+otherwise says it is the offline model. It lets the product run without an API key. Texts are
+in ``chat.offline.replies``.
 """
 
 from __future__ import annotations
@@ -17,11 +16,10 @@ from chat.offline.replies import TEXTS as _TEXTS
 from chat.offline.replies import detect_language, plain
 from memory import facade
 
-# Served as "offline/whizi-chat", and for any other offline name (registered by the chat app).
+# Served as "offline/whizi-chat" and any other offline name (registered by the chat app).
 MODEL_NAME: Final = "whizi-chat"
 
-# The memory system message's first line, and the note sent instead when memory is off: the
-# product owns both (``memory.rules.prompts``).
+# The memory block's first line and the memory-off note, read from ``memory.facade``.
 MEMORY_HEADER: Final = facade.MEMORY_HEADER
 MEMORY_OFF_NOTE: Final = facade.MEMORY_OFF_NOTE
 ASSISTANT_NAME: Final = "Whizi"
@@ -35,9 +33,9 @@ _GREETING_RES: Final = {
     "de": re.compile(r"^(?:hallo|guten (?:morgen|tag|abend)|servus|moin|grüß gott)\b", re.I),
     "pt": re.compile(r"^(?:olá|oi|bom dia|boa tarde|boa noite)\b", re.I),
 }
-# A greeting longer than this is a greeting followed by a real message.
+# A longer greeting is followed by a real message.
 _GREETING_MAX_WORDS: Final = 6
-# The name line as the offline memory model writes it, in the language the person used.
+# The name line as the offline memory model writes it, in the person's language.
 _NAME_LINE_RE: Final = re.compile(
     r"^(?:name(?: is|:)|si chiama|s'appelle|se llama|heißt|chama-se)\s*(.+?)\.?$", re.IGNORECASE
 )
@@ -53,11 +51,7 @@ def _text(content: Any) -> str:
 
 
 def memory_lines(messages: list[dict[str, Any]]) -> list[str]:
-    """The facts of the memory system message: the "- " lines under MEMORY_HEADER.
-
-    Reading stops at the first blank line after the facts; what follows (the block's footer) is
-    not a fact.
-    """
+    """The "- " facts under MEMORY_HEADER, up to the first blank line (the footer is no fact)."""
     for message in messages:
         if not isinstance(message, dict) or message.get("role") != "system":
             continue
@@ -77,7 +71,7 @@ def memory_lines(messages: list[dict[str, Any]]) -> list[str]:
 
 
 def memory_is_off(messages: list[dict[str, Any]]) -> bool:
-    """Whether the product said nothing here will be remembered (the MEMORY_OFF_NOTE message)."""
+    """Whether the product sent the MEMORY_OFF_NOTE."""
     return any(
         isinstance(message, dict)
         and message.get("role") == "system"
@@ -118,10 +112,8 @@ def reply(
     assistant_name: str = ASSISTANT_NAME,
     offline_memory: bool = False,
 ) -> str:
-    """Answer the last user message of an OpenAI-style conversation, deterministically.
-
-    ``offline_memory``: the product's memory model is the offline extractor, so a remember
-    request it would keep nothing from is answered honestly instead of with a promise.
+    """Answer the last user message deterministically. ``offline_memory``: memory's model is
+    the offline writer, so a remember request it would keep nothing from is answered honestly.
     """
     if not isinstance(messages, list):
         messages = []
@@ -129,7 +121,7 @@ def reply(
     text = plain(said)
     facts = memory_lines(messages)
     lang = detect_language(text)
-    # With memory off, promising to remember (or saying nothing is remembered) would mislead.
+    # With memory off, promising to remember would mislead.
     off = memory_is_off(messages)
     ask = facade.read_ask(said, previous, lang=lang, check_kept=offline_memory)
     if ask is not None and ask.kind == "recall":
@@ -152,6 +144,5 @@ def reply(
 
 
 def answer(messages: list[dict[str, Any]]) -> str:
-    """The offline chat model's answer. It acknowledges a remember request as kept only when
-    the product's memory model is the offline writer, whose rules decide what it says."""
+    """The offline chat model's answer; "kept" is promised only with the offline writer."""
     return reply(messages, offline_memory=facade.offline_writer())

@@ -1,6 +1,5 @@
-"""Sending a message to a model: the request (memory rides along, SPEC §6), the reply stored
-under the conversation's lock, and the memory pass it owes (enqueued after commit, so memory
-never delays or blocks a reply)."""
+"""Sending a message: the request (memory rides along, SPEC §6), the reply stored under the
+conversation's lock, and the pass it owes, enqueued after commit so memory never delays a reply."""
 
 from __future__ import annotations
 
@@ -28,7 +27,7 @@ from memory import facade
 log = logging.getLogger(__name__)
 
 
-# The reply came but could not be stored: a race lost after its retries, or the database gone.
+# The reply came but could not be stored: a lost race after retries, or the database gone.
 REPLY_NOT_STORED_TEXT = _("The reply couldn't be saved. Your message is saved; try again.")
 
 
@@ -59,7 +58,7 @@ def error_text(code: str) -> str:
 
 @dataclass
 class Exchange:
-    """One message and its reply; ``error`` is set (and ``assistant_message`` None) on failure.
+    """One message and its reply; on failure ``error`` is set and ``assistant_message`` None.
     ``replaced``: the exchange an edit withdrew for this one."""
 
     user_message: Message
@@ -69,8 +68,7 @@ class Exchange:
 
 
 def read_memory(conversation: Conversation) -> facade.MemoryRead:
-    """What memory gives this conversation's next request: nothing at all for a temporary
-    conversation (not even a read), else the owner's bounded, fail-open read."""
+    """Memory for the next request: none for a temporary chat, else the bounded fail-open read."""
     if conversation.temporary:
         return facade.nothing_read()
     return facade.read_for_request(owner_id=conversation.owner_id)
@@ -83,10 +81,9 @@ def build_request(
     model: str | None = None,
     through: int | None = None,
 ) -> list[dict[str, str]]:
-    """The messages sent to the chat model (``model``: the conversation's unless a regenerate
-    names another), in a stable order for provider prompt caching: the fixed system prompt, the
-    project's instructions, the memory, then as much of the history up to message ``through``
-    (default: all) as the model's input budget leaves room for (the oldest turns go first)."""
+    """The messages for the chat model, in a stable order for prompt caching: system prompt,
+    project instructions, memory, then as much history up to ``through`` as the budget allows
+    (oldest dropped first). ``model``: the conversation's unless a regenerate names another."""
     if memory is None:
         memory = read_memory(conversation)
     system = [settings.CHAT_SYSTEM_PROMPT.format(assistant=settings.ASSISTANT_NAME)]
@@ -109,7 +106,7 @@ def build_request(
 
 @dataclass(frozen=True)
 class Locked:
-    """The conversation row as a message's UPDATE left it (read under the lock it takes)."""
+    """The conversation row as a message's UPDATE left it, read under its lock."""
 
     owner_id: int
     turns: int
@@ -130,16 +127,14 @@ _LOCK_FOR_REPLY = (
 
 
 def _lock_conversation(conversation: Conversation, *, reply: bool, title: str = "") -> Locked:
-    """Lock the conversation row for the caller's transaction and count the turn, in one
-    ``UPDATE … RETURNING`` (one round trip), or ConversationGone.
+    """Lock the conversation row and count the turn in one ``UPDATE … RETURNING``, or
+    ConversationGone.
 
-    A chat message takes this lock before anything else it writes, like the guest merge and
-    the account deletion do, so they wait for each other in one order and a message lands
-    either before them or not at all. What it returns is read under the lock: the owner now (a
-    guest may have signed up since the request began and its conversations moved to the
-    account) and the turn counts the memory trigger is decided from, so the trigger needs no
-    COUNT of the messages. Raw SQL because the ORM's ``update()`` returns no row (Django 5.2);
-    PostgreSQL and SQLite (3.35+) both evaluate every SET against the row as it was.
+    A message takes this lock first, as the guest merge and account deletion do, so they wait
+    in one order and a message lands wholly before them or not at all. The returned owner and
+    turn counts are read under the lock (a guest may have signed up meanwhile), so the trigger
+    needs no COUNT. Raw SQL: Django 5.2's ``update()`` returns no row; PostgreSQL and SQLite
+    3.35+ both evaluate every SET against the old row.
     """
     now = timezone.now()
     stamp = connection.ops.adapt_datetimefield_value(now)  # as the ORM would store it
@@ -161,11 +156,9 @@ def _lock_conversation(conversation: Conversation, *, reply: bool, title: str = 
 
 
 def _user_state(conversation: Conversation, memory: facade.MemoryRead, locked: Locked) -> int:
-    """Never read when said in a temporary chat, with memory off, or in a conversation that
-    changed hands while the request was on its way (its guest signed up or logged in). When the
-    request's memory read failed (its table locked, the database slow), whether memory was on
-    is unknown: the turn is pending, decided later as memory was when it was said
-    (``memory.turns.TurnState.PENDING``), so it is neither lost nor read with memory off."""
+    """A turn's memory state. Never read in a temporary chat, with memory off, or in a
+    conversation that changed hands mid-request. A failed memory read makes it PENDING,
+    decided later as memory was when it was said."""
     changed_hands = memory.owner_id is not None and memory.owner_id != locked.owner_id
     if conversation.temporary or changed_hands:
         return Message.MemoryState.SKIPPED
@@ -177,10 +170,8 @@ def _user_state(conversation: Conversation, memory: facade.MemoryRead, locked: L
 
 
 def _reply_state(user_message: Message) -> Any:
-    """A reply starts in its question's state, as the question is now (a clear may have put it
-    out of reach meanwhile; a pass may have read it already, as when a reply is regenerated:
-    the exchange is read, the new reply only context for later turns), decided in the reply's
-    own INSERT."""
+    """A reply starts in its question's current state (a clear may have put it out of reach;
+    a regenerate's question may be read already), decided in the reply's own INSERT."""
     skipped, pending = Message.MemoryState.SKIPPED, Message.MemoryState.PENDING
     read = Message.MemoryState.READ
     question = Message.objects.filter(pk=user_message.pk)
@@ -197,13 +188,10 @@ def _reply_state(user_message: Message) -> Any:
 def _store_user_message(
     conversation: Conversation, text: str, *, memory: facade.MemoryRead
 ) -> tuple[Message, Locked]:
-    """Store the person's message. Said with memory off (or in a temporary chat), it is never
-    read by memory, also not once memory is back on or the guest has become an account.
-    ``memory`` is the request's own bounded read, of the owner the request began with, so a
-    slow memory table never holds the message up (a failed read leaves the turn unread by
-    memory: whether memory was on is unknown); a conversation that changed hands since (its
-    guest signed up or logged in meanwhile) is treated as memory off, so what is said in that
-    moment is never learned by either side."""
+    """Store the person's message. Said with memory off or in a temporary chat, it is never
+    read, even after memory is back on or the guest becomes an account. ``memory`` is the
+    request's bounded read, so a slow memory table never holds the message up; a conversation
+    that changed hands meanwhile counts as memory off, so neither side learns it."""
     title = titles.title_for(text)  # the first message names the chat (an empty one waits)
     tokens = context.message_tokens(text)  # counted before the conversation's lock is taken
     try:
@@ -224,16 +212,14 @@ def _store_user_message(
 
 
 class Withdrawn(Conflict):
-    """The question a reply was on its way to is gone: the person edited it away (or the
-    conversation moved on without it). The reply is dropped."""
+    """The reply's question was edited away: the reply is dropped."""
 
     code = "withdrawn"
     detail = WITHDRAWN_TEXT
 
 
 class Superseded(Conflict):
-    """The question was answered meanwhile (a regenerate's reply, or the reply it replaced), or
-    a regenerate lost to a newer message: this reply is dropped (HTTP 409)."""
+    """The question was answered meanwhile, or a regenerate lost to a newer message (HTTP 409)."""
 
     code = "superseded"
     detail = SUPERSEDED_TEXT
@@ -252,16 +238,15 @@ def store_reply(
     replace: bool = False,
     seen_up_to: int = 0,
 ) -> Message:
-    """Store the reply and, in the same transaction, owe a memory pass if this reply calls for
-    one (enqueued after commit): no reply without its trigger. When memory cannot be told now
-    (its row locked, its table stalled: ``request_pass_or_defer`` waits a bounded moment), or
-    could not be read, the exchange is pending and the sweeper owes the pass once memory
-    answers: never a lost remember, never a reply held up or failed by memory.
+    """Store the reply and, in the same transaction, owe a pass if it calls for one.
 
-    A question has one reply, decided under the conversation's lock: a question edited away
-    meanwhile drops the reply (Withdrawn); one answered meanwhile drops it too (Superseded),
-    unless this is a regenerate (``replace``), whose reply takes the place of the question's
-    replies, as long as the question is still the person's last message."""
+    When memory cannot be told now (row locked, table stalled: ``request_pass_or_defer`` waits
+    a bounded moment) or could not be read, the exchange is pending and the sweeper owes the
+    pass later: never a lost remember, never a reply held up by memory.
+
+    One reply per question, decided under the conversation's lock: an edited-away question
+    raises Withdrawn, an answered one Superseded, unless this is a regenerate (``replace``)
+    and the question is still the person's last message."""
     content = facade.clean_text(text)
     tokens = context.message_tokens(content)  # counted before the conversation's lock is taken
     try:
@@ -285,8 +270,8 @@ def store_reply(
                 memory_state=_reply_state(user_message),
                 tokens=tokens,
             )
-            # The owner read under the lock, not the one the request began with; the read of
-            # the same owner said whether memory is on (this exchange was said with it off).
+            # The owner as read under the lock; the request's read of that owner says whether
+            # memory is on.
             same_owner = memory.owner_id == locked.owner_id
             wanted = memory.enabled or not same_owner
             # A pending exchange (the read failed) asks the sweeper, not the memory row.
@@ -314,11 +299,9 @@ def _drop_replies(
     seen_up_to: int,
     stopped: bool,
 ) -> Locked:
-    """A regenerate's reply replaces every reply of ``question`` (all the assistant's messages
-    after it: it is the person's last message), which no longer count as turns; Superseded
-    when the person has said something since, or when a later regenerate's reply is in already
-    (a reply newer than the last one this regenerate saw, ``seen_up_to``: the newest wins; only
-    a reply this one stopped on its way gives way, and a stopped regenerate gives way to any)."""
+    """Drop the question's replies for a regenerate's. Superseded when the person has said
+    something since, or a newer regenerate's reply is in (newer than ``seen_up_to``: the
+    newest wins; only a reply this one stopped gives way, and a stopped regenerate yields)."""
     later = Message.objects.filter(conversation_id=conversation.pk, id__gt=question.pk)
     if later.filter(role=Message.Role.USER).exists():
         raise Superseded
@@ -339,14 +322,12 @@ def _drop_replies(
 def _calls_for_pass(
     conversation: Conversation, user_message: Message, *, before: Locked, now: Locked
 ) -> bool:
-    """A pass when the turn count crosses a multiple of six, or at once on a remember or forget
-    request (SPEC §4). Temporary conversations never feed memory.
+    """A pass when the turn count crosses a multiple of six, or at once on a remember or
+    forget request (SPEC §4). Temporary conversations never feed memory.
 
-    "Crosses" is measured since the previous reply, not since this message: a message whose
-    reply failed still counts as a turn, and the boundary it reached is not skipped. Both counts
-    come from the conversation row, read under its lock: the previous reply's when this
-    request's message was stored (a reply stored by another request in between only makes this
-    one ask for a pass that may find nothing new, never skip a boundary), this reply's now.
+    "Crosses" is since the previous reply, so a failed reply's turn still counts and no
+    boundary is skipped. Both counts come from the locked conversation row; a reply stored in
+    between can only cause a pass that finds nothing, never a skipped boundary.
     """
     if conversation.temporary:
         return False
@@ -360,8 +341,8 @@ def _calls_for_pass(
 def send_message(
     *, conversation: Conversation, content: object, replaces: int | None = None
 ) -> Exchange:
-    """Store the person's message, ask the conversation's model, store the reply. With
-    ``replaces`` (an edit), the person's last message and its reply are withdrawn first."""
+    """Store the message, ask the model, store the reply. ``replaces`` (an edit) withdraws the
+    person's last message and its reply first."""
     text = clean_message(content)
     replaced = withdraw_last_message(conversation, replaces) if replaces is not None else None
     memory = read_memory(conversation)  # after the withdrawal: what it took back is gone
@@ -393,11 +374,9 @@ class StreamEvent:
 def stream_message(
     *, conversation: Conversation, content: object, replaces: int | None = None
 ) -> tuple[Exchange, Iterator[StreamEvent]]:
-    """Like ``send_message``, but the reply arrives as events; validation errors raise before
-    anything is stored, model errors arrive as an "error" event after the user message is kept.
-    What needs the database before the reply is stored runs before the stream starts, so a
-    failure there is answered as any request's (a 404, a 503), not inside a 200. The exchange
-    returned holds the stored message (and the withdrawal of an edit), not yet the reply."""
+    """Like ``send_message``, with the reply as events. Validation and database errors raise
+    before the stream starts (a 404, a 503, not inside a 200); model errors arrive as an
+    "error" event. The exchange returned holds the stored message, not yet the reply."""
     text = clean_message(content)
     replaced = withdraw_last_message(conversation, replaces) if replaces is not None else None
     memory = read_memory(conversation)
@@ -411,9 +390,8 @@ def stream_message(
 
 @dataclass(frozen=True)
 class Reply:
-    """What storing a streamed reply needs: its question, the conversation as the question
-    left it, the request's memory read, the model answering, whether it replaces the
-    question's replies (a regenerate)."""
+    """What storing a streamed reply needs: question, locked conversation, memory read, model,
+    and whether it replaces the question's replies (a regenerate)."""
 
     conversation: Conversation
     question: Message
@@ -472,8 +450,7 @@ def stream_events(
         yield StreamEvent("error", {"code": "not_found", "detail": gettext("Not found.")})
         return
     except DatabaseError as error:
-        # The stream's 200 is long sent: a failure to store the reply can only be said as its
-        # last event (a race lost after its retries, or the database gone), never as a 500.
+        # The 200 is long sent: a failure to store can only be the last event, never a 500.
         code = Busy.code if is_lock_conflict(error) else Unavailable.code
         log.warning("chat.reply_not_stored conversation=%s code=%s", conversation.pk, code)
         yield StreamEvent("error", {"code": code, "detail": error_text(code)})

@@ -32,8 +32,7 @@ def start_voice_session(*, owner_id: int, model: str | None = None) -> tuple[Voi
         session = VoiceSession.objects.create(
             owner_id=owner_id,
             model=model,
-            # Said with memory off, or with no telling (the read failed): never read, as for a
-            # chat turn (switching memory back on does not change that).
+            # Said with memory off or unreadable: never read, as for a chat turn.
             memory_pass_done_at=None if memory.enabled and not memory.failed else timezone.now(),
         )
     parts = [settings.CHAT_SYSTEM_PROMPT.format(assistant=settings.ASSISTANT_NAME)]
@@ -45,19 +44,17 @@ def start_voice_session(*, owner_id: int, model: str | None = None) -> tuple[Voi
 
 
 class VoiceSessionGone(NotFound):
-    """The voice session was deleted (with its owner) while its end was on its way (HTTP 404)."""
+    """The session was deleted with its owner while its end was on its way (HTTP 404)."""
 
 
 @retry_on_lock_conflict
 def end_voice_session(*, session: VoiceSession, transcript: list[dict[str, str]]) -> None:
-    """Store the transcript and owe exactly one voice pass; a second end raises AlreadyEnded,
-    a session deleted meanwhile (its guest deleted itself, say) VoiceSessionGone.
+    """Store the transcript and owe one voice pass; AlreadyEnded on a second end,
+    VoiceSessionGone if deleted meanwhile.
 
-    The owner's memory row is locked before the session, as by everyone who writes both (a
-    pass, a clear, a guest merge and a deletion hold the memory, then touch voice sessions):
-    an end racing its guest's deletion or signup waits for it or goes first, never deadlocks.
-    Who the owner is, is checked under that lock: a guest's sessions move to the account when
-    it signs up, and the end then counts for the account.
+    The memory row is locked before the session, as by everyone writing both, so an end racing
+    its guest's deletion or signup waits or goes first, never deadlocks. The owner is checked
+    under that lock: after a signup the end counts for the account.
     """
     turns = [
         {"role": t["role"], "content": facade.clean_text(t["content"])}
@@ -77,7 +74,7 @@ def end_voice_session(*, session: VoiceSession, transcript: list[dict[str, str]]
                 return
         if _voice_owner(session.pk) == owner_id:
             raise AlreadyEnded
-    raise Busy  # it kept changing hands: not this request's fault, and nothing was stored
+    raise Busy  # it kept changing hands; nothing was stored
 
 
 def _voice_owner(session_id: int) -> int:

@@ -1,5 +1,4 @@
-"""An edit: the person's last message and its reply withdrawn, and what memory learned from it
-taken back."""
+"""An edit: the last message and its reply withdrawn, and what memory learned from it taken back."""
 
 from __future__ import annotations
 
@@ -26,16 +25,15 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class Withdrawal:
-    """The person's last message an edit replaced (with its reply), and whether what memory had
-    learned from it stays (``memory_kept``: it could not all be taken back, so the person is
-    told to look at their memory)."""
+    """The message an edit replaced, and ``memory_kept``: not all it taught could be taken back,
+    so the person is told to look at their memory."""
 
     message_id: int
     memory_kept: bool = False
 
 
 class MessageNotFound(NotFound):
-    """No such message of the person's in this conversation (HTTP 404)."""
+    """No such message of the person's here (HTTP 404)."""
 
 
 class NotLastMessage(Conflict):
@@ -57,21 +55,18 @@ class _Withdrawn:
 
 
 def withdraw_last_message(conversation: Conversation, message_id: int) -> Withdrawal:
-    """Withdraw the person's last message and its reply (an edit replaces them), and what
-    memory learned from it: nothing the person withdrew is learned.
+    """Withdraw the last message and its reply, and what memory learned from it.
 
-    Unread (or pending), it is simply gone: no pass reads it (a pass that read it meanwhile
-    loses its compare-and-set on the turns and reads again without it). Read, and its pass
-    changed the list, that change is taken back — the lines the message brought, not those of
-    the other turns the same pass read (``memory.rollback.take_back``); whatever cannot be
-    taken back (a version no longer kept, a change written over since) is said in
-    ``memory_kept``. A line the message asked to forget stays forgotten."""
+    Unread or pending, it is simply gone (a pass that read it meanwhile loses its CAS). Read
+    with a change, the lines it brought are taken back, not those of other turns the same pass
+    read (``memory.rollback.take_back``); what cannot be (pruned, overwritten) is reported as
+    ``memory_kept``. A line it asked to forget stays forgotten."""
     withdrawn = _delete_last_exchange(conversation, message_id)
-    stops.request_stop(conversation.pk)  # its reply, if one is still on its way, is dropped
+    stops.request_stop(conversation.pk)  # a reply still on its way is dropped
     if not withdrawn.changed:
         return Withdrawal(message_id)
-    # Read in parts (a long message), each part's pass may have changed the list; only the
-    # latest part's version is known, so what the earlier parts taught may stay: said.
+    # A long message's earlier parts may have changed the list too; only the last part's
+    # version is known, so some may stay: reported.
     in_parts = withdrawn.state != TurnState.READ or withdrawn.read_in_parts
     others = Message.objects.filter(
         memory_version_id=withdrawn.version_id, role=Message.Role.USER
@@ -93,7 +88,7 @@ def withdraw_last_message(conversation: Conversation, message_id: int) -> Withdr
             others=said_with_it,
         )
     except DatabaseError:
-        # The exchange is gone already; what memory learned from it is left for the person.
+        # The exchange is gone already; what memory learned is left to the person.
         log.warning("chat.take_back_failed conversation=%s", conversation.pk)
         kept = True
     kept = kept or in_parts
@@ -102,8 +97,8 @@ def withdraw_last_message(conversation: Conversation, message_id: int) -> Withdr
 
 @retry_on_lock_conflict
 def _delete_last_exchange(conversation: Conversation, message_id: int) -> _Withdrawn:
-    """Delete the message and what follows it (its replies), under the conversation's lock,
-    which every message and reply takes first: nothing is stored in between."""
+    """Delete the message and its replies under the conversation's lock (which every message
+    and reply takes first), so nothing lands in between."""
     with transaction.atomic():
         if not db.lock(Conversation.objects.filter(pk=conversation.pk)):
             raise ConversationGone
@@ -127,12 +122,12 @@ def _delete_last_exchange(conversation: Conversation, message_id: int) -> _Withd
             raise NotLastMessage
         Message.objects.filter(pk__in=[row["id"] for row in rows]).delete()
         first = rows[0]
-        # The withdrawn messages no longer count as turns (the sixth-turn pass counts them).
+        # Withdrawn messages no longer count as turns (the sixth-turn trigger).
         counts: dict[str, Any] = {
             "turns": Greatest(F("turns") - len(rows), 0),
             "turns_at_reply": Least(F("turns_at_reply"), Greatest(F("turns") - len(rows), 0)),
         }
-        # A title made from the withdrawn words goes with them: the next message names the chat.
+        # A title made from the withdrawn words goes; the next message names the chat.
         asked_before = Message.objects.filter(
             conversation_id=conversation.pk, role=Message.Role.USER, id__lt=message_id
         ).exists()

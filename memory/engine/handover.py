@@ -1,5 +1,5 @@
-"""Owners coming and going: a guest's memory merged into an account line by line, the guest's
-promises on its turns kept by the account, and the trace of a deleted owner.
+"""Owners coming and going: a guest's memory merged into an account, the guest's turn
+promises kept by the account, and the trace of a deleted owner.
 """
 
 from __future__ import annotations
@@ -38,12 +38,10 @@ class MergeOutcome(StrEnum):
 def merge_memories(
     *, from_owner_id: int, into_owner_id: int, allow_model: bool = True
 ) -> MergeOutcome:
-    """Merge a guest's lines into an account's, line by line without duplicates (account's
-    lines first), under the cap through the same condense/cut path as a pass; then empty the
-    guest's list. Safe with passes in flight on either side (compare-and-set, bounded).
-
-    With ``allow_model=False`` (a signup request must not wait on a model) a merge that needs
-    the condense pass changes nothing and says so; a task finishes it.
+    """Merge a guest's lines into an account's without duplicates (account's first), under the
+    cap via a pass's condense/cut path; then empty the guest's list. Safe with passes in flight
+    on either side (bounded CAS). With ``allow_model=False`` (a signup must not wait on a
+    model), a merge needing a condense changes nothing; a task finishes it.
     """
     for _ in range(settings.MEMORY_CAS_ATTEMPTS):
         source = Memory.objects.filter(owner_id=from_owner_id).first()
@@ -54,9 +52,8 @@ def merge_memories(
                 )
             return MergeOutcome.MERGED
         target = get_memory(owner_id=into_owner_id)
-        # The same code-side rules as a pass: cleaned, deduplicated by normalized text (the
-        # account's lines first), refusals dropped.
-        # What either side made memory forget stays forgotten (``memory.tombstones``).
+        # A pass's code rules: cleaned, deduplicated (account first), refusals and
+        # tombstoned lines of either side dropped.
         forgotten = tombstones.buried(target.pk) | tombstones.buried(source.pk)
         incoming = [line for line in source.lines if not tombstones.is_buried(line, forgotten)]
         merged = validate_lines([*target.lines, *incoming]).lines
@@ -91,8 +88,7 @@ def merge_memories(
 
 
 def _from_guest(guest: Memory) -> provenance.Origin:
-    """A guest's line arrives as ``merged``, still naming the conversation it was learned in
-    (the guest's conversations move to the account with it) and when."""
+    """A guest's line arrives as ``merged``, still naming its conversation and time."""
     now = timezone.now()
     known = {
         line: provenance.Source(**{**src, "kind": provenance.Kind.MERGED})
@@ -103,18 +99,13 @@ def _from_guest(guest: Memory) -> provenance.Origin:
 
 
 def hand_over_turns(*, from_owner_id: int, into_owner_id: int) -> None:
-    """Before a guest's conversations move to an account, settle the guest's promises on its
-    turns (the caller holds the guest's conversations locked):
-    - turns the guest cleared stay out of reach, not even context for the account;
-    - turns said while the guest's memory was off, or in temporary chats, are never read (they
-      were stored so);
-    - turns the guest's memory already read stay read;
-    - the guest's unread turns said with memory on stay unread: the account reads them once.
-    A pass running on the guest loses its compare-and-set (the version moves) and reads nothing.
+    """Settle the guest's turn promises before its conversations move (caller holds them):
+    cleared turns stay out of reach; turns said with memory off or in temporary chats are never
+    read; read turns stay read; unread turns stay unread for the account. A pass running on the
+    guest loses its CAS.
     """
     source = Memory.objects.filter(owner_id=from_owner_id).first()
-    # Turns the guest said while its memory could not be read are decided by the guest's
-    # memory as it was then, before they become the account's.
+    # Pending guest turns are settled as the guest's memory was, before they move.
     turns.store().settle_pending(
         from_owner_id,
         enabled=source is None or source.enabled,

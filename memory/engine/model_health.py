@@ -1,12 +1,9 @@
-"""Whether ``MEMORY_MODEL`` answers: a state in the shared cache that every worker's passes
-keep and ``/healthz`` reports, and the operator events when it starts failing and when it is
-back (``core.logs.event``: the failure's kind, never content).
+"""Whether ``MEMORY_MODEL`` answers: a shared-cache state every worker's passes keep, reported
+by ``/healthz``, with operator events on failing and recovering (the kind, never content).
 
-Only failures of the model itself count (its provider or its configuration: a key, a model
-name, an outage), not an answer refused for one piece of work. The state is set by the first
-failing pass (``cache.add``: one worker tells the operator) and cleared by the first pass that
-gets an answer (``cache.delete`` says which worker cleared it). It lapses an hour after the
-last failure if no pass tries again meanwhile (nothing is owed any more), without an event.
+Only the model's own failures count, not refused work. The first failing pass sets it
+(``cache.add``: one worker tells), the first answer clears it (``cache.delete``). It lapses
+silently an hour after the last failure if nothing tries again.
 """
 
 from __future__ import annotations
@@ -25,8 +22,7 @@ from core.logs import event
 log = logging.getLogger(__name__)
 
 KEY = "memory-model-failing"
-# A failing model is tried again within the pass backoff's cap (minutes): a state this old with
-# no new failure means nothing tried it since.
+# A failing model is retried within the backoff cap (minutes): older state means no one tried.
 STALE_AFTER_SECONDS = 3600
 # What the cache may raise when it is away (Redis in production, files embedded).
 _CACHE_ERRORS = (OSError, redis.RedisError)
@@ -73,9 +69,8 @@ def succeeded() -> None:
 
 
 def report() -> dict[str, Any]:
-    """``/healthz``'s fields for the memory model: ``ok``, or ``failing`` with the kind of the
-    last failure, since when it fails and when it last did (``unknown`` when the cache is
-    away)."""
+    """``/healthz``'s memory-model fields: ``ok``, or ``failing`` with kind and times
+    (``unknown`` when the cache is away)."""
     try:
         state = caches["default"].get(KEY)
     except _CACHE_ERRORS:

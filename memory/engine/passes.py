@@ -1,16 +1,13 @@
-"""The pass engine: claim an owner's owed pass, read what no pass has read yet
-(``memory.engine.reading``), have ``MEMORY_MODEL`` rewrite the whole list
-(``memory.engine.rewriting``), and
-store it with a compare-and-set together with the marks that say what was read.
+"""The pass engine: claim an owner's owed pass, read what no pass has read
+(``memory.engine.reading``), have ``MEMORY_MODEL`` rewrite the list
+(``memory.engine.rewriting``), and store it with a compare-and-set along with the read marks.
 
-Concurrency, in short (STYLE.md "The memory core"):
-- a trigger makes a pass owed; ``scheduling.claim`` takes a lease with a conditional UPDATE, so at
-  most one pass per owner runs at a time across all workers, and a trigger that arrives during a
-  pass is seen by the next claim — one more pass afterwards, never a lost or a piled-up one;
-- the pass decides from the database what to read (the turns still unread, ended voice sessions
-  not yet done), so a duplicate or late task finds nothing and does nothing;
-- the model is called outside any transaction; the write is a compare-and-set on the version
-  and, on conflict, the pass re-reads and runs again, a bounded number of times.
+Concurrency (STYLE.md "The memory core"):
+- ``scheduling.claim`` takes a lease with a conditional UPDATE: at most one pass per owner
+  runs; a trigger during a pass is seen by the next claim, so none is lost or piled up.
+- The pass reads from the database what is unread, so a duplicate or late task does nothing.
+- The model is called outside any transaction; a lost compare-and-set re-reads and reruns,
+  a bounded number of times.
 """
 
 from __future__ import annotations
@@ -40,7 +37,7 @@ from memory.services import record_event, write_lines
 
 log = logging.getLogger(__name__)
 
-# Rounds one task may run back to back for triggers that keep arriving during its passes.
+# Rounds one task may run back to back while triggers keep arriving.
 MAX_ROUNDS = 5
 
 
@@ -54,13 +51,11 @@ class PassResult:
 
 @contextmanager
 def _lazy_commits() -> Iterator[None]:
-    """A pass's commits do not wait for the disk (PostgreSQL's ``synchronous_commit = off``):
-    three fewer flushes per pass. Safe because nothing a pass writes must survive a crash of
-    the database server: the list and the turns it read are one transaction, lost together, so
-    the turns are unread again and the next pass reads them; a lost lease or release leaves
-    the pass owed (the sweeper sends it). The web's writes (messages, clears, deletions) stay
-    synchronous, and the WAL is flushed in order, so none of them can outlive a lost pass that
-    came before it."""
+    """Commit a pass without waiting for the disk (``synchronous_commit = off``).
+
+    Safe because a crash loses the list and its read marks together, so the turns are read
+    again; a lost lease or release leaves the pass owed. Web writes stay synchronous and the
+    WAL flushes in order, so none outlives a lost pass that came before it."""
     if connection.vendor != "postgresql":
         yield
         return
@@ -73,17 +68,15 @@ def _lazy_commits() -> Iterator[None]:
             with connection.cursor() as cursor:
                 cursor.execute("RESET synchronous_commit")
         except DatabaseError:
-            # The connection broke (the error on its way out says why): never reuse it.
+            # The connection broke: never reuse it.
             connection.close()
 
 
 def run_pass(*, memory_id: int, retry_in: int = 0) -> PassResult:
-    """Run the owed pass(es) of one memory; safe to call twice or late (it then does nothing).
+    """Run a memory's owed passes; a duplicate or late call does nothing.
 
-    ``retry_in``: after a failure that may pass, no pass runs for that many seconds (the task
-    retries then; the sweeper waits too). When triggers keep coming or a backlog is longer than
-    this task's rounds, it hands over to one new task instead of letting the request wait for
-    the sweeper.
+    ``retry_in``: after a transient failure, no pass runs for that many seconds. When
+    triggers keep coming past this task's rounds, it hands over to one new task.
     """
     result = PassResult(Outcome.NOT_OWED)
     again = False
@@ -99,8 +92,8 @@ def run_pass(*, memory_id: int, retry_in: int = 0) -> PassResult:
                     drained = result = _drain(memory_id)
             finally:
                 lease = held.lease
-                # Release before the next claim: a trigger that came in during this round moved
-                # pass_requested_at, so the request stays owed and the claim below takes it.
+                # Release before the next claim: a trigger during this round moved
+                # pass_requested_at, so the claim below takes it.
                 if drained is None:  # a crash: the task retries in ``retry_in`` seconds
                     again = scheduling.release(memory_id, lease, retry_in=retry_in, more=False)
                 else:
@@ -109,8 +102,7 @@ def run_pass(*, memory_id: int, retry_in: int = 0) -> PassResult:
                     )
             if not again:
                 return result
-    # One new task takes over; the sweeper counts it as queued (enqueue_pass says otherwise if
-    # the send fails).
+    # The sweeper counts the new task as queued (enqueue_pass says otherwise if it fails).
     scheduling.handed_over(memory_id)
     transaction.on_commit(lambda: enqueue_pass(memory_id=memory_id))
     return result
@@ -126,10 +118,9 @@ class _Lease:
 
 @contextmanager
 def _kept(memory_id: int, held: _Lease) -> Iterator[None]:
-    """Renew the lease every third of its length while the pass runs, from a thread of its own
-    (a model call may take longer than a lease): a live pass keeps it, a dead worker's runs out
-    within ``MEMORY_PASS_LEASE_SECONDS`` and the sweeper sends the pass again. Stopped, and
-    joined, before the pass releases the lease, so the release holds the last token."""
+    """Renew the lease every third of its length from a thread (a model call can outlast a
+    lease); a dead worker's lease runs out within ``MEMORY_PASS_LEASE_SECONDS``. Joined before
+    the release, so the release holds the last token."""
     every = max(settings.MEMORY_PASS_LEASE_SECONDS / 3, 0.1)
 
     def heartbeat() -> None:
@@ -141,7 +132,7 @@ def _kept(memory_id: int, held: _Lease) -> Iterator[None]:
                     log.warning("memory.lease_not_renewed memory=%s", memory_id)
                     continue
                 if renewed is None:
-                    return  # no longer ours (the lease ran out and another pass took it)
+                    return  # the lease ran out and another pass took it
                 held.lease = renewed
         finally:
             connection.close()  # this thread's own connection
@@ -156,14 +147,11 @@ def _kept(memory_id: int, held: _Lease) -> Iterator[None]:
 
 
 def drop_pass(*, memory_id: int) -> None:
-    """Give up on a pass that crashed through its task's last retry (a bug, not the model: a
-    failing model backs off for as long as it fails), without losing a turn: the turns stay
-    unread and the pass stays owed, tried again after ``MEMORY_DROPPED_PASS_RETRY_SECONDS``.
-    Only work that crashed the pass ``MEMORY_PASS_DROPS_BEFORE_SKIP`` times in a row (a voice
-    session or a turn the code always chokes on) is given up, as never read, so it cannot block
-    every later pass. The list stays
-    as it was, and the trace says which it was. A pass running meanwhile (another task holds
-    the lease) decides instead: nothing is dropped under it."""
+    """Give up a pass that crashed through its last retry (a bug; a failing model backs off).
+
+    Turns stay unread and the pass owed, retried after ``MEMORY_DROPPED_PASS_RETRY_SECONDS``.
+    Only work that crashed it ``MEMORY_PASS_DROPS_BEFORE_SKIP`` times in a row is given up as
+    read, so it cannot block later passes. If another pass holds the lease, nothing is dropped."""
     memory = Memory.objects.lease_free(timezone.now()).filter(pk=memory_id).first()
     if memory is None:
         return
@@ -173,7 +161,7 @@ def drop_pass(*, memory_id: int) -> None:
             return  # a pass claimed it meanwhile: it decides
         outcome = Outcome.DROPPED
     else:
-        # Given up only while no pass holds the lease (checked again as the failures reset).
+        # Only while no pass holds the lease (checked again as failures reset).
         if not scheduling.take_for_giving_up(memory_id):
             return
         work = next_work(memory)
@@ -191,8 +179,7 @@ def drop_pass(*, memory_id: int) -> None:
 
 
 def _drain(memory_id: int) -> PassResult:
-    """Consume the owed work, oldest first: each ended voice session, then the unread turns
-    (as many rounds as the transcript cap needs). ``more`` says work was left over."""
+    """Consume owed work, oldest first: voice sessions, then unread turns. ``more``: work left."""
     outcome = PassResult(Outcome.NO_WORK)
     for _ in range(MAX_ROUNDS * 2):
         step = _apply_next(memory_id)
@@ -211,12 +198,10 @@ def _drain(memory_id: int) -> PassResult:
 def _apply_next(memory_id: int) -> PassResult:
     """Read the next work and store what the model makes of it.
 
-    A failure of the memory model itself (a key, a model name, an outage: anything but this
-    work) gives nothing up: the pass backs off and tries again, for as long as it takes, and
-    ``memory.engine.model_health`` tells the operator. A failure that may be about the work (its
-    content refused or too long, an answer that cannot be read or would wipe the list) splits
-    it: the oldest half alone, down to one turn, which is tried twice; only if it still fails
-    while the model answers the list with no turn at all is that one turn given up (never read).
+    A failure of the model itself (key, name, outage) gives nothing up: the pass backs off and
+    retries for as long as it takes, and ``model_health`` tells the operator. A failure that
+    may be the work's (refused, too long, unreadable, wiping the list) halves the work down to
+    one turn, tried twice; that turn is given up only if the model answers without it.
     """
     turns_at_most: int | None = None
     tried_alone = False
@@ -236,8 +221,7 @@ def _apply_next(memory_id: int) -> PassResult:
             return PassResult(Outcome.NO_WORK)
         more = work.more or work.task == "voice"
         if not any(turn["role"] == "user" for turn in work.transcript):
-            # Nothing the person said (say, only a reply that landed after a clear): the
-            # assistant's words are never a source of facts, so there is nothing to ask.
+            # Nothing the person said: the assistant's words are never a source of facts.
             _consume(work)
             return PassResult(Outcome.NO_WORK, more=more)
         kind = MemoryEvent.Kind.VOICE_PASS if work.task == "voice" else MemoryEvent.Kind.PASS
@@ -263,8 +247,7 @@ def _apply_next(memory_id: int) -> PassResult:
         outcome = Outcome.UNCHANGED if rewrite.lines == memory.lines else Outcome.OK
         if _store(memory, work, rewrite, kind=kind, outcome=outcome):
             return PassResult(outcome, more=more)
-        # Lost the compare-and-set (a clear, a delete, a switch, a handover, or another pass
-        # marked these turns): re-read the list and the turns, and decide again.
+        # Lost the compare-and-set (clear, delete, switch, handover, another pass): re-read.
         conflicts += 1
         if conflicts >= settings.MEMORY_CAS_ATTEMPTS:
             _trace_failure(memory, MemoryEvent.Kind.PASS, Outcome.CONFLICT, model="")
@@ -285,9 +268,8 @@ def _trace_failure(
 
 
 def _model_answers(memory: Memory) -> bool:
-    """Whether the memory model answers this list with no turn at all: if it does, what it kept
-    failing on was the work; if not, the model itself is failing (a 400 every request gets is
-    its configuration), and nothing is given up."""
+    """Whether the model answers this list with no turn: if so, the work was failing;
+    if not, the model is (a 400 on every request is its configuration)."""
     try:
         rewrite_for(memory, Work(task="rewrite", transcript=[], forget_requested=False))
     except PassFailed as failure:
@@ -298,15 +280,12 @@ def _model_answers(memory: Memory) -> bool:
 
 
 def _store(memory: Memory, work: Work, rewrite: Rewrite, *, kind: str, outcome: Outcome) -> bool:
-    """Write the list, mark the work read and trace the pass, all or nothing: the turns are
-    marked only if no one marked them first, so a turn is read exactly once even if two passes
-    raced for it."""
+    """Write the list, mark the work read and trace the pass, all or nothing; turns are marked
+    only if unmarked, so a turn is read once even if two passes race."""
     with transaction.atomic():
         if rewrite.lines == memory.lines:
-            # The usual result of a pass. Still a compare-and-set, but the version stays, so a
-            # client holding it (If-Match) is not told the list changed when it did not.
-            # ``version=F("version")`` keeps the UPDATE real, so a match is never mistaken for a
-            # lost race.
+            # No change: still a CAS, but the version stays so If-Match clients see no change.
+            # ``version=F("version")`` keeps the UPDATE real, so a match is not a lost race.
             written = Memory.objects.filter(pk=memory.pk, version=memory.version).update(
                 version=F("version"), rules_version=RULES_VERSION
             )
@@ -351,8 +330,7 @@ def _store(memory: Memory, work: Work, rewrite: Rewrite, *, kind: str, outcome: 
 
 
 def _origin(work: Work) -> provenance.Origin:
-    """A new line comes from the turn of this work that best supports it (its conversation;
-    ``remembered`` when asked to remember, ``voice`` for a voice session)."""
+    """A new line's source: the work's turn that best supports it."""
     said = work.said()
     now = timezone.now()
     voice = work.task == "voice"
@@ -362,13 +340,11 @@ def _origin(work: Work) -> provenance.Origin:
 
 
 def _keep_forgetting_final(memory: Memory, work: Work, after: list[str]) -> None:
-    """What the person asked this pass to forget is tombstoned and leaves every stored version;
-    a line they said again and asked to remember is no longer tombstoned (``memory.tombstones``).
-    A line the pass removed unasked is only a removal: named in its change record, undoable."""
+    """Tombstone what the person asked to forget and drop it from every version; untombstone
+    what they asked to remember again. A line removed unasked is only an undoable removal."""
     if work.forget_requested:
-        # What the pass removed, not what it rewrote in the same breath ("forget my dog; I moved
-        # to Boulder": the old home is corrected, not forgotten), and of that only what the
-        # request names — or everything, when that is what it asks.
+        # What the pass removed, not what it rewrote ("forget my dog; I moved to Boulder"
+        # corrects the home), and of that only what the request names, or all if asked.
         requests = [s.text for s in work.said() if is_forget_request(s.text)]
         everything = any(is_wipe_request(text) for text in requests)
         asked = [
@@ -394,8 +370,7 @@ def _mark_read(work: Work, made: turns.VersionMade | None = None) -> int:
 
 
 def _mark_voice_read(work: Work) -> bool:
-    """Move the session's read mark past this pass's turns, only from where this pass started;
-    done once the whole transcript is read."""
+    """Move the session's read mark past this pass's turns, only from where it started."""
     assert work.voice_session_id is not None
     start, end = work.voice_turns
     return turns.store().mark_voice_read(
@@ -411,8 +386,7 @@ def _consume(work: Work) -> None:
 
 
 def _give_up_alone(work: Work) -> None:
-    """The one turn (or voice turn) a pass kept failing on while the model answers other work:
-    never read, and the rest of the work goes on."""
+    """Give up the one turn a pass kept failing on while the model answers; the rest goes on."""
     if work.voice_session_id is not None:
         _mark_voice_read(work)
     else:
@@ -420,7 +394,7 @@ def _give_up_alone(work: Work) -> None:
 
 
 def _give_up(work: Work) -> None:
-    """Work a pass failed on every time: never read, so never a source nor context either."""
+    """Work a pass failed on every time: never read, never a source or context."""
     if work.voice_session_id is not None:
         turns.store().close_voice_session(work.voice_session_id)
     turns.store().mark_skipped(work.message_ids)

@@ -1,10 +1,9 @@
-"""What a pass reads: every turn no pass has read yet, oldest first and within the transcript
-cap, with a few already-read turns as context; or an ended voice session, a part at a time.
+"""What a pass reads: unread turns, oldest first within the transcript cap, with a few read
+turns as context; or an ended voice session, a part at a time.
 
-Every turn is read exactly once as a source (``memory.turns``): the pass engine
-(``memory.engine.passes``) marks what it read in the transaction that stores the list. A turn longer
-than the cap is read in parts, one a round, each sent once and in order; it stays unread until
-its last part is read, and what was read of it goes along as context with the next part.
+Every turn is read once as a source: the engine marks what it read in the transaction that
+stores the list. A turn over the cap is read in parts, in order; it stays unread until its last
+part, and what was read of it goes along as context.
 """
 
 from __future__ import annotations
@@ -19,9 +18,9 @@ from memory.models import Memory
 from memory.rules import budget, prompts, provenance
 from memory.rules.triggers import is_forget_request, is_remember_request
 
-# At most this many unread turns are looked at per round (the transcript cap usually binds first).
+# Unread turns looked at per round (the transcript cap usually binds first).
 UNREAD_TURNS_SCANNED = 500
-# Already-read turns that go along as context, per conversation with new turns, and their size.
+# Read turns sent as context, per conversation with new turns, and their size.
 CONTEXT_TURNS = 4
 CONTEXT_CONVERSATIONS = 8
 CONTEXT_TURN_CHARS = 1_000
@@ -32,8 +31,7 @@ Turn = dict[str, Any]
 
 @dataclass(frozen=True)
 class Work:
-    """What one pass reads: the new turns (its only sources), the already-read turns that go
-    along as context, and what to mark read once the pass is stored."""
+    """One pass's reading: new turns (its only sources), context, and what to mark read."""
 
     task: prompts.Task
     transcript: list[Turn]
@@ -41,23 +39,21 @@ class Work:
     context: list[Turn] = field(default_factory=list)
     message_ids: tuple[int, ...] = ()
     voice_session_id: int | None = None
-    # The voice turns this pass reads: from (already read before) to (read once stored), and
-    # the characters read of the turn at each end (a long turn, read in parts).
+    # Voice turns read: from, to, and characters read at each end (a long turn in parts).
     voice_turns: tuple[int, int] = (0, 0)
     voice_chars: tuple[int, int] = (0, 0)
-    # The turns of ``message_ids`` this pass reads only in part (a turn longer than the cap),
-    # and the whole text of each turn of the transcript read in part, by its place there.
+    # Turns read only in part, and the whole text of each such transcript turn, by place.
     parts: tuple[turns.Part, ...] = ()
     whole_texts: dict[int, str] = field(default_factory=dict)
-    # Unread turns are left for another round (the transcript cap, or a long backlog).
+    # Unread turns left for another round.
     more: bool = False
-    # The conversation of each number a chat transcript's turns carry (``conversation``: 1 is
-    # the first): where a line this pass writes came from. The model sees only the numbers.
+    # Each transcript number's conversation (1 is the first): a new line's source. The model
+    # sees only the numbers.
     conversations: tuple[int, ...] = ()
 
     def said(self) -> list[provenance.Said]:
-        """What the person said in this work, oldest first, with its conversation. A part of a
-        long turn asks to remember when its turn does, wherever in the turn that was said."""
+        """What the person said, oldest first, with its conversation. A part asks to remember
+        when its turn does."""
         return [
             provenance.Said(
                 conversation=self._conversation(turn),
@@ -80,8 +76,7 @@ class Work:
 
 
 def next_work(memory: Memory, *, turns_at_most: int | None = None) -> Work | None:
-    """The next work of the memory's pass; ``turns_at_most`` reads fewer turns than the cap
-    allows (a pass splitting work the model failed on), the rest left for the next round."""
+    """The memory's next work; ``turns_at_most`` reads fewer turns (splitting failed work)."""
     voice = None
     if getattr(memory, "voice_pending", True):
         voice = turns.store().next_voice_work(memory.owner_id)
@@ -91,8 +86,7 @@ def next_work(memory: Memory, *, turns_at_most: int | None = None) -> Work | Non
 
 
 def _voice_work(voice: turns.VoiceWork, turns_at_most: int | None = None) -> Work:
-    """The session's next turns within the cap, from where the last pass stopped (a long turn
-    read in parts, from the character it stopped at)."""
+    """The session's next turns within the cap, from where the last pass stopped."""
     said: list[Turn] = [dict(turn) for turn in voice.transcript]
     start = voice.turns_read
     unread = said[start:]
@@ -102,7 +96,7 @@ def _voice_work(voice: turns.VoiceWork, turns_at_most: int | None = None) -> Wor
     last_done = not taken or taken[-1]["done"]
     end = start + len(taken) - (0 if last_done else 1)
     transcript = [{"role": t["role"], "content": t["content"]} for t in taken]
-    # A long session is read over several passes; what came before goes as context.
+    # A long session takes several passes; what came before goes as context.
     context = said[max(0, start - CONTEXT_TURNS) : start]
     if taken and taken[0]["start"]:
         context.append(_read_so_far(unread[0]))
@@ -120,8 +114,7 @@ def _voice_work(voice: turns.VoiceWork, turns_at_most: int | None = None) -> Wor
 
 
 def _chat_work(memory: Memory, turns_at_most: int | None = None) -> Work | None:
-    """Every turn no pass has read yet, oldest first, across conversations, within the
-    transcript cap; what does not fit stays unread for the next round."""
+    """Unread turns, oldest first across conversations, within the cap; the rest wait."""
     unread: list[Turn] = [
         dict(turn) for turn in turns.store().unread(memory.owner_id, limit=UNREAD_TURNS_SCANNED)
     ]
@@ -158,7 +151,7 @@ def _chat_work(memory: Memory, turns_at_most: int | None = None) -> Work | None:
 
 
 def _whole_texts(unread: list[Turn], taken: list[Turn]) -> dict[int, str]:
-    """The whole text of each turn ``taken`` (the head of ``unread``) reads only in part."""
+    """The whole text of each turn ``taken`` reads only in part."""
     return {
         place: unread[place]["content"]
         for place, turn in enumerate(taken)
@@ -169,11 +162,10 @@ def _whole_texts(unread: list[Turn], taken: list[Turn]) -> dict[int, str]:
 def _context(
     memory: Memory, taken: list[Turn], numbers: dict[int, int], unread: list[Turn]
 ) -> list[Turn]:
-    """The few turns just before the new ones in each conversation, already read by a pass:
-    they help the model understand the new turns and are never a source. Nothing from before
-    a clear goes along, and nothing a pass did not read (said with memory off). A long turn
-    read on from a part is preceded by the end of what was read of it."""
-    first_new: dict[int, int] = {}  # where in ``taken`` each conversation's new turns begin
+    """The read turns just before the new ones in each conversation: context, never a source.
+    Nothing from before a clear or said with memory off. A long turn's next part is preceded
+    by the end of what was read of it."""
+    first_new: dict[int, int] = {}  # where each conversation's new turns begin in ``taken``
     for place, row in enumerate(taken):
         first_new.setdefault(row["conversation_id"], place)
     context: list[Turn] = []
@@ -216,16 +208,14 @@ def asks_to_remember(turns: list[Turn]) -> bool:
 
 
 def fit_transcript(turns: list[Turn]) -> list[Turn]:
-    """The oldest turns that fit in the transcript cap (SPEC §2: 20,000 tokens), in order, each
-    from where earlier passes stopped reading it (``read_to``): a taken turn's ``content`` is
-    what this pass reads of it, characters ``start`` to ``end`` of the whole (``done``: to its
-    end). A turn larger than the room left waits for the next round; when it comes first, its
-    next part is read alone (``budget.part_end``), so a pass always makes progress and a turn
-    of any length is read whole, part after part. A turn's ``tokens``, when the message stored
-    them, are not counted again."""
+    """The oldest turns that fit the transcript cap (SPEC §2: 20,000 tokens), in order, each
+    from ``read_to``; a taken turn's ``content`` is what this pass reads of it.
+
+    A turn larger than the room left waits; when it comes first, its next part is read alone
+    (``budget.part_end``), so a pass always progresses. Stored ``tokens`` are not recounted."""
     limit = settings.MEMORY_TRANSCRIPT_TOKEN_LIMIT
     unread = [(turn, turn.get("read_to") or 0) for turn in turns]
-    # A token is at least one byte: a transcript with fewer bytes than the cap fits uncounted.
+    # A token is at least a byte: fewer bytes than the cap fits uncounted.
     counted = sum(len(t["content"][start:].encode()) + 4 for t, start in unread) > limit
     kept: list[Turn] = []
     remaining = limit

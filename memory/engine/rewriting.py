@@ -1,7 +1,7 @@
-"""The model calls of a pass: the rules and the data in, a validated list out (code decides
-what is stored), the wipe guard, and the condense pass and positional cut over the cap.
+"""A pass's model calls: rules and data in, a validated list out (code decides what is stored),
+the wipe guard, and the condense pass and positional cut over the cap.
 
-``propose_rewrite`` runs exactly this without the database, for ``manage.py memory_eval``.
+``propose_rewrite`` runs the same without the database, for ``manage.py memory_eval``.
 """
 
 from __future__ import annotations
@@ -22,34 +22,29 @@ from memory.rules import budget, edits, prompts, provenance
 from memory.rules.lines import MalformedAnswer
 from memory.services import record_event
 
-# A rewrite that keeps fewer than this share of a list of at least WIPE_MIN_LINES lines, when
-# nobody asked to forget, is treated as a broken answer: the saved list stays as it was.
+# Keeping less than this share of a list of WIPE_MIN_LINES or more, unasked, is a broken answer.
 WIPE_KEEP_SHARE = 0.5
 WIPE_MIN_LINES = 4
-# The answer's token bound: room for an edit of every line shown plus a few new ones (an add or
-# replace of a 160-character line is about 60 tokens with its JSON), and some slack.
+# Answer bound: an edit of every line shown plus a few new (~60 tokens per line), and slack.
 ANSWER_BASE_TOKENS = 256
 ANSWER_TOKENS_PER_EDIT = 64
 NEW_LINES_PER_PASS = 16
-# A condense answer must keep at least this share of the rewrite's target size (1,500 tokens),
-# or it is refused like a wipe and the positional cut runs instead.
+# A condense must keep this share of the target size (1,500 tokens), or the cut runs instead.
 CONDENSE_KEEP_SHARE = 0.25
 
 
 class PassFailed(Exception):
     """A pass could not produce a list; the saved list is untouched. Content-free.
 
-    ``about_work``: the failure may be about this work (its content refused or too long, an
-    answer that cannot be read or would wipe the list), so less work may pass; otherwise the
-    memory model itself failed (its provider or configuration: ``kind`` says how), and the
-    same work passes once it answers again."""
+    ``about_work``: the work may be the cause (refused, too long, unreadable, a wipe), so less
+    work may pass; otherwise the model failed (``kind`` says how) and the work passes later."""
 
     def __init__(self, code: str, *, about_work: bool, kind: str | None = None) -> None:
         super().__init__(f"memory pass failed: {code}")
         self.code = code
         self.about_work = about_work
         self.kind = kind or code
-        # A code of the seam's that the trace does not know yet is still an error.
+        # A seam code the trace does not know is still an error.
         self.outcome = Outcome(code) if code in Outcome.values else Outcome.ERROR
 
 
@@ -71,15 +66,13 @@ def answer_token_bound(lines: Sequence[str]) -> int:
 
 
 def _endpoint(model: str) -> dict[str, str]:
-    """Where ``MEMORY_MODEL`` is served when configured (``MEMORY_MODEL_API_BASE``), with its
-    own key. Only for that model: ``memory_eval --model`` of another goes to its provider."""
+    """``MEMORY_MODEL_API_BASE`` and its key, for ``MEMORY_MODEL`` only."""
     if model != settings.MEMORY_MODEL:
         return {}
     base, key = settings.MEMORY_MODEL_API_BASE, settings.MEMORY_MODEL_API_KEY
     if not base:
         return {"api_key": key} if key else {}
-    # A placeholder without a key of its own: the provider's usual key (the chat's) is never
-    # sent to a server of one's own; most local servers take any key.
+    # A placeholder key: the chat's provider key never goes to a self-hosted server.
     return {"api_base": base, "api_key": key or "unused"}
 
 
@@ -94,9 +87,8 @@ def _ask(
     forgotten: Collection[str] = (),
     said: Sequence[provenance.Said] = (),
 ) -> tuple[edits.Applied, llm.Completion]:
-    """One memory model call: the rules and the numbered list in, edits out, applied and
-    validated in code. ``lines_tokens``: the size of ``lines`` when it is known (the stored
-    list's)."""
+    """One memory model call: rules and numbered list in, edits out, applied and validated in
+    code. ``lines_tokens``: the stored list's size, when known."""
     messages = prompts.memory_messages(
         task=task,
         lines=lines,
@@ -135,8 +127,7 @@ def _ask(
 def _refusing_forgotten(
     forgotten: Collection[str], said: Sequence[provenance.Said]
 ) -> edits.Refuse:
-    """The filters, and "forgotten" for a line the person made memory forget (a tombstone),
-    unless they said it again in this work and asked to remember it."""
+    """The filters, plus "forgotten" for a tombstoned line unless asked to remember it again."""
 
     def refuse(text: str) -> str | None:
         if tombstones.is_buried(text, forgotten) and not provenance.restated_and_remembered(
@@ -149,7 +140,7 @@ def _refusing_forgotten(
 
 
 def rewrite_for(memory: Memory, work: Work) -> Rewrite:
-    # Stored lines already passed these rules: only what the model adds is checked again.
+    # Stored lines passed these rules already: only additions are checked.
     trusted = memory.lines if memory.rules_version == RULES_VERSION else ()
     return _propose(
         list(memory.lines),
@@ -158,7 +149,7 @@ def rewrite_for(memory: Memory, work: Work) -> Rewrite:
         known_good=frozenset(trusted),
         owner_id=memory.owner_id,
         tokens_before=memory.tokens,
-        # What the person made memory forget is refused, unless they ask to remember it again.
+        # A forgotten line is refused unless the person asks to remember it again.
         forgotten=tombstones.buried(memory.pk),
         said=work.said(),
     )
@@ -173,8 +164,7 @@ def propose_rewrite(
     model: str | None = None,
     forget_requested: bool | None = None,
 ) -> Rewrite:
-    """Exactly what a pass runs — prompt, model call, parse, code-side validation, wipe guard,
-    condense and cut over the cap — without touching the database (``manage.py memory_eval``).
+    """Exactly what a pass runs, without the database (``manage.py memory_eval``).
     Raises PassFailed like a pass."""
     work = Work(
         task=task,
@@ -209,8 +199,7 @@ def _propose(
         forgotten=forgotten,
         said=said,
     )
-    # Judged on what the model removed, openly or by rewriting lines into duplicates: lines that
-    # newer code rules refuse are not its doing.
+    # Judged on what the model removed (openly or via duplicates), not on lines newer rules refuse.
     dropped = applied.removed + applied.folded
     if _looks_like_a_wipe(lines, dropped, forget_requested=work.forget_requested):
         raise PassFailed("wipe_refused", about_work=True)
@@ -244,10 +233,9 @@ def _looks_like_a_wipe(before: list[str], removed: int, *, forget_requested: boo
 def fit_under_cap(
     *, owner_id: int | None, lines: list[str], model: str | None = None
 ) -> tuple[list[str], bool, bool, tuple[int, int, int]]:
-    """Over the cap: a condense pass, then the positional cut as the last resort (SPEC §5).
+    """Over the cap: a condense pass, then the positional cut as last resort (SPEC §5).
 
-    Returns the lines, whether they were condensed and cut, and the model usage. Events go to
-    the trace when there is an owner (not for ``propose_rewrite``).
+    Returns the lines, whether condensed and cut, and usage. Traced when there is an owner.
     """
     if budget.list_tokens(lines) <= settings.MEMORY_TOKEN_LIMIT:
         return lines, False, False, (0, 0, 0)
@@ -255,7 +243,7 @@ def fit_under_cap(
     work = Work(task="condense", transcript=[], forget_requested=False)
     limit = settings.MEMORY_TOKEN_LIMIT
     before = list(lines)
-    # One model call's input is capped too (SPEC §2: 50,000 tokens); the rules take some.
+    # One call's input is capped too (SPEC §2: 50,000 tokens); the rules take some.
     call_room = settings.MEMORY_CALL_TOKEN_LIMIT - 3_000
     oversized = budget.positional_cut(lines, call_room)
     usage = (0, 0, 0)
@@ -267,7 +255,7 @@ def fit_under_cap(
         condensed = applied.lines
         usage = (answer.tokens_in, answer.tokens_out, answer.latency_ms)
         if budget.list_tokens(condensed) < settings.MEMORY_TARGET_TOKENS * CONDENSE_KEEP_SHARE:
-            # Shortening an over-full list to almost nothing is a broken answer, not a condense.
+            # Shrinking an over-full list to almost nothing is a broken answer.
             raise PassFailed("wipe_refused", about_work=True)
         trace(
             owner_id=owner_id,

@@ -14,9 +14,8 @@ class PassCrashed(Exception):
 
 # The task's hard limit sits above two model calls (rewrite + condense) and the writes.
 _PASS_TIME_LIMIT = 300
-# A pass that crashed (a bug, a database error, the soft time limit) is retried this many
-# times, then dropped (its turns stay unread, tried again later). A constant, since the task's
-# ``max_retries`` may be None (retry for ever) as far as its type says.
+# Crashes (bug, database error, soft time limit) are retried this many times, then dropped
+# (turns stay unread). A constant: the task's ``max_retries`` is typed as possibly None.
 _PASS_RETRIES = 4
 
 
@@ -31,18 +30,15 @@ _PASS_RETRIES = 4
     time_limit=_PASS_TIME_LIMIT,
 )
 def run_memory_pass(self: Task, memory_id: int) -> None:
-    """Run the owed pass of one memory. A failure that may pass (the memory model failing, a
-    lost race) backs off in the database and the sweeper sends the pass again when the wait is
-    over, for as long as it fails; only a crash is retried here, and dropped past its retries."""
+    """Run one memory's owed pass. Transient failures (model failing, lost race) back off in
+    the database and the sweeper resends; only crashes retry here, dropped past the limit."""
     backoff = min(600, 15 * 2**self.request.retries)
     try:
         passes.run_pass(memory_id=memory_id, retry_in=backoff)
     except Exception as exc:  # noqa: BLE001 - see below
-        # Any crash (a database error, a bug, the soft time limit): its message can quote the
-        # values it choked on, so Celery logs only its kind (retried outside this block, so the
-        # original is no exception's context). The pass stays owed and its list untouched;
-        # past the retries it is dropped, so work that crashes it every time is given up in
-        # the end instead of blocking the owner's later turns for ever.
+        # A crash's message may quote the values it choked on, so log only its kind (retried
+        # outside this block, so it is no exception's context). The pass stays owed; past the
+        # retries it is dropped, so work that always crashes cannot block later turns.
         crashed = PassCrashed(type(exc).__name__)
     else:
         return
@@ -54,5 +50,5 @@ def run_memory_pass(self: Task, memory_id: int) -> None:
 
 @shared_task(name="memory.sweep_owed_passes", ignore_result=True)
 def sweep_owed_passes() -> None:
-    """Celery beat: enqueue passes owed because the broker was away when they were asked for."""
+    """Celery beat: send owed passes no queued task will run."""
     queueing.sweep_owed_passes()
