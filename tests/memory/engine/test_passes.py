@@ -11,7 +11,7 @@ from memory.engine import passes
 from memory.filters.gate import RULES_VERSION
 from memory.models import Memory, MemoryEvent
 from memory.rules.budget import list_tokens
-from tests.memory.helpers import answer, conversation_with, later, memory_with, payload
+from tests.memory.helpers import answer, conversation_with, later, memory_with, payload, run_pass
 
 pytestmark = pytest.mark.django_db
 
@@ -689,7 +689,7 @@ def test_a_long_voice_session_is_read_over_several_passes_with_nothing_dropped(
         ]
     chat.end_voice_session(session=session, transcript=turns)
 
-    passes.run_pass(memory_id=Memory.objects.get(owner=account).pk)
+    run_pass(Memory.objects.get(owner=account), expect="ok")
 
     assert keeper.sources == [turn["content"] for turn in turns if turn["role"] == "user"]
     assert Memory.objects.get(owner=account).lines == [f"Likes thing{i}" for i in range(10)]
