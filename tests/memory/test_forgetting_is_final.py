@@ -139,11 +139,12 @@ def test_what_a_guest_deleted_stays_forgotten_in_the_account_it_becomes(memory_m
     memory_with(guest_user, "Lives in Denver", "Likes jazz", owed=False)
     delete_first_line(guest)
     account = make_account("ada@example.com")
-    guest.post(
+    response = guest.post(
         "/api/v1/auth/login",
         {"email": account.email, "password": "a-long-passphrase-42"},
         format="json",
     )
+    assert response.status_code == 200
     assert lines_of(account) == ["Likes jazz"]
 
     memory_model.answer(answer("Likes jazz", "Lives in Denver"))
@@ -169,6 +170,49 @@ def test_a_restore_skips_a_line_forgotten_since(api, account):
     # A clear empties the history: the version is gone, so nothing cleared can be restored.
     assert response.status_code == 404
     assert lines_of(account) == ["Likes jazz"]
+
+
+def test_a_line_a_guest_deleted_does_not_come_back_when_the_account_restores_an_older_version(
+    api, account
+):
+    """The account's history still holds the line (an edit keeps the old wording); the guest
+    that logs in deleted it. The restore must skip it: only the tombstone can."""
+    api.post("/api/v1/memory/rules/lines", {"text": "Name is Anna"}, format="json")
+    api.post("/api/v1/memory/rules/lines", {"text": "Lives in Denver"}, format="json")
+    with_denver = api.get("/api/v1/memory/history").json()[0]["version"]
+    edited = api.patch(
+        "/api/v1/memory/rules/lines/1",
+        {"text": "Lives in Boulder"},
+        format="json",
+        HTTP_IF_MATCH=api.get("/api/v1/memory")["ETag"],
+    )
+    assert edited.status_code == 200
+    guest = APIClient()
+    token = guest.post("/api/v1/auth/guest").json()["token"]
+    guest.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    memory_with(owner_of_token(token), "Lives in Denver", "Likes jazz", owed=False)
+    delete_first_line(guest)
+    login = guest.post(
+        "/api/v1/auth/login",
+        {"email": account.email, "password": "a-long-passphrase-42"},
+        format="json",
+    )
+    assert login.status_code == 200
+    assert lines_of(account) == ["Name is Anna", "Lives in Boulder", "Likes jazz"]
+    # Nothing else keeps the line out: the version asked for still holds it.
+    shown = api.get(f"/api/v1/memory/history/{with_denver}").json()
+    assert shown["lines"] == ["Name is Anna", "Lives in Denver"]
+
+    response = api.post(
+        "/api/v1/memory/restore",
+        {"version": with_denver},
+        format="json",
+        HTTP_IF_MATCH=api.get("/api/v1/memory")["ETag"],
+    )
+
+    assert response.status_code == 200
+    assert lines_of(account) == ["Name is Anna"]
+    assert response.json()["skipped"] == 1
 
 
 def test_a_tombstone_is_a_keyed_hash_never_the_text(api, account):
