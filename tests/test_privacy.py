@@ -8,9 +8,8 @@ import redis
 from django.conf import settings
 from litellm.exceptions import APIConnectionError, BadRequestError
 
-from memory.engine import passes
 from memory.models import Memory, MemoryEvent
-from tests.memory.helpers import answer
+from tests.memory.helpers import answer, run_pass
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -51,10 +50,9 @@ def test_a_whole_day_of_memory_leaves_no_text_behind(
     memory_model.answer(
         answer(f"Name is {CANARY}", f"Key sk-proj-{CANARY}abcdefghijklmnopqrstuvwxyz")
     )
-    passes.run_pass(memory_id=memory.pk)
+    run_pass(memory, expect="ok")
     memory.refresh_from_db()
     assert memory.lines == [f"Name is {CANARY}"]  # the pass ran, kept the fact, refused the key
-    memory_model.answer("{not json " + CANARY)
     Memory.objects.filter(pk=memory.pk).update(pass_requested=True)
     conversation_2 = api.post(
         "/api/v1/conversations", {"model": "scripted/chat-a"}, format="json"
@@ -65,7 +63,9 @@ def test_a_whole_day_of_memory_leaves_no_text_behind(
         {"content": f"{CANARY} again"},
         format="json",
     )
-    passes.run_pass(memory_id=memory.pk)
+    # Every answer of the pass fails, down to the model's answer to the list alone.
+    memory_model.answer(*["{not json " + CANARY] * 4)
+    assert run_pass(memory, expect="malformed_not_json").retry
     api.delete("/api/v1/memory")
 
     out, err = capfd.readouterr()

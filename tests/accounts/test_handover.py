@@ -8,7 +8,7 @@ from rest_framework.test import APIClient
 from accounts.models import User
 from memory.models import Memory
 from tests.memory.engine.test_turns_read_once import new_conversation, say, settled
-from tests.memory.helpers import wait_for
+from tests.memory.helpers import run_pass, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -140,7 +140,6 @@ def test_a_guest_that_logs_in_keeps_its_promises_too(keeper, worker, account):
 def test_a_message_sent_by_a_guest_with_memory_off_as_it_signs_up_is_never_learned(keeper):
     from accounts import services as accounts
     from chat import services as chat
-    from memory.engine import passes
     from memory.services import set_enabled
 
     guest = User.objects.create_guest()
@@ -153,7 +152,7 @@ def test_a_message_sent_by_a_guest_with_memory_off_as_it_signs_up_is_never_learn
     said = "My name is Offmode, remember that"
     chat.send_message(conversation=conversation, content=said)
 
-    passes.run_pass(memory_id=Memory.objects.get(owner=account).pk)
+    run_pass(Memory.objects.get(owner=account), expect="no_work")
 
     assert said not in keeper.sources + keeper.context
     assert Memory.objects.get(owner=account).lines == []
@@ -162,7 +161,6 @@ def test_a_message_sent_by_a_guest_with_memory_off_as_it_signs_up_is_never_learn
 def test_a_guests_ended_voice_session_is_owed_by_the_account_after_signup(keeper):
     from accounts import services as accounts
     from chat import services as chat
-    from memory.engine import passes
 
     guest = User.objects.create_guest()
     session, _ = chat.start_voice_session(owner_id=guest.pk, model="offline/whizi-chat")
@@ -174,5 +172,5 @@ def test_a_guests_ended_voice_session_is_owed_by_the_account_after_signup(keeper
 
     memory = Memory.objects.get(owner=account)
     assert memory.pass_requested
-    passes.run_pass(memory_id=memory.pk)
+    run_pass(memory, expect="ok")
     assert Memory.objects.get(owner=account).lines == ["Likes tea"]

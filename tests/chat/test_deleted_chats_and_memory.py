@@ -4,9 +4,8 @@ through memory: its turns go with it, also while a pass has them in hand."""
 import pytest
 
 from chat import services as chat_services
-from memory.engine import passes
 from memory.models import Memory
-from tests.memory.helpers import answer, conversation_with, meanwhile, memory_with
+from tests.memory.helpers import answer, conversation_with, meanwhile, memory_with, run_pass
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -21,7 +20,7 @@ def test_a_chat_deleted_during_a_pass_teaches_memory_nothing(account, memory_mod
         )
     )
 
-    passes.run_pass(memory_id=memory.pk)
+    run_pass(memory, expect="no_work")
 
     assert Memory.objects.get(pk=memory.pk).lines == ["Likes jazz"]
     assert len(memory_model.calls) == 1  # the retry found nothing left to read

@@ -103,12 +103,14 @@ def test_a_turn_said_with_memory_off_stays_null_after_a_pass(api, account, memor
     memory_model.answer("Noted.")
     say(api, conversation, "I live in Boulder, remember that")
     assert api.patch("/api/v1/memory", {"enabled": True}, format="json").status_code == 200
+    memory_model.answer("Noted.", answer("Likes jazz"))
+    say(api, conversation, "I like jazz, remember that")
 
-    memory_model.answer(answer("Lives in Boulder"))
-    run_pass(account)
+    assert run_pass(account) == "ok"
 
-    mine = messages_of(api, conversation)[0]
-    assert (mine["memory_updated"], mine["memory_change"]) == (None, None)
+    off, _, on, _ = messages_of(api, conversation)
+    assert (off["memory_updated"], off["memory_change"]) == (None, None)
+    assert on["memory_updated"] is True
 
 
 def test_a_turn_of_a_temporary_chat_stays_null_after_a_pass(api, account, memory_model):
@@ -164,13 +166,14 @@ def test_a_line_deleted_since_leaves_the_change_it_was_in(api, account, memory_m
 
 def test_the_receipts_cost_no_query_per_message(api, account, memory_model):
     def queries_for(turns: int) -> int:
+        assert api.delete("/api/v1/memory").status_code == 204  # each count from an empty list
         conversation = new_conversation(api)
         for i in range(turns):
             memory_model.answer(
                 f"Reply {i}.", answer(*[f"Fact number {n} here" for n in range(i + 1)])
             )
             say(api, conversation, f"Fact number {i} here, remember that")
-            run_pass(account)
+            assert run_pass(account) == "ok"
         with CaptureQueriesContext(connection) as queries:
             assert len(messages_of(api, conversation)) == 2 * turns
         return len(queries)

@@ -10,6 +10,7 @@ from typing import Any
 from django.db import connection
 
 from chat.models import Conversation, Message
+from memory.engine import passes
 from memory.models import Memory
 from memory.rules import edits
 from memory.services import get_memory
@@ -70,6 +71,16 @@ def memory_with(owner, *lines: str, owed: bool = True) -> Memory:
     )
     memory.refresh_from_db()
     return memory
+
+
+def run_pass(memory: Memory | int, *, expect: str, retry_in: int = 0) -> passes.PassResult:
+    """Run the owed pass of ``memory`` and assert how it ended (an ``Outcome``). A test that a
+    pass did not write something first knows the pass ran to the end it expects: a model that
+    timed out ends it as ``timeout``, which leaves the list as it was too."""
+    memory_id = memory if isinstance(memory, int) else memory.pk
+    result = passes.run_pass(memory_id=memory_id, retry_in=retry_in)
+    assert result.outcome == expect, f"the pass ended {result.outcome!r}, not {expect!r}"
+    return result
 
 
 def later(memory: Memory, seconds: float) -> None:

@@ -15,11 +15,10 @@ from django.utils import timezone
 from accounts.models import User
 from accounts.tokens import issue_token
 from chat.models import Message
-from memory.engine import passes
 from memory.models import Memory, MemoryEvent
 from memory.scheduling import COORDINATION_COLUMNS
 from tests.conftest import make_account
-from tests.memory.helpers import answer, conversation_with, memory_with
+from tests.memory.helpers import answer, conversation_with, memory_with, run_pass
 from tests.web.test_security import INLINE
 
 pytestmark = pytest.mark.django_db
@@ -45,7 +44,7 @@ def remembered(account, memory_model) -> Memory:
     conversation_with(account, f"My secret word is {MESSAGE_CANARY}", "Noted")
     memory = memory_with(account, "Likes jazz")
     memory_model.answer(answer("Likes jazz", f"Secret word is {LINE_CANARY}"))
-    passes.run_pass(memory_id=memory.pk)
+    run_pass(memory, expect="ok")
     Memory.objects.filter(pk=memory.pk).update(
         pass_requested=True,
         pass_requested_at=timezone.now(),

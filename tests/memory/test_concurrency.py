@@ -11,7 +11,14 @@ from memory.engine import passes
 from memory.models import Memory
 from memory.queueing import request_pass
 from memory.services import clear_memory, get_memory, write_lines
-from tests.memory.helpers import answer, conversation_with, meanwhile, memory_with, payload
+from tests.memory.helpers import (
+    answer,
+    conversation_with,
+    meanwhile,
+    memory_with,
+    payload,
+    run_pass,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -38,7 +45,7 @@ def test_after_a_clear_memory_holds_only_what_later_turns_teach(account, memory_
     conversation_with(account, "I live in Turin", "Nice")
     Memory.objects.filter(pk=memory.pk).update(pass_requested=True)
     memory_model.answer(answer("Lives in Turin"))
-    passes.run_pass(memory_id=memory.pk)
+    run_pass(memory, expect="ok")
     transcript = payload(memory_model.calls[0]["messages"])["transcript"]
     assert [t["content"] for t in transcript] == ["I live in Turin", "Nice"]
     memory.refresh_from_db()
@@ -57,7 +64,7 @@ def test_two_writers_racing_lose_no_update(account, memory_model):
         meanwhile(other_pass_writes, answer("Name is Anna", "Lives in Turin")),
         lambda messages: answer(*payload(messages)["memory"], "Lives in Turin"),
     )
-    passes.run_pass(memory_id=memory.pk)
+    run_pass(memory, expect="ok")
     memory.refresh_from_db()
     assert memory.lines == ["Name is Anna", "Likes jazz", "Lives in Turin"]
     assert memory.version == 3
@@ -76,7 +83,7 @@ def test_a_trigger_during_a_pass_causes_exactly_one_more_pass(account, memory_mo
         meanwhile(new_turns_arrive, answer("Name is Anna")),
         lambda messages: answer(*payload(messages)["memory"], "Lives in Turin"),
     )
-    passes.run_pass(memory_id=memory.pk)
+    run_pass(memory, expect="ok")
     memory.refresh_from_db()
     assert len(memory_model.calls) == 2
     assert memory.lines == ["Name is Anna", "Lives in Turin"]
@@ -93,7 +100,7 @@ def test_a_second_worker_cannot_run_a_pass_while_one_is_running(account, memory_
         seen["result"] = passes.run_pass(memory_id=memory.pk)
 
     memory_model.answer(meanwhile(second_worker, answer("Name is Anna")), answer("Name is Anna"))
-    passes.run_pass(memory_id=memory.pk)
+    run_pass(memory, expect="ok")
     assert seen["result"].outcome == "not_owed"
     # The second trigger is not lost: the first worker took one more round for it, which found
     # no turns it had not read, so it asked the model nothing.
@@ -107,7 +114,7 @@ def test_the_account_deleted_mid_pass_brings_nothing_back(account, memory_model)
     memory = memory_with(account, "Likes jazz")
     memory_model.answer(meanwhile(lambda: delete_account(user=account), answer("Name is Anna")))
 
-    passes.run_pass(memory_id=memory.pk)
+    run_pass(memory, expect="no_work")
 
     assert not Memory.objects.exists()
 
@@ -127,7 +134,7 @@ def test_a_guest_merge_during_the_accounts_pass_loses_neither_side(account, memo
         ),
         lambda messages: answer(*payload(messages)["memory"], "Lives in Turin"),
     )
-    passes.run_pass(memory_id=memory.pk)
+    run_pass(memory, expect="ok")
     memory.refresh_from_db()
     assert memory.lines == ["Name is Anna", "Likes jazz", "Lives in Turin"]
 
@@ -146,7 +153,7 @@ def test_a_guest_merge_during_the_guests_pass_hands_its_unread_turns_to_the_acco
             lambda: merge_guest(guest=guest, account=account), answer("Likes jazz", "Name is Anna")
         )
     )
-    passes.run_pass(memory_id=guest_memory.pk)
+    run_pass(guest_memory, expect="no_work")
 
     # The guest's pass brings nothing back to the guest (it is gone)...
     assert not Memory.objects.filter(owner_id=guest.pk).exists()
@@ -155,7 +162,7 @@ def test_a_guest_merge_during_the_guests_pass_hands_its_unread_turns_to_the_acco
     # ...and what it was reading is now the account's to learn from.
     assert account_memory.pass_requested
     memory_model.answer(lambda messages: answer(*payload(messages)["memory"], "Name is Anna"))
-    passes.run_pass(memory_id=account_memory.pk)
+    run_pass(account_memory, expect="ok")
     assert Memory.objects.get(owner=account).lines == ["Likes jazz", "Name is Anna"]
     assert (
         payload(memory_model.calls[-1]["messages"])["transcript"][0]["content"] == "My name is Anna"
@@ -185,6 +192,6 @@ def test_guest_turns_handed_over_during_the_accounts_pass_are_still_read(account
         learn,
         learn,
     )
-    passes.run_pass(memory_id=memory.pk)
+    run_pass(memory, expect="ok")
     memory.refresh_from_db()
     assert "Name is Anna" in memory.lines

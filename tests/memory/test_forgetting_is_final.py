@@ -7,23 +7,24 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from memory import tombstones
-from memory.engine import passes
 from memory.models import ForgottenLine, Memory
 from memory.services import get_memory
 from tests.conftest import make_account, owner_of_token
+from tests.memory import helpers
 from tests.memory.helpers import answer, conversation_with, memory_with
 
 pytestmark = pytest.mark.django_db
 
 
-def run_pass(owner, said, *model_answers):
-    """A pass over a new turn of the person, with these memory model answers."""
+def run_pass(owner, said, *, expect):
+    """A pass over a new turn of the person, which must end as ``expect``: what it did not
+    write, it did not write because it read the turn and finished, not because it failed."""
     conversation_with(owner, said, "Noted")
     memory = get_memory(owner_id=owner.pk)
     Memory.objects.filter(pk=memory.pk).update(
         pass_requested=True, pass_requested_at=timezone.now()
     )
-    return passes.run_pass(memory_id=memory.pk)
+    return helpers.run_pass(memory, expect=expect)
 
 
 def lines_of(owner):
@@ -42,10 +43,9 @@ def test_a_deleted_line_is_not_written_again_by_a_pass_reading_a_turn_that_repea
     delete_first_line(api)
     memory_model.answer(answer("Likes jazz", "Lives in Denver"))
 
-    result = run_pass(account, "I live in Denver, by the way")
+    run_pass(account, "I live in Denver, by the way", expect="unchanged")
 
     assert lines_of(account) == ["Likes jazz"]
-    assert result.outcome == "unchanged"
 
 
 def test_a_deleted_line_comes_back_when_the_person_asks_to_remember_it_again(
@@ -55,7 +55,7 @@ def test_a_deleted_line_comes_back_when_the_person_asks_to_remember_it_again(
     delete_first_line(api)
     memory_model.answer(answer("Likes jazz", "Lives in Denver"))
 
-    run_pass(account, "Remember that I live in Denver")
+    run_pass(account, "Remember that I live in Denver", expect="ok")
 
     assert lines_of(account) == ["Likes jazz", "Lives in Denver"]
     assert not ForgottenLine.objects.filter(memory__owner=account).exists()
@@ -66,7 +66,7 @@ def test_variants_of_the_forgotten_line_are_refused_too(api, account, memory_mod
     delete_first_line(api)
     memory_model.answer(answer("Likes jazz", "lives in denver."))
 
-    run_pass(account, "Denver is cold")
+    run_pass(account, "Denver is cold", expect="unchanged")
 
     assert lines_of(account) == ["Likes jazz"]
 
@@ -76,7 +76,7 @@ def test_nothing_cleared_comes_back_through_a_pass(api, account, memory_model):
     assert api.delete("/api/v1/memory").status_code == 204
     memory_model.answer(answer("Name is Anna", "Lives in Denver", "Likes jazz"))
 
-    run_pass(account, "I'm Anna from Denver and I like jazz")
+    run_pass(account, "I'm Anna from Denver and I like jazz", expect="ok")
 
     assert lines_of(account) == ["Likes jazz"]
 
@@ -84,11 +84,11 @@ def test_nothing_cleared_comes_back_through_a_pass(api, account, memory_model):
 def test_a_fact_asked_to_be_forgotten_is_not_written_again_later(account, memory_model):
     memory_with(account, "Has a dog, Rex", "Likes jazz", owed=False)
     memory_model.answer(answer("Likes jazz"))
-    run_pass(account, "Please forget that I have a dog")
+    run_pass(account, "Please forget that I have a dog", expect="ok")
     assert lines_of(account) == ["Likes jazz"]
 
     memory_model.answer(answer("Likes jazz", "Has a dog, Rex"))
-    run_pass(account, "Rex was barking all night")
+    run_pass(account, "Rex was barking all night", expect="unchanged")
 
     assert lines_of(account) == ["Likes jazz"]
     history = APIClient()
@@ -139,15 +139,16 @@ def test_what_a_guest_deleted_stays_forgotten_in_the_account_it_becomes(memory_m
     memory_with(guest_user, "Lives in Denver", "Likes jazz", owed=False)
     delete_first_line(guest)
     account = make_account("ada@example.com")
-    guest.post(
+    response = guest.post(
         "/api/v1/auth/login",
         {"email": account.email, "password": "a-long-passphrase-42"},
         format="json",
     )
+    assert response.status_code == 200
     assert lines_of(account) == ["Likes jazz"]
 
     memory_model.answer(answer("Likes jazz", "Lives in Denver"))
-    run_pass(account, "Denver traffic again")
+    run_pass(account, "Denver traffic again", expect="unchanged")
 
     assert lines_of(account) == ["Likes jazz"]
 
@@ -171,6 +172,49 @@ def test_a_restore_skips_a_line_forgotten_since(api, account):
     assert lines_of(account) == ["Likes jazz"]
 
 
+def test_a_line_a_guest_deleted_does_not_come_back_when_the_account_restores_an_older_version(
+    api, account
+):
+    """The account's history still holds the line (an edit keeps the old wording); the guest
+    that logs in deleted it. The restore must skip it: only the tombstone can."""
+    api.post("/api/v1/memory/rules/lines", {"text": "Name is Anna"}, format="json")
+    api.post("/api/v1/memory/rules/lines", {"text": "Lives in Denver"}, format="json")
+    with_denver = api.get("/api/v1/memory/history").json()[0]["version"]
+    edited = api.patch(
+        "/api/v1/memory/rules/lines/1",
+        {"text": "Lives in Boulder"},
+        format="json",
+        HTTP_IF_MATCH=api.get("/api/v1/memory")["ETag"],
+    )
+    assert edited.status_code == 200
+    guest = APIClient()
+    token = guest.post("/api/v1/auth/guest").json()["token"]
+    guest.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    memory_with(owner_of_token(token), "Lives in Denver", "Likes jazz", owed=False)
+    delete_first_line(guest)
+    login = guest.post(
+        "/api/v1/auth/login",
+        {"email": account.email, "password": "a-long-passphrase-42"},
+        format="json",
+    )
+    assert login.status_code == 200
+    assert lines_of(account) == ["Name is Anna", "Lives in Boulder", "Likes jazz"]
+    # Nothing else keeps the line out: the version asked for still holds it.
+    shown = api.get(f"/api/v1/memory/history/{with_denver}").json()
+    assert shown["lines"] == ["Name is Anna", "Lives in Denver"]
+
+    response = api.post(
+        "/api/v1/memory/restore",
+        {"version": with_denver},
+        format="json",
+        HTTP_IF_MATCH=api.get("/api/v1/memory")["ETag"],
+    )
+
+    assert response.status_code == 200
+    assert lines_of(account) == ["Name is Anna"]
+    assert response.json()["skipped"] == 1
+
+
 def test_a_tombstone_is_a_keyed_hash_never_the_text(api, account):
     memory_with(account, "Lives in Denver", owed=False)
     delete_first_line(api)
@@ -192,7 +236,7 @@ def test_a_line_corrected_beside_a_forget_request_is_not_buried(account, memory_
     memory_with(account, "Has a dog, Rex", "Lives in Denver", owed=False)
     memory_model.answer(answer("Lives in Boulder"))
 
-    run_pass(account, "Forget my dog, and I moved to Boulder")
+    run_pass(account, "Forget my dog, and I moved to Boulder", expect="ok")
 
     assert lines_of(account) == ["Lives in Boulder"]
     buried = set(
@@ -214,7 +258,7 @@ def test_a_remember_request_about_something_else_does_not_bring_a_deleted_line_b
     delete_first_line(api)
     memory_model.answer(answer("Lives in Denver", "Name is Anna"))
 
-    run_pass(account, "My name is Anna, remember that")
+    run_pass(account, "My name is Anna, remember that", expect="ok")
 
     assert lines_of(account) == ["Name is Anna"]
     assert ForgottenLine.objects.filter(memory__owner=account).count() == 1
@@ -226,7 +270,7 @@ def test_a_line_a_forget_pass_drops_unasked_is_a_plain_removal_that_undo_brings_
     memory_with(account, "Has a dog, Rex", "Likes jazz", "Name is Anna", owed=False)
     memory_model.answer(answer("Name is Anna"))  # careless: jazz goes too
 
-    run_pass(account, "Please forget that I have a dog")
+    run_pass(account, "Please forget that I have a dog", expect="ok")
 
     buried = set(
         ForgottenLine.objects.filter(memory__owner=account).values_list("digest", flat=True)
@@ -249,7 +293,7 @@ def test_a_line_a_forget_pass_drops_unasked_is_a_plain_removal_that_undo_brings_
 def test_forget_everything_buries_every_line(account, memory_model):
     memory_with(account, "Has a dog, Rex", "Likes jazz", owed=False)
     memory_model.answer(answer())
-    run_pass(account, "please wipe everything you know about me")
+    run_pass(account, "please wipe everything you know about me", expect="ok")
     assert ForgottenLine.objects.filter(memory__owner=account).count() == 2
 
 
@@ -259,7 +303,7 @@ def test_a_deleted_line_leaves_versions_holding_a_punctuation_variant_of_it(
     memory_with(account, "Name is Anna", owed=False)
     api.post("/api/v1/memory/lines", {"text": "Has a dog, Rex"}, format="json")
     memory_model.answer(answer("Name is Anna", "Has a dog Rex"))
-    run_pass(account, "my dog Rex")
+    run_pass(account, "my dog Rex", expect="ok")
     etag = api.get("/api/v1/memory")["ETag"]
     assert api.delete("/api/v1/memory/lines/1", HTTP_IF_MATCH=etag).status_code in (200, 204)
 
@@ -298,7 +342,7 @@ def test_a_fact_asked_to_be_forgotten_in_another_form_of_its_words_is_buried(acc
     memory_with(account, "Works as a nurse", "Likes jazz", owed=False)
     memory_model.answer(answer("Likes jazz"))
 
-    run_pass(account, "Please forget where I work")
+    run_pass(account, "Please forget where I work", expect="ok")
 
     buried = set(
         ForgottenLine.objects.filter(memory__owner=account).values_list("digest", flat=True)

@@ -9,11 +9,10 @@ from accounts.models import User
 from chat import services as chat
 from chat.models import Conversation
 from memory import rollback
-from memory.engine import passes
 from memory.models import Memory, MemoryVersion
 from memory.services import sources_of, view_memory
 from tests.conftest import make_account, owner_of_token
-from tests.memory.helpers import answer, conversation_with, edits_answer, memory_with
+from tests.memory.helpers import answer, conversation_with, edits_answer, memory_with, run_pass
 
 pytestmark = pytest.mark.django_db
 
@@ -21,7 +20,7 @@ ITEM_FIELDS = {"text", "kind", "conversation", "title", "learned_at", "changed_a
 
 
 def run(memory: Memory) -> None:
-    passes.run_pass(memory_id=memory.pk)
+    run_pass(memory, expect="ok")
     memory.refresh_from_db()
 
 

@@ -3,8 +3,8 @@ chat model answers "what do you remember about me?" from the memory message it r
 
 import pytest
 
-from memory.engine import passes
 from memory.models import Memory
+from tests.memory.helpers import run_pass
 
 pytestmark = pytest.mark.django_db
 
@@ -47,7 +47,7 @@ def test_the_offline_models_remember_and_tell(api, account, facts, question, int
     memory = Memory.objects.get(owner=account)
     assert memory.pass_requested
 
-    passes.run_pass(memory_id=memory.pk)
+    run_pass(memory, expect="ok")
 
     memory.refresh_from_db()
     assert name_line in memory.lines

@@ -9,10 +9,9 @@ calling the cut.
 
 import pytest
 
-from memory.engine import passes
 from memory.models import Memory, MemoryEvent
 from memory.rules.budget import list_tokens, positional_cut
-from tests.memory.helpers import answer, conversation_with, memory_with, payload
+from tests.memory.helpers import answer, conversation_with, memory_with, payload, run_pass
 
 HOBBIES = [
     "hiking",
@@ -88,7 +87,7 @@ def test_last_resort_cut_stops_at_a_long_line_even_when_shorter_ones_after_it_wo
 
 
 def run(memory: Memory) -> Memory:
-    passes.run_pass(memory_id=memory.pk)
+    run_pass(memory, expect="ok")
     memory.refresh_from_db()
     return memory
 

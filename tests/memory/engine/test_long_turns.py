@@ -11,7 +11,7 @@ from chat.models import Message
 from memory.engine import passes
 from memory.models import Memory, MemoryEvent
 from memory.rules.budget import count_tokens
-from tests.memory.helpers import answer, conversation_with, later, memory_with, payload
+from tests.memory.helpers import answer, conversation_with, later, memory_with, payload, run_pass
 
 pytestmark = pytest.mark.django_db
 
@@ -68,7 +68,7 @@ def test_a_remember_after_a_message_longer_than_the_transcript_cap_is_kept(
     memory = Memory.objects.get(owner=account)
     assert memory.pass_requested  # the remember at the end fired a pass
 
-    passes.run_pass(memory_id=memory.pk)
+    run_pass(memory, expect="ok")
 
     memory.refresh_from_db()
     assert "Likes zucchini" in memory.lines
@@ -85,7 +85,7 @@ def test_each_part_of_a_long_turn_is_sent_once_in_order_and_within_the_cap(
     memory = memory_with(account)
     memory_model.answer(*[keeping] * 20)
 
-    passes.run_pass(memory_id=memory.pk)
+    run_pass(memory, expect="unchanged")
 
     rounds = transcripts(memory_model.calls)
     sent = [turn["content"] for transcript in rounds for turn in transcript]
@@ -124,7 +124,7 @@ def test_a_long_turn_is_marked_read_only_after_its_last_part(account, memory_mod
 
     memory_model.answer(*[look_then_add] * 20)
 
-    passes.run_pass(memory_id=memory.pk)
+    run_pass(memory, expect="ok")
 
     parts = [r[0]["content"] for r in transcripts(memory_model.calls)]
     ends = [sum(len(p) for p in parts[:i]) for i in range(len(parts))]
@@ -160,7 +160,7 @@ def test_a_failed_middle_round_marks_nothing_and_the_retry_sends_only_what_was_n
     memory_model.calls.clear()
     memory_model.answer(*[keeping] * 20)
     later(memory, 3_600)  # the back-off is over
-    passes.run_pass(memory_id=memory.pk)
+    run_pass(memory, expect="unchanged")
 
     retried = [r[0]["content"] for r in transcripts(memory_model.calls)]
     assert retried[0] == failed
@@ -176,7 +176,7 @@ def test_the_next_part_comes_with_the_end_of_what_was_read_as_context(
     memory = memory_with(account)
     memory_model.answer(*[keeping] * 20)
 
-    passes.run_pass(memory_id=memory.pk)
+    run_pass(memory, expect="unchanged")
 
     calls = [payload(call["messages"]) for call in memory_model.calls]
     assert len(calls) >= 3
@@ -203,7 +203,7 @@ def test_a_line_from_a_later_part_names_its_turn_and_its_request_to_remember(
         return answer(*known, *(["Likes zucchini"] if found else []))(messages)
 
     memory_model.answer(*[learn_from_the_part] * 20)
-    passes.run_pass(memory_id=memory.pk)
+    run_pass(memory, expect="unchanged")
 
     items = api.get("/api/v1/memory").json()["items"]
     # Asked to remember in the turn's last part, said in its first: a remembered line.
@@ -221,14 +221,14 @@ def test_a_clear_between_two_parts_leaves_the_rest_of_the_turn_unread_for_good(
     memory = memory_with(account)
     limited = RateLimitError(message="slow down", llm_provider="scripted", model="memory")
     memory_model.answer(answer("Fact 1"), limited)
-    passes.run_pass(memory_id=memory.pk)
+    run_pass(memory, expect="rate_limited")
     memory.refresh_from_db()
     assert memory.lines == ["Fact 1"]
 
     clear_memory(owner_id=account.pk)
     memory_model.calls.clear()
     later(memory, 3_600)
-    passes.run_pass(memory_id=memory.pk)
+    run_pass(memory, expect="not_owed")
 
     assert memory_model.calls == []
     memory.refresh_from_db()
@@ -250,13 +250,13 @@ def test_a_guests_half_read_turn_is_read_on_by_the_account_from_where_it_stopped
     guest_memory = memory_with(guest)
     limited = RateLimitError(message="slow down", llm_provider="scripted", model="memory")
     memory_model.answer(answer("Fact 1"), limited)
-    passes.run_pass(memory_id=guest_memory.pk)
+    run_pass(guest_memory, expect="rate_limited")
     first = transcripts(memory_model.calls)[0][0]["content"]
 
     merge_guest(guest=guest, account=account)
     memory_model.calls.clear()
     memory_model.answer(*[keeping] * 20)
-    passes.run_pass(memory_id=Memory.objects.get(owner=account).pk)
+    run_pass(Memory.objects.get(owner=account), expect="unchanged")
 
     rest = "".join(r[0]["content"] for r in transcripts(memory_model.calls))
     assert first + rest == WORDS
@@ -277,7 +277,7 @@ def test_a_long_voice_turn_is_read_in_parts_with_the_turns_after_it(account, kee
     ]
     chat.end_voice_session(session=session, transcript=transcript)
 
-    passes.run_pass(memory_id=Memory.objects.get(owner=account).pk)
+    run_pass(Memory.objects.get(owner=account), expect="ok")
 
     assert len(keeper.sources) >= 4
     assert "".join(keeper.sources[:-1]) == spoken
@@ -323,7 +323,7 @@ def test_a_long_reply_alone_is_read_through_without_asking_the_model(
     )
     memory = memory_with(account)
 
-    passes.run_pass(memory_id=memory.pk)
+    run_pass(memory, expect="no_work")
 
     assert memory_model.calls == []
     reply = Message.objects.get(conversation=conversation, role="assistant")

@@ -186,6 +186,37 @@ def test_a_line_deleted_while_a_guest_waits_to_merge_does_not_come_back(memory_m
 
     delete_line(owner_id=account.pk, index=0, expected_version=None)  # "Likes tea" goes
     memory_model.answer(lambda messages: answer(*payload(messages)["memory"]))
-    accounts.finish_guest_merge(guest_id=guest.pk, account_id=account.pk)
+    assert accounts.finish_guest_merge(guest_id=guest.pk, account_id=account.pk)
 
-    assert "Likes tea" not in Memory.objects.get(owner=account).lines
+    # The merge ran to its end and fit without the model: nothing was condensed or cut away, so
+    # "Likes tea" stayed out because it was deleted (a condense that timed out would cut it too).
+    assert Memory.objects.get(owner=account).lines == ["Name is Anna", "Works at Acme"]
+    assert not User.objects.filter(pk=guest.pk).exists()
+    assert memory_model.calls == []
+
+
+def test_a_line_edited_while_a_guest_waits_to_merge_does_not_come_back_in_its_old_words(
+    memory_model, settings
+):
+    from accounts import services as accounts
+    from memory.services import edit_line
+
+    settings.MEMORY_TOKEN_LIMIT = 15  # the merge goes over the cap: a task finishes it later
+    settings.MEMORY_TARGET_TOKENS = 10
+    account = make_account()
+    memory_with(account, "Likes tea very much indeed", "Name is Anna", owed=False)
+    guest = User.objects.create_guest()
+    memory_with(guest, "Likes tea very much indeed", "Works at Acme", owed=False)
+    accounts.log_in(email=account.email, password="a-long-passphrase-42", guest=guest)
+    assert User.objects.filter(pk=guest.pk, merging_into=account).exists()
+
+    edit_line(owner_id=account.pk, index=0, text="Likes tea", expected_version=None)
+    memory_model.answer(lambda messages: answer(*payload(messages)["memory"]))
+    assert accounts.finish_guest_merge(guest_id=guest.pk, account_id=account.pk)
+
+    # An edit buries nothing: the old words stay out because they left the guest's list too.
+    # The merge fit without the model, so nothing was condensed or cut away to hide them.
+    lines = Memory.objects.get(owner=account).lines
+    assert lines == ["Likes tea", "Name is Anna", "Works at Acme"]
+    assert not User.objects.filter(pk=guest.pk).exists()
+    assert memory_model.calls == []

@@ -11,7 +11,7 @@ from memory.engine import passes
 from memory.filters.gate import RULES_VERSION
 from memory.models import Memory, MemoryEvent
 from memory.rules.budget import list_tokens
-from tests.memory.helpers import answer, conversation_with, later, memory_with, payload
+from tests.memory.helpers import answer, conversation_with, later, memory_with, payload, run_pass
 
 pytestmark = pytest.mark.django_db
 
@@ -48,7 +48,7 @@ def test_a_pass_reads_every_unread_turn_not_only_the_last_six(account, memory_mo
     conversation_with(account, *[f"turn {i}" for i in range(10)])
     memory = memory_with(account)
     memory_model.answer(answer())
-    run(memory)
+    assert run(memory).outcome == "unchanged"
     transcript = payload(memory_model.calls[0]["messages"])["transcript"]
     assert [t["content"] for t in transcript] == [f"turn {i}" for i in range(10)]
     assert len(memory_model.calls) == 1
@@ -57,7 +57,7 @@ def test_a_pass_reads_every_unread_turn_not_only_the_last_six(account, memory_mo
 def test_the_prompt_says_facts_come_only_from_the_person(account, memory_model):
     conversation_with(account, "hi", "hello")
     memory_model.answer(answer())
-    run(memory_with(account))
+    assert run(memory_with(account)).outcome == "unchanged"
     rules = memory_model.calls[0]["messages"][0]["content"]
     assert "facts come only from what the PERSON said" in rules
     assert "never take a fact from them" in rules
@@ -76,7 +76,7 @@ def test_secrets_in_an_answer_are_dropped_and_counted_and_the_rest_kept(account,
             "Lives in Turin",
         )
     )
-    run(memory)
+    assert run(memory).outcome == "ok"
     assert memory.lines == ["Name is Anna", "Lives in Turin"]
     event = MemoryEvent.objects.get(kind="pass")
     assert event.refused_lines == 4
@@ -93,7 +93,7 @@ def test_planted_instructions_never_get_in_even_when_asked(account, memory_model
             "Prefers short answers",
         )
     )
-    run(memory)
+    assert run(memory).outcome == "ok"
     assert memory.lines == ["Prefers short answers"]
 
 
@@ -102,7 +102,7 @@ def test_a_10000_line_answer_ends_under_the_cap(account, memory_model, settings)
     memory = memory_with(account)
     huge = [f"Fact number {i} about the person's long history" for i in range(10_000)]
     memory_model.answer(answer(*huge), answer(*huge[:5000]))  # the condense pass stays over too
-    run(memory)
+    assert run(memory).outcome == "ok"
     assert 0 < memory.tokens <= settings.MEMORY_TOKEN_LIMIT
     assert list_tokens(memory.lines) == memory.tokens
     assert memory.lines[0] == huge[0]
@@ -118,7 +118,7 @@ def test_a_failed_condense_falls_back_to_the_positional_cut(account, memory_mode
     memory = memory_with(account)
     lines = [f"Fact {i}: the person enjoys activity number {i} on weekends" for i in range(400)]
     memory_model.answer(answer(*lines), "{not json")
-    run(memory)
+    assert run(memory).outcome == "ok"
     assert memory.tokens <= settings.MEMORY_TOKEN_LIMIT
     assert memory.lines == lines[: len(memory.lines)]
     assert MemoryEvent.objects.get(kind="condense").outcome.startswith("malformed")
@@ -130,7 +130,7 @@ def test_a_condense_pass_that_fits_is_kept(account, memory_model, settings):
     lines = [f"Fact {i}: the person enjoys activity number {i} on weekends" for i in range(400)]
     condensed = ["Name is Anna", *(f"Enjoys weekend activity {i} with friends" for i in range(60))]
     memory_model.answer(answer(*lines), answer(*condensed))
-    run(memory)
+    assert run(memory).outcome == "ok"
     assert memory.lines == condensed
     assert MemoryEvent.objects.get(kind="condense").outcome == "ok"
     assert not MemoryEvent.objects.filter(kind="cut").exists()
@@ -143,7 +143,7 @@ def test_a_condense_that_wipes_the_list_is_refused_for_the_positional_cut(
     memory = memory_with(account)
     lines = [f"Fact {i}: the person enjoys activity number {i} on weekends" for i in range(400)]
     memory_model.answer(answer(*lines), answer("Name is Anna"))
-    run(memory)
+    assert run(memory).outcome == "ok"
     assert memory.lines == lines[: len(memory.lines)]
     assert memory.tokens <= settings.MEMORY_TOKEN_LIMIT
     assert MemoryEvent.objects.get(kind="condense").outcome == "wipe_refused"
@@ -241,7 +241,7 @@ def test_a_forget_request_may_remove_most_of_the_list(account, memory_model):
     conversation_with(account, "Forget everything about my family and where I live", "Done")
     memory = memory_with(account, "Name is Anna", "Lives in Turin", "Has two kids", "Wife is Laura")
     memory_model.answer(lambda messages: answer(*payload(messages)["memory"][:1]))
-    run(memory)
+    assert run(memory).outcome == "ok"
     assert memory.lines == ["Name is Anna"]
     assert payload(memory_model.calls[0]["messages"])["forget_requested"] is True
 
@@ -250,7 +250,7 @@ def test_a_duplicate_task_does_nothing(account, memory_model):
     conversation_with(account, "My name is Anna", "Hi Anna")
     memory = memory_with(account)
     memory_model.answer(answer("Name is Anna"))
-    run(memory)
+    assert run(memory).outcome == "ok"
     assert run(memory).outcome == "not_owed"
     Memory.objects.filter(pk=memory.pk).update(pass_requested=True)  # a late duplicate trigger
     assert run(memory).outcome == "no_work"
@@ -317,7 +317,7 @@ def test_nul_bytes_and_surrogates_never_reach_the_list(account, memory_model):
     conversation_with(account, "hi", "hello")
     memory = memory_with(account)
     memory_model.answer(answer("Name is\x00 Anna", "Lives in \u202eTurin", "Likes \ud800jazz"))
-    run(memory)
+    assert run(memory).outcome == "ok"
     assert memory.lines == ["Name is Anna", "Lives in Turin", "Likes jazz"]
 
 
@@ -378,7 +378,7 @@ def test_stored_lines_checked_under_older_rules_face_the_checks_again(account, m
     memory = memory_with(account, "Name is Anna", "Card 4111 1111 1111 1111", "Likes jazz")
     assert memory.rules_version == 0  # stored before the current rules
     memory_model.answer(lambda messages: answer(*payload(messages)["memory"]))
-    run(memory)
+    assert run(memory).outcome == "ok"
     assert memory.lines == ["Name is Anna", "Likes jazz"]
     assert memory.rules_version == RULES_VERSION
 
@@ -569,7 +569,7 @@ def test_turns_from_before_a_clear_never_come_back_as_context(account, memory_mo
     Message.objects.create(conversation=conversation, role="assistant", content="Sunny")
     request_pass(owner_id=account.pk)
     memory_model.answer(answer())
-    run(memory)
+    assert run(memory).outcome == "unchanged"
     sent = [t["content"] for t in payload(memory_model.calls[0]["messages"])["transcript"]]
     assert sent == ["What's the weather?", "Sunny"]
 
@@ -689,7 +689,7 @@ def test_a_long_voice_session_is_read_over_several_passes_with_nothing_dropped(
         ]
     chat.end_voice_session(session=session, transcript=turns)
 
-    passes.run_pass(memory_id=Memory.objects.get(owner=account).pk)
+    run_pass(Memory.objects.get(owner=account), expect="ok")
 
     assert keeper.sources == [turn["content"] for turn in turns if turn["role"] == "user"]
     assert Memory.objects.get(owner=account).lines == [f"Likes thing{i}" for i in range(10)]
@@ -754,7 +754,7 @@ def test_the_transcript_cap_uses_the_token_counts_messages_stored(account, memor
     memory = memory_with(account)
     memory_model.answer(*[lambda messages: answer(*payload(messages)["memory"])] * 5)
 
-    run(memory)
+    assert run(memory).outcome == "unchanged"
 
     # "two" (the assistant's) made a round of its own, with nothing to ask the model.
     rounds = [payload(call["messages"])["transcript"] for call in memory_model.calls]

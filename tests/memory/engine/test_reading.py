@@ -6,7 +6,7 @@ from django.db import DatabaseError, connection
 from chat.models import VoiceSession
 from memory.models import Memory
 from memory.rules.prompts import MEMORY_FOOTER, MEMORY_HEADER, MEMORY_OFF_NOTE, MEMORY_WRITING_NOTE
-from tests.memory.helpers import answer, memory_with, payload
+from tests.memory.helpers import answer, memory_with, payload, run_pass
 
 pytestmark = pytest.mark.django_db
 
@@ -99,7 +99,6 @@ def test_a_voice_session_starts_with_the_memory_in_its_instructions(api, account
 def test_ending_a_voice_session_runs_one_voice_pass_and_a_second_end_is_409(
     api, account, memory_model, django_capture_on_commit_callbacks
 ):
-    from memory.engine import passes
 
     memory = memory_with(account, "Name is Anna", owed=False)
     session = api.post("/api/v1/voice/sessions", {}, format="json").json()
@@ -113,8 +112,8 @@ def test_ending_a_voice_session_runs_one_voice_pass_and_a_second_end_is_409(
     assert len(callbacks) == 1
     memory_model.answer(answer("Name is Anna", "Lives in Milan"))
 
-    passes.run_pass(memory_id=memory.pk)
-    passes.run_pass(memory_id=memory.pk)
+    run_pass(memory, expect="ok")
+    run_pass(memory, expect="not_owed")
 
     assert len(memory_model.calls) == 1
     sent = payload(memory_model.calls[0]["messages"])

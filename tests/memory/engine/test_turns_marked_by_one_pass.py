@@ -17,7 +17,15 @@ from django.conf import settings
 from chat.models import Message
 from memory.engine import passes
 from memory.models import Memory, MemoryEvent
-from tests.memory.helpers import answer, conversation_with, later, meanwhile, memory_with, payload
+from tests.memory.helpers import (
+    answer,
+    conversation_with,
+    later,
+    meanwhile,
+    memory_with,
+    payload,
+    run_pass,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -83,7 +91,7 @@ def test_a_turn_read_by_a_racing_pass_is_not_learned_twice(account, memory_model
         answer("Name is Anna", "Likes tea"),
     )
 
-    passes.run_pass(memory_id=memory.pk)
+    run_pass(memory, expect="no_work")
 
     assert seen["second"].outcome == "ok"
     memory.refresh_from_db()
@@ -110,7 +118,7 @@ def test_turns_given_up_while_a_pass_was_reading_them_are_not_stored_from(accoun
 
     memory_model.answer(meanwhile(give_up_the_turns, answer("Likes jazz", "Name is Anna")))
 
-    passes.run_pass(memory_id=memory.pk)
+    run_pass(memory, expect="no_work")
 
     memory.refresh_from_db()
     assert memory.lines == ["Likes jazz"]
@@ -150,7 +158,7 @@ def test_a_voice_session_another_pass_read_meanwhile_is_not_stored_from_twice(
         answer("Likes jazz"),
     )
 
-    passes.run_pass(memory_id=memory.pk)
+    run_pass(memory, expect="no_work")
 
     assert [payload(call["messages"])["task"] for call in memory_model.calls] == ["voice"] * 2
     memory.refresh_from_db()
@@ -195,7 +203,7 @@ def test_a_part_of_a_long_turn_another_pass_read_meanwhile_is_not_stored_from_tw
         *[keeping] * 20,  # ...and the first pass, refused, reads on from the second part
     )
 
-    passes.run_pass(memory_id=memory.pk)
+    run_pass(memory, expect="unchanged")
 
     assert seen["second"].retry
     parts = [payload(call["messages"])["transcript"][0]["content"] for call in memory_model.calls]
