@@ -1,8 +1,10 @@
 """Memory's front door: all that chat, accounts and config ask of memory.
 
 Besides ``memory.models`` and the ports in ``memory.turns`` and ``memory.owners``, the other
-apps import only this (an import-linter contract), so memory can reorganise freely. It
-re-exports existing use-cases and adds no behaviour.
+apps import only this (an import-linter contract), so memory can reorganise freely. Mostly
+the existing use-cases under their own names; a few small answers (``memory_note``,
+``asks_for_pass_now``) keep memory's rules out of the callers. Callers take names, never a
+module behind it (``tests/test_architecture.py``).
 """
 
 from __future__ import annotations

@@ -124,3 +124,36 @@ def test_an_api_view_typed_as_receiving_a_person_lets_only_people_in():
                 unguarded.append(f"{view.__name__}.{method}")
     assert len(typed) > 20
     assert unguarded == []
+
+
+def _taken_from_the_facade(path: Path) -> set[str]:
+    """The names a module takes from ``memory.facade``: imported by name, or read off the module
+    under whatever name it was imported as."""
+    tree = ast.parse(path.read_text())
+    names, aliases = set(), set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module == "memory.facade":
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module == "memory":
+            aliases.update(a.asname or a.name for a in node.names if a.name == "facade")
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            if node.value.id in aliases:
+                names.add(node.attr)
+    return names
+
+
+def test_the_other_apps_take_use_cases_from_memorys_front_door_never_a_module_behind_it():
+    """import-linter sees imports, not attributes: ``facade.services.write_lines`` would reach
+    around the front door unseen, so no caller may take a module off it."""
+    from memory import facade
+
+    taken, behind = set(), []
+    for package in ("chat", "accounts", "config"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            for name in _taken_from_the_facade(path):
+                taken.add(name)
+                if inspect.ismodule(getattr(facade, name)):
+                    behind.append(f"{path.relative_to(ROOT)}: facade.{name}")
+    assert len(taken) > 20  # the scan sees the callers
+    assert behind == []

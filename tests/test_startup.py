@@ -123,3 +123,15 @@ def test_the_web_server_loads_litellm_before_it_forks_a_worker(tmp_path):
     loaded = output.index("litellm and the tokenizer loaded")
     assert loaded < output.index("Booting worker")
     assert output.count("Booting worker") == 2
+
+
+def test_a_process_that_loads_the_apps_knows_every_task_by_name(tmp_path):
+    """A web server sends passes by name (``memory.queueing``) and a worker runs them: the apps'
+    ``ready`` registers every task, whatever else the process imports."""
+    probe = (
+        "from config.celery import app\n"
+        "print(sorted(name for name in app.tasks if not name.startswith('celery.')))\n"
+    )
+    out = in_production(probe, tmp_path)
+    for task in ("memory.run_pass", "memory.sweep_owed_passes", "accounts.finish_guest_merge"):
+        assert f"'{task}'" in out, out

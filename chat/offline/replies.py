@@ -122,8 +122,9 @@ TEXTS: Final[dict[str, dict[str, str]]] = {
 
 
 def plain(text: str) -> str:
-    """NFC accents and single spaces, for matching."""
-    return re.sub(r"[ \t\u00a0]+", " ", unicodedata.normalize("NFC", text)).strip()
+    """One apostrophe form, NFC accents and single spaces, for matching."""
+    text = unicodedata.normalize("NFC", re.sub(r"[’‘`´ʼ]", "'", text))
+    return re.sub(r"[ \t\u00a0]+", " ", text).strip()
 
 
 def word_set(text: str) -> frozenset[str]:

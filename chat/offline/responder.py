@@ -92,7 +92,9 @@ def _user_texts(messages: list[dict[str, Any]]) -> list[str]:
 def _greeting(text: str) -> str | None:
     """The language of a greeting opening any sentence of ``text``, or None."""
     for sentence in re.split(r"(?<=[.!?…])\s+|\n+", text):
-        found = [lang for lang, pattern in _GREETING_RES.items() if pattern.search(sentence)]
+        found = [
+            lang for lang, pattern in _GREETING_RES.items() if pattern.search(sentence.strip())
+        ]
         if found:
             return found[0]
     return None

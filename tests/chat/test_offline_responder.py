@@ -344,3 +344,12 @@ def test_it_lists_the_memory_in_spanish_german_and_portuguese(question: str, int
 )
 def test_it_greets_back_in_spanish_german_and_portuguese(greeting: str, answer: str) -> None:
     assert _ask(greeting, _memory("Name is Anna")) == answer
+
+
+def test_a_greeting_after_a_line_break_is_a_greeting() -> None:
+    assert _ask("ok\n hello", _memory("Name is Anna")).startswith("Hi Anna!")
+
+
+def test_a_french_message_with_a_modifier_apostrophe_is_answered_in_french() -> None:
+    # "ʼ" (U+02BC) is a letter to a regex: read as an apostrophe, "jʼai" is French.
+    assert _ask("jʼai quʼun chien").startswith("Je suis le modèle hors ligne")
