@@ -137,9 +137,9 @@ def _taken_from_the_facade(path: Path) -> set[str]:
         elif isinstance(node, ast.ImportFrom) and node.module == "memory":
             aliases.update(a.asname or a.name for a in node.names if a.name == "facade")
     for node in ast.walk(tree):
-        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
-            if node.value.id in aliases:
-                names.add(node.attr)
+        is_name = isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+        if is_name and node.value.id in aliases:
+            names.add(node.attr)
     return names
 
 
