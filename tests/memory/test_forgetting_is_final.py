@@ -177,11 +177,11 @@ def test_a_line_a_guest_deleted_does_not_come_back_when_the_account_restores_an_
 ):
     """The account's history still holds the line (an edit keeps the old wording); the guest
     that logs in deleted it. The restore must skip it: only the tombstone can."""
-    api.post("/api/v1/memory/rules/lines", {"text": "Name is Anna"}, format="json")
-    api.post("/api/v1/memory/rules/lines", {"text": "Lives in Denver"}, format="json")
+    api.post("/api/v1/memory/lines", {"text": "Name is Anna"}, format="json")
+    api.post("/api/v1/memory/lines", {"text": "Lives in Denver"}, format="json")
     with_denver = api.get("/api/v1/memory/history").json()[0]["version"]
     edited = api.patch(
-        "/api/v1/memory/rules/lines/1",
+        "/api/v1/memory/lines/1",
         {"text": "Lives in Boulder"},
         format="json",
         HTTP_IF_MATCH=api.get("/api/v1/memory")["ETag"],
