@@ -39,8 +39,8 @@ from memory.engine import passes
 from memory.models import Memory
 from memory.queueing import sweep_owed_passes
 from memory.services import get_memory
+from tests.memory.engine.test_broker import stalled_server
 from tests.memory.helpers import answer, conversation_with, later, memory_with
-from tests.memory.test_broker import stalled_server
 from tests.test_outages import assert_unavailable
 
 pytestmark = pytest.mark.django_db(transaction=True)

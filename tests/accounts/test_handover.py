@@ -7,8 +7,8 @@ from rest_framework.test import APIClient
 
 from accounts.models import User
 from memory.models import Memory
+from tests.memory.engine.test_turns_read_once import new_conversation, say, settled
 from tests.memory.helpers import wait_for
-from tests.memory.test_turns_read_once import new_conversation, say, settled
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

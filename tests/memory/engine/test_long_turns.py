@@ -242,7 +242,7 @@ def test_a_guests_half_read_turn_is_read_on_by_the_account_from_where_it_stopped
 ):
     from accounts.services import merge_guest
     from tests.conftest import make_account
-    from tests.memory.test_merge import guest_client
+    from tests.memory.engine.test_merge import guest_client
 
     account = make_account()
     _, guest = guest_client()

@@ -13,8 +13,8 @@ from memory.engine import passes
 from memory.models import Memory
 from memory.queueing import broker_breaker, passes_to_resend, sweep_owed_passes
 from memory.services import get_memory
+from tests.memory.engine.test_broker import broker_at, queued_passes, remember
 from tests.memory.helpers import later
-from tests.memory.test_broker import broker_at, queued_passes, remember
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -13,8 +13,8 @@ from chat.models import Message
 from memory.models import Memory
 from memory.queueing import sweep_owed_passes
 from tests.conftest import client_for
+from tests.memory.engine.test_broker import broker_at
 from tests.memory.helpers import wait_for
-from tests.memory.test_broker import broker_at
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
