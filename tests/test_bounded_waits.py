@@ -27,13 +27,13 @@ from typing import Any
 import pytest
 import redis
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import connection, connections, transaction
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
 from chat.models import Message
-from config.database import STALL_SECONDS, stall_seconds
+from config.database import STALL_SECONDS, session_options, stall_seconds
 from memory import scheduling
 from memory.engine import passes
 from memory.models import Memory
@@ -280,6 +280,31 @@ def test_a_management_command_such_as_migrate_is_never_cut(db) -> None:
     run = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True)
     assert run.returncode == 0, run.stderr[-2000:]
     assert run.stdout.split() == ["0", "0"]
+
+
+def test_creating_and_dropping_a_database_is_never_cut_by_a_request_bound(db) -> None:
+    """What creates and drops the test database (a connection to the maintenance database) is
+    management work, unbounded beside a request's bound of 1 ms that no CREATE or DROP DATABASE
+    meets. A DROP DATABASE waits for the last connections to close: under the 5 s bound, a run
+    on a busy machine failed to drop its test database."""
+    bounded = type(connections["default"])(
+        {
+            **connection.settings_dict,
+            "OPTIONS": {"options": session_options(statement_ms=1, lock_ms=1)},
+            STALL_SECONDS: stall_seconds(1, 1),
+        }
+    )
+    name = connection.ops.quote_name(f"{connection.settings_dict['NAME']}_bounds")
+    with bounded._nodb_cursor() as cursor:
+        cursor.execute(
+            "SELECT current_setting('statement_timeout'), current_setting('lock_timeout')"
+        )
+        assert cursor.fetchone() == ("0", "0")
+        assert cursor.db.settings_dict[STALL_SECONDS] is None
+        cursor.execute(f"CREATE DATABASE {name}")
+        cursor.execute(f"DROP DATABASE {name}")
+    # Its own connection keeps the request's bound.
+    assert bounded.settings_dict["OPTIONS"]["options"] == session_options(statement_ms=1, lock_ms=1)
 
 
 # --- A remember said while memory is locked -----------------------------------------------------

@@ -172,8 +172,28 @@ class Run:
 
 
 def assert_nothing_left(run: Run) -> None:
-    assert eventually(lambda: not session_of(run.pid), seconds=10) is not None, session_of(run.pid)
+    assert eventually(lambda: not session_of(run.pid), seconds=60) is not None, session_of(run.pid)
     assert port_is_free(run.port)
+
+
+# What GNU make says when its signal handler finds its child already reaped (below).
+MAKE_LOST_ITS_CHILD = "make: *** wait: No child processes.  Stop."
+
+
+def assert_stopped_by(run: Run, number: int, status: int) -> None:
+    """The status of a run stopped by signal ``number``: never 0. bin/run exits with 128 + the
+    number. make, whose child failed, says so and dies of the signal too, unless the launcher
+    ended before make ran its handler (a busy machine; a launcher stopped while its children
+    start ends within a second): the wait() the signal interrupted has then already reaped it,
+    so make's handler finds no child and exits 2 (seen at load 15 with a child that exits at
+    once on SIGINT: 7 runs in 30)."""
+    output = run.output()
+    if run.process.args[0] == "bin/run":
+        assert status == 128 + number, output[-2000:]
+    elif status == 2:
+        assert MAKE_LOST_ITS_CHILD in output, output[-2000:]
+    else:
+        assert status == -number and f"Error {128 + number}" in output, output[-2000:]
 
 
 def assert_refused(port: int, data_dir: Path) -> None:
@@ -281,8 +301,7 @@ def test_make_run_serves_remembers_and_stops_cleanly(tmp_path, data_dir):
             os.killpg(run.pid, signal.SIGTERM)
         status = run.wait_end()
     output = run.output()
-    # The launcher exits with 128 + SIGTERM; make, whose child failed, then dies of it too.
-    assert "Error 143" in output and status == -signal.SIGTERM, output[-2000:]
+    assert_stopped_by(run, signal.SIGTERM, status)
     assert "Warm shutdown" in output  # the worker was stopped, not killed
     assert "the worker stopped; restart #1" in output
     assert_nothing_left(run)
@@ -323,8 +342,7 @@ def test_a_stop_leaves_no_process_and_frees_the_port(
     finally:
         if run.process.poll() is None:
             run.kill_if_running()
-    # bin/run says it was stopped by the signal; make, whose child failed, then dies of it too.
-    assert status == (128 + number if command == ["bin/run"] else -number), run.output()[-2000:]
+    assert_stopped_by(run, number, status)
     assert_nothing_left(run)
 
 

@@ -22,6 +22,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import psycopg
+from django.db.backends.base.base import NO_DB_ALIAS
 from django.db.backends.postgresql import base
 
 log = logging.getLogger(__name__)
@@ -97,9 +98,21 @@ guard = StallGuard()
 os.register_at_fork(after_in_child=guard.after_fork)
 
 
+def unbounded(settings_dict: dict[str, Any]) -> dict[str, Any]:
+    """The connection that creates and drops databases (Django's, to the maintenance database,
+    for the test database) does a management command's work: no bound on the server or here.
+    A DROP DATABASE waits up to 5 s for the last connections to close; under a request's 5 s
+    bound, a busy machine's test run failed to drop its database."""
+    options = {**settings_dict.get("OPTIONS", {})}
+    options["options"] = "-c statement_timeout=0 -c lock_timeout=0"
+    return {**settings_dict, "OPTIONS": options, STALL_SECONDS: None}
+
+
 class DatabaseWrapper(base.DatabaseWrapper):
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self, settings_dict: dict[str, Any], alias: str = "default") -> None:
+        if alias == NO_DB_ALIAS:
+            settings_dict = unbounded(settings_dict)
+        super().__init__(settings_dict, alias)
         self.execute_wrappers.append(self._bounded_execute)
 
     @contextmanager
