@@ -147,6 +147,11 @@ def test_the_readme_is_short_and_plain():
     assert max(counts) <= 60
 
 
+@pytest.mark.parametrize("doc", DOCS)
+def test_no_sentence_in_the_docs_runs_over_sixty_words(doc):
+    assert max(prose_sentences((ROOT / doc).read_text()), default=0) <= 60
+
+
 def test_the_docs_give_the_shipped_scenario_count():
     files = sorted((ROOT / "memory/eval_scenarios").glob("*.json"))
     count = sum(len(json.loads(f.read_text())["scenarios"]) for f in files)
