@@ -1,5 +1,4 @@
-"""Forms of the account pages. Signing up and in is done by ``accounts.services``, passwords
-by ``accounts.passwords``."""
+"""Forms of the account pages."""
 
 from __future__ import annotations
 
@@ -25,9 +24,7 @@ class CredentialsForm(forms.Form):
     )
 
     def focus_first_error(self) -> None:
-        """Put the cursor in the first field with an error (the first field when the error is
-        the form's own, like an address already taken), so the page opens where to fix it; each
-        field with errors points at them (and at its help) for screen readers."""
+        """Autofocus the first field with an error; point screen readers at each error."""
         names = list(self.fields)
         for name in names:
             if name in self.errors:
@@ -41,8 +38,7 @@ class CredentialsForm(forms.Form):
 
 
 class SignupForm(CredentialsForm):
-    """The password's rules are shown up front, and a password that breaks one is said under
-    the field, in the reader's language."""
+    """Shows the password rules up front and a broken one under the field."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -20,9 +20,7 @@ SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
 class PersonMiddleware:
-    """Before a marked view: note the person's activity, or make a visitor who acts (an unsafe
-    request to a ``person_required`` view) a guest logged into this session — or answer 429 when
-    this address has created too many guests lately (then nobody is created)."""
+    """Before a marked view: note activity, or make a visitor who acts a guest (throttled)."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -39,7 +37,7 @@ class PersonMiddleware:
         try:
             return self._person_for(request, need)
         except OUTAGE_ERRORS:
-            # The session or the person could not be read: what the view would have met.
+            # The session or person could not be read.
             return outage_response(request)
 
     def _person_for(self, request: HttpRequest, need: str) -> HttpResponse | None:

@@ -1,8 +1,4 @@
-"""A person is a ``User``: an account (email and password) or a guest (neither).
-
-Guests are rows of the same table so that everything a person owns — conversations, projects,
-memory — has one owner key, and a guest's signup is a merge of two owners.
-"""
+"""A person is a ``User``: an account or a guest, so everything owned has one owner key."""
 
 from __future__ import annotations
 
@@ -27,8 +23,7 @@ class User(AbstractUser):
     email = models.EmailField(unique=True, null=True, blank=True)  # type: ignore[assignment]
     is_guest = models.BooleanField(default=False)
     last_seen_at = models.DateTimeField(default=timezone.now, db_index=True)
-    # A guest whose merge into this account waits for the memory model (its list is over the
-    # cap together with the account's). Deleting the account deletes such guests with it.
+    # A guest whose merge into this account waits for the memory model; deleted with it.
     merging_into = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.CASCADE, related_name="merging_guests"
     )

@@ -100,18 +100,14 @@ def log_in(*, email: str, password: str, guest: User | None = None) -> User:
 
 @retry_on_lock_conflict
 def merge_guest(*, guest: User, account: User) -> None:
-    """Move a guest into an account (SPEC §8): memory line by line, conversations, projects,
-    voice sessions; then delete the guest. Its turn promises hold in the account.
+    """Move a guest's memory, chats, projects and voice sessions into an account (SPEC §8).
 
-    Never waits on a model: a merge needing the condense pass, or losing races to passes, is
-    finished by a task, keeping the signed-out guest until then. Idempotent: a second or
-    racing call finds the guest gone.
+    Never waits on a model: a merge needing the condense pass is finished by a task, the guest
+    kept until then. Idempotent: a racing call finds the guest gone.
     """
     with transaction.atomic():
-        # Lock order (``core.db``): projects, conversations (a racing message lands before or
-        # in the account), the guest, its memory (a racing clear goes wholly before or finds
-        # the guest gone), then voice sessions. No key-update locks: rows written meanwhile may
-        # still reference them.
+        # Lock order (``core.db``), so a racing message or clear lands wholly before or after.
+        # No key-update locks: rows written meanwhile may still reference them.
         db.lock(Project.objects.filter(owner_id=guest.pk), no_key=True)
         db.lock(Conversation.objects.filter(owner_id=guest.pk), no_key=True)
         if not db.lock(User.objects.filter(pk=guest.pk, is_guest=True), no_key=True):
@@ -128,15 +124,14 @@ def merge_guest(*, guest: User, account: User) -> None:
         if outcome is facade.MergeOutcome.MERGED:
             User.objects.filter(pk=guest.pk, is_guest=True).delete()
         else:
-            # Merging into the account: deleting or clearing the account deletes it, and
-            # housekeeping resends the task until done.
+            # Kept, merging; housekeeping resends the task until done.
             User.objects.filter(pk=guest.pk).update(is_active=False, merging_into=account)
             transaction.on_commit(lambda: _finish_merge_later(guest.pk, account.pk))
 
 
 def _finish_merge_later(guest_id: int, account_id: int) -> None:
     try:
-        # Named, not imported: the task module sits above this one and calls it.
+        # Named, not imported: the task module imports this one.
         current_app.tasks[FINISH_GUEST_MERGE_TASK].apply_async(
             args=(guest_id, account_id), retry=False
         )
@@ -188,11 +183,7 @@ def check_deletion_password(*, user: User, password: str | None) -> None:
 @retry_on_lock_conflict
 def delete_account(*, user: User) -> None:
     """Delete the person and everything theirs, all or nothing; a pass in flight brings nothing
-    back (its CAS finds no row).
-
-    Lock order (``core.db``): projects and conversations (a racing message lands first or finds
-    them gone), the person, then the memory row (passes, clears and voice ends hold it before
-    the messages and sessions the cascade deletes). Traced only once done.
+    back (its CAS finds no row). Locks in ``core.db``'s order, so racing writes wait.
     """
     for attempt in range(3):
         try:
@@ -206,7 +197,7 @@ def delete_account(*, user: User) -> None:
                 User.objects.filter(pk=user.pk).delete()
             return
         except IntegrityError:
-            # Something was written between the locks and the delete: rolled back; retry.
+            # A row written between the locks and the delete: retry.
             if attempt == 2:
                 raise
 

@@ -9,8 +9,7 @@ from accounts import passwords, services, tokens
 
 @shared_task(name="accounts.housekeeping", ignore_result=True)
 def housekeeping() -> None:
-    """Celery beat, hourly: delete idle guests with their memory; re-send unfinished merges;
-    delete expired API tokens."""
+    """Hourly: delete idle guests and expired tokens; resend unfinished merges."""
     services.delete_idle_guests()
     services.resume_guest_merges()
     tokens.delete_expired_tokens()
@@ -42,6 +41,5 @@ def finish_guest_merge(self: Task, guest_id: int, account_id: int) -> None:
 def send_password_reset(self: Task, account_id: int | None, language: str) -> None:
     """Mail a password-reset link to the account (None: the address had none; nothing to do)."""
     if not passwords.send_reset_mail(account_id=account_id, language=language):
-        # Raised outside any except block: the mail server's error (which may name the address)
-        # is neither chained into nor logged with what Celery records.
+        # Outside an except block: the mail error (which may name the address) is not chained.
         raise self.retry(exc=passwords.MailNotSent(), countdown=30 * 2**self.request.retries)

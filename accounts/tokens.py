@@ -1,10 +1,4 @@
-"""API tokens: one per device, stored hashed, expiring (django-rest-knox's ``AuthToken``).
-
-A token is handed out once, by the login, signup or password change that made it; the database
-keeps only its SHA-512 digest (and its first characters, to find the row), so a stolen row does
-not authenticate. How long tokens last is ``settings.REST_KNOX`` (``API_TOKEN_TTL_DAYS``,
-``API_TOKEN_MAX_DAYS``); a guest's lasts as long as the guest.
-"""
+"""API tokens (knox's ``AuthToken``): one per device, stored as a SHA-512 digest, expiring."""
 
 from __future__ import annotations
 
@@ -16,13 +10,7 @@ from accounts.models import User
 
 
 def issue_token(user: User) -> str:
-    """A new token for one device of ``user``, in plain text this once.
-
-    An account's expires ``TOKEN_TTL`` after its last use (the authentication slides it); a
-    guest's has no expiry of its own, since the guest has no other way back in: it ends when the
-    guest signs up or logs in (the merge), deletes itself or is deleted after ``GUEST_IDLE_DAYS``
-    idle, as before tokens were per device.
-    """
+    """A new token for one device, in plain text this once; a guest's ends with the guest."""
     expiry = None if user.is_guest else knox_settings.TOKEN_TTL
     _, token = AuthToken.objects.create(user=user, expiry=expiry)
     return str(token)
@@ -34,7 +22,7 @@ def end_token(token: AuthToken) -> None:
 
 
 def end_all_tokens(user_id: int) -> None:
-    """End every token of the person: every device is logged out of the API."""
+    """End every token of the person."""
     AuthToken.objects.filter(user_id=user_id).delete()
 
 

@@ -1,9 +1,5 @@
-"""Account pages: sign up, log in and out, Settings (preferences, memory, data), and passwords
-(change, and reset by a mailed link).
-
-Signing up or logging in from a guest session merges the guest (its chats, projects and memory)
-into the account; ``accounts.services`` does that, the views only pass the guest along.
-"""
+"""Account pages: sign up, log in and out, Settings, passwords. A guest signing up or logging
+in is merged by ``accounts.services``; the views pass it along."""
 
 from __future__ import annotations
 
@@ -101,13 +97,12 @@ def _settings_page(
 @require_GET
 @person_optional
 def settings_view(request: HttpRequest) -> HttpResponse:
-    # A visitor's page offers nothing to delete, so it has no form.
     account = account_of(request)
     return _settings_page(request, DeleteAccountForm(account) if account else None)
 
 
 @require_GET
-@never_cache  # the person's own data: never kept by a cache
+@never_cache
 @person_optional
 def export(request: HttpRequest) -> HttpResponse:
     account = account_of(request)
@@ -126,11 +121,9 @@ def delete(request: HttpRequest) -> HttpResponse:
     if account is None:  # nothing saved, nothing to delete
         return redirect("accounts:settings")
     if request.method == "GET":
-        # Without JavaScript, the confirmation dialog is this page (a guest has no password to
-        # confirm with; an account confirms with its password here or in Settings).
+        # The confirmation dialog, without JavaScript.
         form = DeleteAccountForm(account)
         return render(request, "accounts/delete_confirm.html", {"delete_form": form})
-    # A password check: guessing it is throttled like a login.
     if refused := throttling.refuse_page(request, *throttling.PASSWORD_CHECK):
         return refused
     form = DeleteAccountForm(account, request.POST)
@@ -153,7 +146,6 @@ def password_change(request: HttpRequest) -> HttpResponse:
     account = account_of(request)
     if account is None or account.is_guest:  # no password to change
         return redirect("accounts:settings")
-    # A password check: guessing it is throttled like a login.
     if request.method == "POST" and (
         refused := throttling.refuse_page(request, *throttling.PASSWORD_CHECK)
     ):
@@ -184,7 +176,7 @@ def password_reset(request: HttpRequest) -> HttpResponse:
             passwords.request_password_reset(
                 email=form.cleaned_data["email"], language=get_language()
             )
-            # The same words whoever has the address: nothing here tells who has an account.
+            # The same words whoever has the address.
             messages.success(
                 request,
                 _("If an account has this address, a link to reset its password is on its way."),
@@ -193,8 +185,8 @@ def password_reset(request: HttpRequest) -> HttpResponse:
     return _form_page(request, "accounts/password_reset.html", form)
 
 
-# The key stays in the address of this page while it is used: nothing on it loads from another
-# origin, and Referrer-Policy is same-origin, so no Referer carries it away; once used it is spent.
+# The key stays in this page's address: nothing loads from another origin and Referrer-Policy
+# is same-origin, so no Referer carries it away.
 @require_http_methods(["GET", "POST"])
 @never_cache
 @sensitive_post_parameters()

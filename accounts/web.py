@@ -1,6 +1,4 @@
-"""Accounts' web helpers: the session's guest, merged into the account it signs up or logs in
-as. (Who a request is for, and making a visitor a guest, is ``core.people`` and
-``accounts.middleware``.)"""
+"""Accounts' web helpers: the session's person as a User."""
 
 from __future__ import annotations
 
@@ -10,8 +8,7 @@ from accounts.models import User
 
 
 def account_of(request: HttpRequest) -> User | None:
-    """The session's person (an account or a guest) as the User it is, or None for a visitor
-    who has not acted yet: ``core.people.person_of`` for the app that owns the model."""
+    """The session's person as a User, or None for a visitor."""
     user = request.user
     if not user.is_authenticated:
         return None

@@ -1,5 +1,4 @@
-"""One access helper per resource: someone else's conversation or project is a 404, the same
-way on the web pages and in the API."""
+"""One access helper per resource: someone else's is a 404, on the web and in the API."""
 
 from __future__ import annotations
 
@@ -10,8 +9,7 @@ from core.people import Person
 
 
 def conversation_for(user: Person | None, pk: int) -> Conversation:
-    # The project comes along: a chat request reads its instructions after the message is
-    # stored, when the project may have been deleted meanwhile.
+    # With the project: it may be deleted before a request reads its instructions.
     return get_object_or_404(Conversation.objects.for_owner(user).select_related("project"), pk=pk)
 
 

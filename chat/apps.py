@@ -10,9 +10,7 @@ import llm
 
 
 def _warm_up_litellm(**kwargs: Any) -> None:
-    """litellm takes seconds to import: start it beside the process's first request rather than
-    in front of its first model call. On the first request, not at import, so a server that
-    forks workers after loading the app (gunicorn --preload) never forks mid-import."""
+    """Import litellm beside the first request, not at load: never fork mid-import."""
     request_started.disconnect(_warm_up_litellm)
     threading.Thread(target=llm.litellm, name="litellm-warm-up", daemon=True).start()
 
@@ -21,7 +19,7 @@ class ChatConfig(AppConfig):
     name = "chat"
 
     def ready(self) -> None:
-        # Imported once the app registry is ready, as Django asks of modules that use it.
+        # Once the app registry is ready.
         from chat.offline import responder
         from chat.turns import ChatTurns
         from llm import offline as offline_models

@@ -1,8 +1,6 @@
 """Managing one's chats: the list and its search, renaming, and the expiry of temporary chats.
 
-Split from ``chat.services`` (sending, projects, voice), whose deletion these reuse: a chat
-deleted here goes the way every deletion goes, its turns with it, so memory never reads them
-(a pass that had them in hand finds them gone when it marks them read, and starts again).
+Deletion is ``chat.services``': the turns go too, so memory never reads them.
 """
 
 from __future__ import annotations
@@ -19,8 +17,7 @@ from chat.models import Conversation, ConversationQuerySet
 from core.people import Person
 from memory.facade import clean_text
 
-# A list shows the newest chats (the API's, the web sidebar's); older ones are found by a search
-# and stay in the export.
+# Lists show the newest chats; older ones are found by a search.
 LIST_LIMIT = 200
 SIDEBAR_LIMIT = 50
 TITLE_MAX_CHARS = 120
@@ -29,20 +26,19 @@ _EXPIRY_BATCH = 500
 
 
 def listed(owner: Person | None, *, query: str = "") -> ConversationQuerySet:
-    """The person's chats as their lists show them, newest first; with ``query``, those whose
-    title or messages contain it (case aside). Never a temporary chat, never anyone else's."""
+    """The person's non-temporary chats, newest first; ``query`` searches titles and messages."""
     chats = Conversation.objects.for_owner(owner).listed()
     query = " ".join(clean_text(query).split())
     return chats.matching(query) if query else chats
 
 
 def sidebar_list(owner: Person | None, *, query: str = "") -> list[Conversation]:
-    """What the web sidebar lists: the newest ``SIDEBAR_LIMIT`` of ``listed``."""
+    """The newest ``SIDEBAR_LIMIT`` of ``listed``."""
     return list(listed(owner, query=query).only("pk", "title", "updated_at")[:SIDEBAR_LIMIT])
 
 
 def clean_title(title: object) -> str:
-    """A title as stored (one line, trimmed, cleaned like every stored text), or InvalidInput."""
+    """A title as stored (one line, trimmed), or InvalidInput."""
     if not isinstance(title, str):
         raise services.InvalidInput("invalid_title", gettext("The title must be text."))
     text = " ".join(clean_text(title).split())
@@ -60,8 +56,7 @@ def clean_title(title: object) -> str:
 def update_conversation(
     *, conversation: Conversation, title: object | None = None, model: str | None = None
 ) -> Conversation:
-    """Rename a chat and/or switch its model: both checked before either is written. A rename
-    does not move the chat up the list (its last activity is unchanged)."""
+    """Rename a chat and/or switch its model, both checked first; a rename keeps its place."""
     if title is not None:
         title = clean_title(title)
     if model is not None:
@@ -77,9 +72,8 @@ def update_conversation(
 
 
 def delete_expired_temporary_chats() -> int:
-    """Delete the temporary chats whose last message is older than ``TEMPORARY_CHAT_TTL_HOURS``,
-    through the one deletion there is. Each is judged again under its row's lock: a message
-    being stored right now holds that lock and moves ``updated_at``, so it keeps its chat."""
+    """Delete temporary chats idle past ``TEMPORARY_CHAT_TTL_HOURS``, each judged again under
+    its row's lock, so a message being stored keeps its chat."""
     cutoff = timezone.now() - timedelta(hours=settings.TEMPORARY_CHAT_TTL_HOURS)
     expired = Conversation.objects.filter(temporary=True, updated_at__lt=cutoff)
     deleted = 0

@@ -12,8 +12,7 @@ from core.people import person_of
 
 
 def sidebar(request: HttpRequest) -> dict[str, Callable[[], object]]:
-    """A callable, so the query runs only on pages that show the sidebar (a template calls it
-    when it first reads it), and once however often the page reads it."""
+    """A cached callable: the query runs once, only on pages showing the sidebar."""
 
     @functools.cache
     def conversations() -> object:

@@ -1,7 +1,4 @@
-"""Forms of the chat pages: starting a conversation and creating a project.
-
-Forms only parse and validate input; the services create things.
-"""
+"""Forms of the chat pages: parse and validate only; the services create."""
 
 from __future__ import annotations
 
@@ -23,8 +20,7 @@ def model_choices() -> list[tuple[str, str]]:
 
 class NewConversationForm(forms.Form):
     model = forms.ChoiceField(label=_("Model"))
-    # An id, not a ModelChoiceField: the view resolves it through the owner-scoped access
-    # helper, so someone else's project is a 404 like every other foreign resource.
+    # An id: the view's access helper makes someone else's project a 404.
     project = forms.IntegerField(label=_("Project"), required=False, widget=forms.Select)
     temporary = forms.BooleanField(
         label=_("Temporary chat"),
@@ -47,8 +43,7 @@ class NewConversationForm(forms.Form):
 
 
 class CleanTextField(forms.CharField):
-    """Text as the service stores it (``clean_text``: no control characters, NFC), before the
-    length checks, so ``max_length`` counts what is stored (120 × U+FB2C grows to 360)."""
+    """Cleaned before the length checks, so ``max_length`` counts what is stored (NFC grows)."""
 
     def to_python(self, value: Any) -> str | None:
         return super().to_python(clean_text(value) if isinstance(value, str) else value)
@@ -66,5 +61,5 @@ class ProjectForm(forms.Form):
 
 
 class RenameForm(forms.Form):
-    # Blank and length are judged by the service, the API's rule word for word.
+    # Blank and length are the service's (the API's rule).
     title = forms.CharField(label=_("Title"), required=False, strip=False)

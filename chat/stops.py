@@ -1,12 +1,8 @@
-"""Stopping a streamed reply from another request: the person's "Stop", and a regenerate or an
-edit that makes a reply on its way pointless.
+"""Stopping a streamed reply from another request: "Stop", a regenerate or an edit.
 
-A stop is a mark in the shared cache (Redis in production, the file cache embedded: every web
-process sees it), one per conversation: the time of the latest stop. A stream notes the mark as
-it starts and looks again, at most every ``CHAT_STOP_CHECK_SECONDS``, between the model's deltas; a
-mark newer than the one it started with ends it there, and what had arrived is kept as the
-reply, marked as stopped (``chat.services``). The cache holds ids and times only. A cache that
-cannot be reached stops nothing (logged): the reply then streams to its end, as it would have.
+A stop is a time per conversation in the shared cache (ids and times only). A stream looks at
+most every ``CHAT_STOP_CHECK_SECONDS``; a newer mark ends it, keeping what arrived. An
+unreachable cache stops nothing (logged).
 """
 
 from __future__ import annotations
@@ -55,8 +51,7 @@ class Watch:
         self._next_look = time.monotonic() + self._every
 
     def stopped(self) -> bool:
-        """Whether a stop came since the stream started (looked up at most every
-        ``CHAT_STOP_CHECK_SECONDS``)."""
+        """Whether a stop came since the stream started."""
         now = time.monotonic()
         if now < self._next_look or self._started_with < 0:
             return False

@@ -36,11 +36,8 @@ def streaming_reply(events: Iterator[StreamEvent], **first: object) -> Streaming
 
 
 def with_markdown(events: Iterator[StreamEvent]) -> Iterator[StreamEvent]:
-    """The web page's events: each "delta" keeps its text and, when a render is due, carries
-    the reply so far as sanitised HTML (``settled`` blocks to append, the ``live`` last block);
-    "done" carries the stored reply rendered, exactly as the conversation page shows it (what is
-    stored is the text cleaned of invisible characters). The mobile API streams the plain
-    events: its clients get the Markdown text and render it themselves."""
+    """The web page's events: a "delta" carries sanitised HTML when a render is due, "done"
+    the stored reply rendered. The API streams plain Markdown."""
     reply = markdown.LiveReply()
     for event in events:
         if event.kind == "delta":

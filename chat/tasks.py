@@ -9,6 +9,5 @@ from chat import chats
 
 @shared_task(name="chat.delete_expired_temporary_chats", ignore_result=True)
 def delete_expired_temporary_chats() -> None:
-    """Celery beat, every 15 minutes: temporary chats go ``TEMPORARY_CHAT_TTL_HOURS`` after their
-    last message."""
+    """Every 15 minutes: delete temporary chats past ``TEMPORARY_CHAT_TTL_HOURS``."""
     chats.delete_expired_temporary_chats()

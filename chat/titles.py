@@ -1,10 +1,7 @@
-"""The title a chat gets from its first message: a cheap, deterministic rule, never a model call.
+"""A chat's title from its first message: a deterministic rule, never a model call.
 
-The first sentence of the first line that says something, in the person's own words (so in
-their language), without the markup around it (headings, emphasis, code, links, quotes, list
-markers, bare addresses) or the greeting in front of it ("Hi there!", "Ciao,", "Bonjour !"…, in
-the six languages memory reads), cut at a word boundary. A message that is only a greeting gives
-no title: the next message names the chat. Pure: no Django import.
+The first sentence that says something, in the person's words, without markup or a leading
+greeting, cut at a word. A greeting alone gives no title. Pure: no Django import.
 """
 
 from __future__ import annotations
@@ -31,8 +28,7 @@ _GREETING = (
     r"|hallo|guten\s+(?:morgen|tag|abend)|servus|moin"
     r"|ol[áa]|oi|bom\s+dia|boa\s+(?:tarde|noite))"
 )
-# A greeting, perhaps with whom it greets ("Hi there", "Hey Whizi"), then punctuation — or
-# alone. "Hello world program in Python" is no greeting: nothing closes it.
+# A greeting (perhaps "Hi there"), then punctuation, or alone: "Hello world program" is none.
 _GREETING_START = re.compile(
     rf"^{_GREETING}(?:\s+[^\s,!.:;?]{{1,30}})?\s*[,!.:;]+\s*|^{_GREETING}\s*$", re.IGNORECASE
 )
@@ -87,8 +83,7 @@ def _title_of(line: str) -> str:
 
 
 def _cut(text: str) -> str:
-    """At most ``TITLE_WORDS`` words and ``TITLE_CHARS`` characters, cut between words (a word
-    longer than that, or a script without spaces, is cut where the limit falls)."""
+    """At most ``TITLE_WORDS`` words and ``TITLE_CHARS`` characters, cut between words."""
     words = text.split(" ")
     cut = " ".join(words[:TITLE_WORDS])
     if len(cut) > TITLE_CHARS:

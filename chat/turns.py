@@ -1,5 +1,4 @@
-"""Chat's side of memory's turn port (``memory.turns``): messages and voice sessions as the
-turns memory learns from. Plugged in by ``ChatConfig.ready``."""
+"""Chat's side of ``memory.turns``: messages and voice sessions as turns (``ChatConfig.ready``)."""
 
 from __future__ import annotations
 
@@ -15,8 +14,7 @@ from chat.models import Conversation, Message, VoiceSession
 from memory.models import MemoryVersion
 from memory.turns import ContextTurn, Part, TurnState, UnreadTurn, VersionMade, VoiceWork
 
-# A voice session is owed until its pass is done; a clear marks the sessions it puts out of
-# reach as done, ended or not, and a session started with memory off is done from the start.
+# A voice session is owed until its pass is done (a clear or memory off marks it done).
 _VOICE_OWED = {"ended_at__isnull": False, "memory_pass_done_at__isnull": True}
 
 

@@ -1,12 +1,9 @@
 """The embedded broker: kombu's filesystem transport, with atomic message files.
 
-kombu writes a message file after opening it under its final name, so a consumer can read an
-empty file and crash the worker (kombu issue #1551). Here a message is written under a name
-no queue matches and renamed into place (``os.replace`` is atomic), and a consumer renames a
-file into the processed folder beside the queue before reading it. A file that cannot be a
-message is moved whole to ``unreadable`` and logged by name and count, never content, and the
-worker goes on. Nothing is lost: its pass is still owed and the sweeper resends it. Only
-``make run`` uses this; production runs on Redis.
+kombu opens a message file under its final name before writing it, so a consumer can read it
+empty and crash (kombu #1551). Here a message is written aside and renamed into place, and a
+consumer claims a file by renaming it. An unreadable file is set aside and logged by name,
+never content; its pass stays owed. Only ``make run`` uses this.
 """
 
 from __future__ import annotations
@@ -28,8 +25,7 @@ log = logging.getLogger(__name__)
 
 
 class Channel(filesystem.Channel):
-    # kombu's stubs name this argument ``payload`` here and ``message`` in the base class:
-    # no signature satisfies both.
+    # The stubs name this argument differently here and in the base class.
     def _put(self, queue: str, payload: Any, **kwargs: Any) -> None:  # type: ignore[override]
         name = f"{_now_ms()}_{uuid.uuid4()}.{queue}.msg"
         final = os.path.join(self.data_folder_out, name)
@@ -62,7 +58,7 @@ class Channel(filesystem.Channel):
         raise Empty()
 
     def _message_in(self, path: str) -> Any:
-        """The message a file holds, or None when delivering it would fail (and stop the worker)."""
+        """The file's message, or None when delivering it would stop the worker."""
         try:
             with open(path, "rb") as f:
                 payload = loads(f.read().decode())
@@ -70,14 +66,12 @@ class Channel(filesystem.Channel):
             if message.content_type == "application/json":
                 loads(message.body or "")  # a task message always has a body
         except (OSError, ValueError, LookupError, TypeError, AttributeError):
-            # Not UTF-8, JSON or base64 (ValueError); a missing field or unknown encoding
-            # (LookupError); JSON of the wrong shape.
+            # Not UTF-8, JSON or base64; a missing field or encoding; the wrong shape.
             return None
         return payload
 
     def _set_aside(self, path: str, queue: str) -> None:
-        """Keep an unreadable file whole and log its name and count, never its content.
-        No failure here may stop the worker."""
+        """Keep an unreadable file, logging its name, never its content; never raises."""
         try:
             kept = os.path.join(self._unreadable_folder, os.path.basename(path))
             os.replace(path, kept)
@@ -118,8 +112,7 @@ def _now_ms() -> int:
 
 
 def _in_order_written(name: str) -> tuple[int, str]:
-    """Oldest first by the leading number (name order puts '999_…' after '1000_…'). A name
-    without a number comes first, to be set aside."""
+    """Oldest first by the leading number; a name without one first, to be set aside."""
     written, _, _ = name.partition("_")
     return (int(written) if written.isdecimal() else -1, name)
 

@@ -17,8 +17,7 @@ app.steps["consumer"].add("config.heartbeat:Heartbeat")
 
 @worker_init.connect
 def _import_litellm_before_forking(**kwargs: Any) -> None:
-    """litellm takes seconds to import and the tokenizer about a second to load: do both once
-    in the worker's main process, before the pool forks, so no pass pays for them."""
+    """Load litellm and the tokenizer once, before the pool forks."""
     from config.database import bound_waits_for_workers
     from config.warmup import warm_up
 

@@ -6,14 +6,9 @@ Environment: ``PORT`` (8000), ``WEB_BIND`` (``0.0.0.0:$PORT``), ``WEB_CONCURRENC
 the core count, at least 2), ``WEB_THREADS`` (8), ``WEB_TIMEOUT`` (seconds, 60). Command-line
 options override these.
 
-- **Preloaded.** The master loads the app, litellm, the tokenizer and translations before
-  forking; each worker makes one offline model call before serving (litellm's pool and caches
-  cannot cross a fork). A worker's first message is about as fast as its tenth.
-- **No database connection crosses a fork.** The master closes what loading opened; each
-  thread opens and keeps its own (``CONN_MAX_AGE``).
-- **Threads** (``gthread``): a reply streams for seconds to minutes, and a waiting thread is
-  cheap. ``timeout`` only watches that a worker lives; model calls have their own deadlines.
-  Plan ``max_connections`` for workers × threads per host, plus the Celery pool.
+Preloaded, so a worker's first message is as fast as its tenth; no database connection crosses
+a fork. Threads, since a reply streams for minutes; model calls have their own deadlines. Plan
+``max_connections`` for workers × threads, plus the Celery pool.
 """
 
 from __future__ import annotations
@@ -32,8 +27,7 @@ preload_app = True
 # Replace workers now and then (a slow leak cannot grow for ever); preloading keeps them warm.
 max_requests = 5_000
 max_requests_jitter = 500
-# gunicorn's control socket has one path per user: several servers on a host would fight
-# over it. Nothing here uses it.
+# One control socket path per user: several servers on a host would fight over it.
 control_socket_disable = True
 
 

@@ -1,9 +1,9 @@
-"""``GET /healthz``: is the database answering, can the broker be reached, and is a worker
-consuming (its heartbeat, ``config/heartbeat.py``)? These three decide the status (200 or
-503) a load balancer acts on. It also says whether the memory model answers
-(``memory.engine.model_health``), without changing the status: a failing memory model makes memory
-late, never the chat unavailable, so no web server is taken out of service for it. And, to
-``make run`` alone, is this the server it started?"""
+"""``GET /healthz``: database, broker and worker heartbeat decide the status (200 or 503).
+
+The memory model's health is reported but never changes the status: a failing memory model
+makes memory late, not the chat unavailable. ``make run`` also learns whether this server is
+the one it started.
+"""
 
 from __future__ import annotations
 
@@ -22,9 +22,8 @@ from memory import facade
 
 
 def _database_ok() -> bool:
-    """A connection of its own, opened and answering within ``HEALTHZ_DATABASE_TIMEOUT``: the
-    truth about the database now, and a bounded wait even when the server stalls (a stalled
-    server never answers a query on a connection already open, whatever its bounds)."""
+    """A fresh connection answering within ``HEALTHZ_DATABASE_TIMEOUT``, bounded even when the
+    server stalls (an open connection would wait forever)."""
     probe = connections.create_connection(DEFAULT_DB_ALIAS)
     if probe.vendor == "postgresql":
         timeout = settings.HEALTHZ_DATABASE_TIMEOUT
@@ -54,8 +53,7 @@ def _broker_ok() -> bool:
 
 
 def _asked_by_our_launcher(request: HttpRequest) -> bool:
-    """The request carries the token ``make run`` gave this server (config/launcher.py). The
-    answer is a yes and nothing else: the token is never echoed, so no one learns it here."""
+    """The request carries ``make run``'s token for this server; the token is never echoed."""
     token = settings.RUN_TOKEN
     sent = request.headers.get(RUN_HEADER, "")
     return bool(token) and hmac.compare_digest(sent.encode(), token.encode())

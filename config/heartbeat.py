@@ -1,8 +1,7 @@
-"""The worker's heartbeat: a key in the shared cache that a live Celery worker keeps fresh, so
-``/healthz`` (and ``make run``) can tell whether anything consumes the queues.
+"""The worker's heartbeat: a cache key a live Celery worker keeps fresh, read by ``/healthz``.
 
-The key expires on its own (``WORKER_HEARTBEAT_SECONDS`` × 3) when no worker refreshes it: a
-worker killed outright shows as down within that time; one that stops cleanly deletes it.
+It expires after ``WORKER_HEARTBEAT_SECONDS`` × 3, so a killed worker shows as down within
+that; one that stops cleanly deletes it.
 """
 
 from __future__ import annotations
@@ -53,8 +52,7 @@ def worker_alive() -> bool:
 
 
 class Heartbeat(bootsteps.StartStopStep):
-    """A consumer step: beats once the task consumer runs, then on the worker's own timer (its
-    event loop, so a worker whose loop is stuck stops beating)."""
+    """Beats on the worker's event-loop timer, so a stuck loop stops beating."""
 
     requires = ("celery.worker.consumer.tasks:Tasks",)
 

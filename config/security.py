@@ -1,10 +1,7 @@
-"""Response headers Django does not set itself: a Content-Security-Policy and a
-Permissions-Policy on every response.
+"""A Content-Security-Policy and a Permissions-Policy on every response (Django 5.2 has no CSP).
 
-Django 5.2 has no CSP support of its own (6.0 adds it). The pages need no nonces: they load one
-script and one stylesheet from ``/static/`` and carry no inline script, style attribute or event
-handler (``tests/web/test_security.py`` keeps it so), so a fixed header is all it takes, and a
-dozen lines beat a dependency.
+The pages carry no inline script or style (``tests/web/test_security.py``), so a fixed header
+needs no nonces.
 """
 
 from __future__ import annotations

@@ -114,13 +114,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Django's, with every call bounded on our side too.
     DATABASES["default"]["ENGINE"] = "config.db.postgresql"
 if DATABASES["default"]["ENGINE"].endswith("postgresql"):
-    # Persistent connections: a connect costs a fifth of a chat request. Each web thread and
-    # Celery pool process keeps one for a minute, pinged before reuse after idling. Safe with
-    # forking: nothing connects before the fork (config/gunicorn.py and Celery's fixup close
-    # the parent's). psycopg's pool would add a dependency and threads for no gain.
+    # Persistent connections (a connect costs a fifth of a chat request), one per web thread or
+    # pool process. Fork-safe: config/gunicorn.py and Celery's fixup close the parent's.
     DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=60))
     DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", True)
-    # Bound the connect, and break a dead connection within seconds (keepalives), not minutes.
+    # A bounded connect; keepalives break a dead connection in seconds, not minutes.
     _options = DATABASES["default"].setdefault("OPTIONS", {})
     _options.setdefault("connect_timeout", env.int("DATABASE_CONNECT_TIMEOUT", default=3))
     _options.setdefault("tcp_user_timeout", env.int("DATABASE_TCP_USER_TIMEOUT_MS", default=10_000))
@@ -136,8 +134,8 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
         "init_command": "PRAGMA journal_mode=WAL;",
         "transaction_mode": "IMMEDIATE",
     }
-# Statement and lock-wait bounds in ms (0: none), by process kind (``config/database.py``):
-# web requests answer 503 within seconds on a stall; workers wait longer; migrations never cut.
+# Statement and lock-wait bounds in ms (0: none) by process kind (config/database.py): a
+# stalled request answers 503 in seconds; workers wait longer; migrations are never cut.
 DATABASE_REQUEST_STATEMENT_TIMEOUT_MS = env.int(
     "DATABASE_REQUEST_STATEMENT_TIMEOUT_MS", default=5000
 )
@@ -176,7 +174,7 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = DATA_DIR / "static"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-# Embedded (no collectstatic), WhiteNoise serves static files from the apps.
+# Embedded (no collectstatic), WhiteNoise serves the apps' static files.
 WHITENOISE_USE_FINDERS = not PRODUCTION
 WHITENOISE_AUTOREFRESH = not PRODUCTION
 STORAGES = {
@@ -200,8 +198,7 @@ if PRODUCTION:
     SECURE_CONTENT_TYPE_NOSNIFF = True
 
 # --- Cache: rate-limit counts and the worker's heartbeat ----------------------------------------
-# Shared by all processes: Redis in production; embedded, a file cache under DATA_DIR
-# (LocMemCache would give each process its own counts).
+# Shared by all processes (LocMemCache would give each its own counts): Redis, or a file cache.
 if env.str("REDIS_URL", default=""):
     CACHES = {
         "default": {
@@ -255,9 +252,8 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("MAX_BODY_BYTES", default=2_621_440)
 JSON_MAX_DEPTH = env.int("JSON_MAX_DEPTH", default=32)
 
 # --- API tokens (django-rest-knox): hashed, one per device, expiring ---------------------------
-# Only the token's SHA-512 digest is stored. An account's token lasts API_TOKEN_TTL_DAYS past
-# its last use (written at most hourly), never over API_TOKEN_MAX_DAYS from issue. A guest's
-# token, its only credential, ends with the guest (idle, deleted, or merged at signup).
+# Only a SHA-512 digest is stored. A token lasts TTL days past its last use (written hourly at
+# most), never over MAX days; a guest's ends with the guest.
 API_TOKEN_TTL_DAYS = env.int("API_TOKEN_TTL_DAYS", default=30)
 API_TOKEN_MAX_DAYS = env.int("API_TOKEN_MAX_DAYS", default=365)
 REST_KNOX = {
@@ -278,8 +274,8 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "core.schema.AutoSchema",
     "EXCEPTION_HANDLER": "core.api.exception_handler",
     "UNAUTHENTICATED_USER": None,
-    # Which X-Forwarded-For hop is the client. 0 trusts none: a direct client could otherwise
-    # choose the address its rate limits count. Behind proxies, set how many (1 behind TLS).
+    # X-Forwarded-For hops to trust. 0: else a direct client picks the address its rate
+    # limits count. Set 1 behind a TLS proxy.
     "NUM_PROXIES": env.int("NUM_PROXIES", default=0),
 }
 SPECTACULAR_SETTINGS = {
@@ -290,7 +286,7 @@ SPECTACULAR_SETTINGS = {
 }
 
 # --- Mail: password-reset links --------------------------------------------------------------
-# Embedded, the worker prints mail (console backend); production uses SMTP via EMAIL_*.
+# Embedded, the worker prints mail; production sends it by SMTP (EMAIL_*).
 EMAIL_BACKEND = env.str(
     "EMAIL_BACKEND",
     default="django.core.mail.backends.smtp.EmailBackend"
@@ -319,8 +315,7 @@ REDIS_URL = env.str("REDIS_URL", default="")
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, Any] = {
-        # Enqueuing follows a reply: a stalled Redis costs a bounded moment, never a hung
-        # request (the pass stays owed and is swept later).
+        # A stalled Redis costs a reply a bounded moment; the pass stays owed and is swept.
         "socket_connect_timeout": 0.5,
         "socket_timeout": 0.5,
         "max_retries": 0,
@@ -370,8 +365,8 @@ CELERY_BEAT_SCHEDULE = {
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
 # A live worker refreshes its heartbeat this often; /healthz says "down" after three misses.
 WORKER_HEARTBEAT_SECONDS = env.int("WORKER_HEARTBEAT_SECONDS", default=10)
-# Set by `make run` for the server it starts (config/launcher.py), so "ready" means that one.
-# A TOKEN by name: Django's error reports mask it.
+# Set by `make run` (config/launcher.py) so "ready" means its server; named TOKEN so
+# Django's error reports mask it.
 RUN_TOKEN = env.str("WHIZI_RUN_TOKEN", default="")
 
 # --- Models -------------------------------------------------------------------------------------
@@ -380,8 +375,8 @@ CHAT_MODELS = env.list("CHAT_MODELS", default=["offline/whizi-chat"])
 CHAT_MODEL_LABELS = env.dict("CHAT_MODEL_LABELS", default={})
 DEFAULT_CHAT_MODEL = env.str("DEFAULT_CHAT_MODEL", default=CHAT_MODELS[0])
 MEMORY_MODEL = env.str("MEMORY_MODEL", default="offline/whizi-memory")
-# An OpenAI-compatible server for memory alone (vLLM, Ollama, a gateway). The key goes with
-# it, so a self-hosted memory model never receives the chat's key.
+# An OpenAI-compatible server for memory alone, with its own key: a self-hosted memory model
+# never receives the chat's key.
 MEMORY_MODEL_API_BASE = env.str("MEMORY_MODEL_API_BASE", default="")
 MEMORY_MODEL_API_KEY = env.str("MEMORY_MODEL_API_KEY", default="")
 CHAT_MODEL_TIMEOUT = env.float("CHAT_MODEL_TIMEOUT", default=60.0)
@@ -394,9 +389,8 @@ CHAT_SYSTEM_PROMPT = env.str(
 )
 ASSISTANT_NAME = env.str("ASSISTANT_NAME", default="Whizi")
 MESSAGE_MAX_CHARS = env.int("MESSAGE_MAX_CHARS", default=20_000)
-# One chat request's input budget: litellm's input window for the model, with room for
-# tokenizers counting more than ours, capped at CHAT_INPUT_TOKENS_MAX; for a model litellm
-# does not know (offline, self-hosted), CHAT_INPUT_TOKENS_DEFAULT.
+# A chat request's input budget: litellm's window for the model less a margin, capped at
+# MAX; DEFAULT for a model litellm does not know.
 CHAT_INPUT_TOKENS_DEFAULT = env.int("CHAT_INPUT_TOKENS_DEFAULT", default=16_000)
 CHAT_INPUT_TOKENS_MAX = env.int("CHAT_INPUT_TOKENS_MAX", default=128_000)
 
@@ -410,25 +404,23 @@ MEMORY_TURNS_PER_PASS = env.int("MEMORY_TURNS_PER_PASS", default=6)
 MEMORY_TRANSCRIPT_TOKEN_LIMIT = env.int("MEMORY_TRANSCRIPT_TOKEN_LIMIT", default=20_000)
 MEMORY_CALL_TOKEN_LIMIT = env.int("MEMORY_CALL_TOKEN_LIMIT", default=50_000)
 MEMORY_READ_TIMEOUT_MS = env.int("MEMORY_READ_TIMEOUT_MS", default=200)
-# How long a reply waits for the memory row to owe a pass; past it the exchange is pending
-# and the sweeper owes the pass later.
+# How long a reply waits for the memory row's lock; past it the sweeper owes the pass later.
 MEMORY_TRIGGER_LOCK_TIMEOUT_MS = env.int("MEMORY_TRIGGER_LOCK_TIMEOUT_MS", default=500)
-# A running pass's lease, renewed every third of it: a dead worker's passes stay owed this
-# long at most, then the sweeper (every half minute) resends them. A live pass never runs twice.
+# A running pass's lease, renewed every third of it: a dead worker's pass is resent after
+# this; a live pass never runs twice.
 MEMORY_PASS_LEASE_SECONDS = env.int("MEMORY_PASS_LEASE_SECONDS", default=60)
 MEMORY_CAS_ATTEMPTS = env.int("MEMORY_CAS_ATTEMPTS", default=3)
-# A pass failing on the model (any error: key, name, outage) is never given up: it waits this
-# long, doubling per failure up to the cap, and the sweeper resends it.
+# A pass failing on the model is never given up: it waits this long, doubling up to the cap.
 MEMORY_PASS_BACKOFF_SECONDS = env.int("MEMORY_PASS_BACKOFF_SECONDS", default=30)
 MEMORY_PASS_BACKOFF_MAX_SECONDS = env.int("MEMORY_PASS_BACKOFF_MAX_SECONDS", default=300)
 # Versions kept for undo and restore: the newest this many, or younger than this many days.
 MEMORY_HISTORY_KEEP_VERSIONS = env.int("MEMORY_HISTORY_KEEP_VERSIONS", default=50)
 MEMORY_HISTORY_KEEP_DAYS = env.int("MEMORY_HISTORY_KEEP_DAYS", default=90)
-# A queued pass task not run after this long is presumed lost and resent: Redis's own
-# ``visibility_timeout`` (above). Sooner would duplicate a pass merely waiting in a backlog.
+# A queued pass not run after this long is resent; matches ``visibility_timeout`` above, as
+# sooner would duplicate a pass waiting in a backlog.
 MEMORY_PASS_RESEND_AFTER_SECONDS = env.int("MEMORY_PASS_RESEND_AFTER_SECONDS", default=600)
-# A pass that crashed (a bug) through all retries stays owed and is retried after this long;
-# work that crashed it this many times in a row is given up as read.
+# A pass that crashed through all retries is retried after this long; after this many in a
+# row its work is given up as read.
 MEMORY_DROPPED_PASS_RETRY_SECONDS = env.int("MEMORY_DROPPED_PASS_RETRY_SECONDS", default=3600)
 MEMORY_PASS_DROPS_BEFORE_SKIP = env.int("MEMORY_PASS_DROPS_BEFORE_SKIP", default=3)
 GUEST_IDLE_DAYS = env.int("GUEST_IDLE_DAYS", default=30)
@@ -442,8 +434,7 @@ LOGGING: dict[str, Any] = {
     "filters": {"drop_all": {"()": "core.logs.DropAll"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
-    # litellm logs request bodies (message text, memory lines): its loggers are shut
-    # whatever LOG_LEVEL says. httpx logs URLs only.
+    # litellm logs request bodies (message text, memory lines): shut whatever LOG_LEVEL says.
     "loggers": {
         **{
             name: {"level": "CRITICAL", "handlers": [], "propagate": False, "filters": ["drop_all"]}

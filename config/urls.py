@@ -7,9 +7,7 @@ from knox.models import AuthToken
 
 from config.health import healthz
 
-# knox registers its tokens in the admin, and a token is a person's credential (even hashed, its
-# row says who is logged in where): operators see only what memory/admin.py registers
-# (read-only, content-free) and Django's groups.
+# A token row says who is logged in where: keep knox's tokens out of the admin.
 if admin.site.is_registered(AuthToken):
     admin.site.unregister(AuthToken)
 

@@ -11,10 +11,8 @@ log = logging.getLogger(__name__)
 
 
 def warm_up(*, urls: bool = False) -> None:
-    """Before a server forks: import litellm (seconds) and load the o200k tokenizer (about a
-    second); with ``urls``, the URLconf with every view behind it and the translation catalogs
-    too (a web server's first request would load them). Opens no connection and starts no
-    thread: what is loaded here is shared by the forked children."""
+    """Before a server forks: import litellm and the tokenizer, with ``urls`` the URLconf and
+    translation catalogs. No connection or thread, so the forked children share it all."""
     llm.litellm()
     facade.load_tokenizer()
     if urls:
@@ -29,10 +27,8 @@ def warm_up(*, urls: bool = False) -> None:
 
 
 def warm_up_process() -> None:
-    """In a freshly forked worker process, before it serves: one call of the offline chat model
-    through the model seam, which starts the thread pools litellm and ``llm`` keep (threads
-    do not survive a fork, so this cannot happen before it) and fills litellm's first-call
-    caches. Never fatal: a failure here only leaves the first request to pay for it."""
+    """In a forked worker: one offline model call starts the thread pools (threads do not
+    survive a fork) and fills litellm's caches. Never fatal."""
     try:
         llm.complete(
             model=f"{llm.OFFLINE_PROVIDER}/whizi-chat",

@@ -1,8 +1,4 @@
-"""API-wide pieces: JSON errors with a stable ``code`` the mobile app maps to its alerts.
-
-Every error of an API request, ours (``core.errors.ServiceError``) or DRF's and Django's, is
-answered here, in one place: views raise, they do not build error responses.
-"""
+"""The API's one error mapping: JSON with a stable ``code``; views raise, never build errors."""
 
 from __future__ import annotations
 
@@ -21,9 +17,8 @@ from core.errors import Busy, Invalid, NotFound, ServiceError, Unavailable
 from core.parsers import BodyTooLarge
 from core.throttling import RateLimited
 
-# The database cannot be reached (refused, dropped, timed out): the service is down, not the
-# request wrong (but a deadlock or a serialization failure, also an OperationalError, is a race:
-# ``core.db``). Other database errors (an integrity error, a value too long) are our bugs.
+# An unreachable database is an outage (a deadlock, also an OperationalError, is a race:
+# ``core.db``); other database errors are our bugs.
 OUTAGE_ERRORS = (OperationalError, InterfaceError)
 
 
@@ -45,9 +40,8 @@ def unavailable_text() -> str:
 
 
 def _outage(exc: Exception, context: dict[str, Any]) -> Unavailable | None:
-    """503 with the view's own code (``memory_unavailable``, ``clear_failed``, as the README
-    promises) for any database error of a view that declares one in ``outage_codes``, also when
-    authentication met it; ``unavailable`` for an unreachable database anywhere else."""
+    """503 with the view's ``outage_codes`` code for any database error, else ``unavailable``
+    for an unreachable database."""
     view = context.get("view")
     request = context.get("request")
     method = getattr(request, "method", "")
@@ -64,7 +58,7 @@ def _from_drf(exc: exceptions.APIException) -> ServiceError:
     if isinstance(exc, exceptions.ValidationError):
         return Invalid(fields=exc.detail)
     if isinstance(exc, exceptions.Throttled):
-        # DRF's Throttled sets ``wait`` in __init__; its stubs do not declare it.
+        # ``wait`` is missing from the stubs.
         return RateLimited(max(int(getattr(exc, "wait", None) or 1), 1))
     code = next((c for cls, c in _CODES.items() if isinstance(exc, cls)), "error")
     detail = str(exc.detail)
@@ -91,9 +85,8 @@ def as_service_error(exc: Exception, context: dict[str, Any]) -> ServiceError | 
     if isinstance(exc, Http404):  # get_object_or_404 raises Django's own
         return NotFound()
     if isinstance(exc, RequestDataTooBig):
-        # Django's own refusal of a declared length over DATA_UPLOAD_MAX_MEMORY_SIZE, raised
-        # when the body is first read (DRF reads request.body before its JSON parser runs, from
-        # 3.18): the same 413 as the parser's, still before anything is parsed.
+        # Django's refusal of a declared length over the limit (DRF ≥ 3.18 reads the body
+        # first): the parser's 413.
         return BodyTooLarge()
     if isinstance(exc, PermissionDenied):
         exc = exceptions.PermissionDenied(*exc.args)
@@ -103,8 +96,7 @@ def as_service_error(exc: Exception, context: dict[str, Any]) -> ServiceError | 
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    """The API's one mapping of errors: ``{"code", "detail", ...extra}`` with the error's
-    status and headers (``Retry-After``, ``WWW-Authenticate``); None lets a bug be a 500."""
+    """``{"code", "detail", ...extra}`` with the error's status and headers; None: a 500."""
     error = as_service_error(exc, context)
     if error is None:
         return None

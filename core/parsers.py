@@ -27,11 +27,8 @@ class JSONTooDeep(Invalid):
     detail = "The JSON is nested too deeply."
 
 
-# A JSON string, escapes included. Possessive (``*+``, ``++``): once a character is taken it is
-# never given back, so even an unterminated string of escaped quotes is scanned once — linear in
-# the body, where the backtracking form was quadratic (a 32 KB login body took 28 s).
-# An unterminated string runs to the end of the body (the JSON is invalid anyway): otherwise
-# every later quote would start a new scan to the end.
+# A JSON string. Possessive, and an unterminated one runs to the end: linear in the body (the
+# backtracking form took 28 s on a 32 KB login body).
 _STRING = re.compile(r'"(?:[^"\\]++|\\.)*+(?:"|\\?\Z)', re.DOTALL)
 _NOT_A_BRACKET = re.compile(r"[^\[\]{}]++")
 # An opening bracket is a step of +1, a closing one of −1 (as signed bytes).
@@ -39,10 +36,8 @@ _STEP = str.maketrans({"[": "\x01", "{": "\x01", "]": "\xff", "}": "\xff"})
 
 
 def json_depth_exceeds(text: str, limit: int) -> bool:
-    """Whether ``text`` nests arrays and objects deeper than ``limit``, counted without parsing
-    and in time linear in the text, every step in C: strings out, then the brackets alone as
-    +1/−1, whose largest running sum is the depth (``[`` × 100,000, 2.5 MB of escaped quotes
-    or of ``[]`` each cost a few passes over the body, and nothing recurses)."""
+    """Whether ``text`` nests deeper than ``limit``: linear, in C, without recursion (strings
+    out, brackets as +1/−1, the largest running sum)."""
     if text.count("[") + text.count("{") <= limit:
         return False
     brackets = _NOT_A_BRACKET.sub("", _STRING.sub("", text))
@@ -51,9 +46,7 @@ def json_depth_exceeds(text: str, limit: int) -> bool:
 
 
 class JSONParser(parsers.JSONParser):
-    """DRF's JSON parser behind two limits checked before ``json.loads``: the body's size
-    (``DATA_UPLOAD_MAX_MEMORY_SIZE``, as Django applies to form posts: 413) and its nesting
-    (``JSON_MAX_DEPTH``: 400), so no body can make the parser recurse or buffer without end."""
+    """DRF's parser behind a size (413) and a nesting limit (400), checked before parsing."""
 
     def parse(
         self,

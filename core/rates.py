@@ -6,8 +6,7 @@ _SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
 def parse_rate(rate: str) -> tuple[int, int]:
-    """``"10/min"`` → (10, 60): a number of requests per second, minute, hour or day (DRF's
-    form: any word starting with s, m, h or d)."""
+    """``"10/min"`` → (10, 60), in DRF's form."""
     number, _, period = rate.partition("/")
     seconds = _SECONDS.get(period.strip()[:1].lower())
     if not number.strip().isdecimal() or not number.strip().isascii() or seconds is None:

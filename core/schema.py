@@ -1,11 +1,7 @@
-"""The OpenAPI document's error responses: the one error body (``core.errors``) on every 4xx and
-5xx of every operation.
+"""The OpenAPI error responses: the one error body on every 4xx and 5xx.
 
-A view declares the errors of its own (``errors("stale_version")`` under its status in
-``extend_schema(responses=…)``); the schema class adds those every operation of its kind can
-answer: 401 with authentication, 429 with a rate limit, 400 and 413 with a request body, 404
-with an id in the path, 409 ``busy`` on every write (a deadlock lost after its retries), and
-503 everywhere (the database, also behind the token).
+A view declares its own (``errors("stale_version")``); the schema adds those its kind of
+operation can answer (401, 429, 400/413, 404, 409 ``busy`` on writes, 503 everywhere).
 """
 
 from __future__ import annotations
@@ -20,8 +16,7 @@ from rest_framework import serializers
 class ErrorSerializer(serializers.Serializer):
     code = serializers.CharField(help_text="Stable: what the app maps to its alerts.")
     detail = serializers.CharField(help_text="For people, in the request's language.")
-    # A declared field named like ``Serializer.fields``: DRF's metaclass takes declared fields
-    # off the class, so nothing is shadowed at run time.
+    # DRF's metaclass takes declared fields off the class: ``Serializer.fields`` is not shadowed.
     fields = serializers.DictField(  # type: ignore[assignment]
         required=False, help_text="`invalid`: what is wrong, by field."
     )
@@ -44,7 +39,7 @@ def errors(*codes: str) -> OpenApiResponse:
 
 
 def _describe(codes: tuple[str, ...] | list[str]) -> str:
-    # The codes travel in the description: the one place drf-spectacular keeps of a response.
+    # The one place drf-spectacular keeps of a response.
     return _CODES_PREFIX + ", ".join(f"`{code}`" for code in codes)
 
 
@@ -86,7 +81,7 @@ class AutoSchema(openapi.AutoSchema):
         if "{" in self.path:
             common["404"] = ["not_found"]
         if self.method != "GET":
-            # A write that kept losing a deadlock after its retries (``core.db``).
+            # A deadlock lost after its retries (``core.db``).
             common["409"] = ["busy"]
         return common
 

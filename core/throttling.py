@@ -1,8 +1,7 @@
 """Rate limits (SPEC §10): DRF's throttle classes, for the API and the web pages alike.
 
 API views list them in ``throttle_classes``; web views call ``refuse_page``. Counts live in the
-default cache (Redis, or a file cache embedded), so every process sees the same counts. Rates
-come from ``settings.THROTTLE_RATES``, read per request; ``THROTTLE_ENABLED=false`` disables all.
+shared cache; rates come from ``settings.THROTTLE_RATES``.
 """
 
 from __future__ import annotations
@@ -31,8 +30,7 @@ _REFUSED = "_whizi_throttled"
 
 
 class ScopedThrottle(SimpleRateThrottle):
-    """A DRF throttle rated by ``settings.THROTTLE_RATES[scope]``. An unreachable cache lets
-    requests through (logged): a cache outage must not lock everyone out of logging in."""
+    """Rated by ``THROTTLE_RATES[scope]``; a cache outage lets requests through (logged)."""
 
     scope = ""
 
@@ -63,8 +61,7 @@ class ScopedThrottle(SimpleRateThrottle):
         raise NotImplementedError
 
     def allow_request(self, request: Any, view: Any) -> bool:
-        """DRF's sliding window, letting cache failures through. The key is computed first and
-        outside that: an unparsable body is the view's 400."""
+        """DRF's sliding window; the key first, outside the try: a bad body is the view's 400."""
         if not settings.THROTTLE_ENABLED or self.num_requests is None or self.duration is None:
             return True  # no rate (parse_rate gives neither): no limit
         self.key = self.get_cache_key(request, view)
@@ -163,8 +160,7 @@ class PasswordResetEmailThrottle(PerEmail):
 
 LOGIN = (LoginThrottle, LoginEmailThrottle)
 SIGNUP = (SignupThrottle, SignupEmailThrottle)
-# One's own password, before a change or deletion: per address, and per person so a stolen
-# token cannot guess it from many addresses.
+# Per person too, so a stolen token cannot guess the password from many addresses.
 PASSWORD_CHECK = (LoginThrottle, PasswordCheckThrottle)
 # Counted whether or not an account has the address: a 429 reveals nobody.
 PASSWORD_RESET = (PasswordResetThrottle, PasswordResetEmailThrottle)

@@ -29,12 +29,10 @@ Messages = list[dict[str, str]]
 
 
 class ModelError(Exception):
-    """A model call failed. The message is a fixed code, never prompt or answer text.
+    """A model call failed; the message is a fixed code, never prompt or answer text.
 
-    ``code``: what a client is told. ``kind``: the failure for operators (``auth``,
-    ``unknown_model``, ``context_window``…). ``about_content``: the request itself may be the
-    cause (refused or too long), so it will fail again while others pass. Otherwise the fault
-    is the provider's or the configuration's."""
+    ``code`` is what a client is told, ``kind`` what operators see; ``about_content`` means the
+    request itself may be the cause (refused or too long) and will fail again."""
 
     def __init__(
         self, code: str, *, retryable: bool, kind: str | None = None, about_content: bool = False
@@ -57,8 +55,7 @@ class Completion:
 
 @cache
 def _pool() -> ThreadPoolExecutor:
-    # Created on first use, so a forked worker builds its own. Roomy: an abandoned call keeps
-    # its thread until the provider gives up.
+    # Per process (built on first use); roomy, as an abandoned call keeps its thread.
     return ThreadPoolExecutor(max_workers=32, thread_name_prefix="llm")
 
 
@@ -69,15 +66,14 @@ def litellm() -> ModuleType:
     os.environ.setdefault("LITELLM_OFFLINE_MODE", "true")
     import litellm as _litellm
 
-    # Not at the top: importing the provider imports litellm, which costs seconds.
+    # Here: importing the provider imports litellm.
     from llm.provider import OfflineProvider
 
     _litellm.telemetry = False
     _litellm.suppress_debug_info = True
     _litellm.set_verbose = False
-    # litellm logs whole requests (message text, memory lines) and may quote them in errors:
-    # a filter drops all its records whatever LOG_LEVEL says (and survives Celery's logging
-    # setup). Our own records carry content-free codes.
+    # litellm logs whole requests (message text, memory lines): drop all its records, whatever
+    # LOG_LEVEL or Celery's logging setup say.
     for name in ("LiteLLM", "LiteLLM Router", "LiteLLM Proxy"):
         logging.getLogger(name).addFilter(DropAll())
     _litellm.drop_params = True
@@ -123,8 +119,7 @@ def _answer_formats(model: str) -> tuple[bool, bool]:
 
 
 def structured_output(model: str, *, name: str, schema: dict[str, Any]) -> dict[str, Any]:
-    """The ``response_format`` for ``schema``: the schema where enforced, else JSON mode, else
-    nothing. The answer is read leniently and checked in code either way."""
+    """The ``response_format`` for ``schema``: the schema, else JSON mode, else nothing."""
     by_schema, json_mode = _answer_formats(model)
     if by_schema:
         spec = {"name": name, "schema": schema, "strict": True}
@@ -135,8 +130,7 @@ def structured_output(model: str, *, name: str, schema: dict[str, Any]) -> dict[
 
 
 def cache_prefix(model: str, messages: Messages) -> list[dict[str, Any]]:
-    """Mark the system message as a cacheable prefix where the provider needs telling
-    (Anthropic's ``cache_control``); others cache long prefixes themselves."""
+    """Mark the system message cacheable for Anthropic; others cache prefixes themselves."""
     if not messages or _provider(model) != "anthropic" or messages[0]["role"] != "system":
         return list(messages)
     first = {
@@ -153,8 +147,7 @@ def cache_prefix(model: str, messages: Messages) -> list[dict[str, Any]]:
 
 
 def _map_error(exc: BaseException) -> ModelError:
-    """litellm's exception as a content-free ``ModelError``. Order matters: litellm's content
-    errors subclass ``BadRequestError``."""
+    """litellm's exception as a ``ModelError``; content errors first (they subclass 400)."""
     errors = litellm().exceptions
     for error_type, code, kind, retryable, about_content in (
         (errors.ContextWindowExceededError, "too_long", "context_window", False, True),
@@ -165,7 +158,7 @@ def _map_error(exc: BaseException) -> ModelError:
         (errors.AuthenticationError, "auth", "auth", False, False),
         (errors.PermissionDeniedError, "auth", "forbidden", False, False),
         (errors.NotFoundError, "bad_request", "unknown_model", False, False),
-        # Any other 400/422 may be content or configuration: the caller tries less (passes split).
+        # Any other 400/422 may be content: the caller tries less (passes split).
         (errors.BadRequestError, "bad_request", "bad_request", False, True),
         (errors.UnprocessableEntityError, "bad_request", "bad_request", False, True),
         (errors.RateLimitError, "rate_limited", "rate_limited", True, False),
@@ -215,10 +208,9 @@ STREAM_BUFFER_CHUNKS = 256
 def stream(
     *, model: str, messages: Messages, timeout: float, total_timeout: float | None = None
 ) -> Iterator[str]:
-    """Yield the answer's text chunks; each within ``timeout`` seconds, all within
-    ``total_timeout`` (default ten times ``timeout``).
+    """Yield the answer's chunks, each within ``timeout``, all within ``total_timeout`` (10×).
 
-    A sync generator on purpose: under WSGI an async one is buffered to the end.
+    Sync on purpose: under WSGI an async generator is buffered to the end.
     """
     deadline = time.monotonic() + (total_timeout or timeout * 10)
     lib = litellm()

@@ -1,10 +1,7 @@
 """The built-in offline models: a registry the apps fill as they load.
 
-The seam knows no model: each app registers the one it stands in for (``register``), memory
-its writer (``offline/whizi-memory``), chat its responder (the default, for every other name).
-Like a hosted model, an offline model learns the call's data from the messages it is sent. The
-litellm provider that serves them is ``llm.provider``; this module imports no litellm, so an
-app can register its model without paying for litellm's import.
+Memory registers its writer, chat its responder (the default). Like a hosted model, each
+learns everything from the messages. No litellm import here (``llm.provider`` serves them).
 """
 
 from __future__ import annotations
@@ -21,8 +18,7 @@ _default: list[Answer] = []
 
 
 def register(name: str, answer: Answer, *, default: bool = False) -> None:
-    """Serve ``offline/<name>`` with ``answer``; a ``default`` model answers every name that
-    no model was registered for. Called once per app as it loads (``AppConfig.ready``)."""
+    """Serve ``offline/<name>`` with ``answer``; a ``default`` one answers any other name."""
     _models[name] = answer
     if default:
         _default[:] = [answer]
@@ -42,9 +38,6 @@ _CHUNK_RE: Final = re.compile(r"\s*\S+\s*|\s+")
 
 
 def stream_words(text: str) -> Iterator[str]:
-    """Split a reply into chunks (words with their trailing spaces) for streaming.
-
-    Joining the chunks gives back the text exactly, leading whitespace and newlines included.
-    """
+    """Split a reply into word chunks for streaming; joined, they give the text back exactly."""
     for match in _CHUNK_RE.finditer(text):
         yield match.group(0)

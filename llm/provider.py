@@ -1,9 +1,5 @@
-"""The litellm custom provider ("offline/<name>") that serves the built-in models.
-
-The seam (``llm.client``) registers it with litellm when it first imports litellm, so the
-product's code path is the same for offline and hosted models. litellm requires all four entry
-points of a custom provider.
-"""
+"""The litellm custom provider ("offline/<name>") serving the built-in models, registered by
+``llm.client`` so offline and hosted models share one code path."""
 
 from __future__ import annotations
 
@@ -18,16 +14,12 @@ from llm.offline import answer_for, stream_words
 
 
 def _approx_tokens(text: str) -> int:
-    # The offline models bill nothing; a cheap estimate keeps the usage fields meaningful.
+    # A cheap estimate keeps the usage fields meaningful.
     return max(1, len(text) // 4)
 
 
 class TextProvider(CustomLLM):
-    """A litellm custom provider over a function that answers with text.
-
-    litellm requires all four entry points (completion, acompletion, streaming, astreaming);
-    subclasses only say what the answer is. The tests' scripted model builds on this too.
-    """
+    """litellm's four entry points over ``answer``; the tests' scripted model subclasses it."""
 
     def answer(self, model: str, messages: list[dict[str, Any]]) -> str:
         raise NotImplementedError
@@ -83,8 +75,7 @@ class TextProvider(CustomLLM):
                 else None,
             )
 
-    # An async generator, as litellm uses it (it iterates the result); litellm's base class
-    # declares a coroutine whose body only raises.
+    # An async generator, as litellm iterates it (the base class declares a coroutine).
     async def astreaming(  # type: ignore[override]
         self, model: str, messages: list, *args: Any, **kwargs: Any
     ) -> AsyncIterator[GenericStreamingChunk]:

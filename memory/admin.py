@@ -1,10 +1,7 @@
-"""The admin for operators: read-only, and content-free (issue 13 point 7).
+"""The operators' admin: read-only and content-free (issue 13 point 7).
 
-Two views: the memory trace (``MemoryEvent``: counts, model, latency, outcome codes) and the
-scheduling of passes (``Memory``: owed, running, backing off). Neither ever shows a line or a
-message: every page lists its fields by name (an allow-list: a field added to the model later
-is not shown until someone adds it here), search matches an owner id exactly and never text,
-and nothing can be added, changed or deleted from here. Messages are not registered at all.
+The memory trace and pass scheduling, never a line or a message: fields are an allow-list,
+search matches an owner id only. Messages are not registered.
 """
 
 from __future__ import annotations
@@ -21,10 +18,10 @@ from memory.scheduling import COORDINATION_COLUMNS
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
-    """Viewing only (staff with the view permission, as Django decides), searched by owner id."""
+    """Viewing only, searched by owner id."""
 
     actions = None
-    # Search is by owner id only (see get_search_results); listed so the search box shows.
+    # Listed so the search box shows; see get_search_results.
     search_fields = ("=owner_id",)
     search_help_text = "Owner id (exact)"
     show_full_result_count = False
@@ -112,7 +109,7 @@ MEMORY_FIELDS = (
 
 @admin.register(Memory)
 class MemoryAdmin(ReadOnlyAdmin):
-    """Pass scheduling per owner: what is owed, running or backing off. No line is shown."""
+    """Pass scheduling per owner; no line is shown."""
 
     fields = MEMORY_FIELDS
     readonly_fields = MEMORY_FIELDS
@@ -121,11 +118,11 @@ class MemoryAdmin(ReadOnlyAdmin):
     ordering = ("-pass_requested", "pass_resend_at", "id")
 
     def get_queryset(self, request: HttpRequest) -> QuerySet:
-        # The list's text is never even read from the database.
+        # The text is never even read.
         return super().get_queryset(request).defer("lines")
 
 
-# Every field of the trace is a number, a time or a code (MemoryEvent holds no text).
+# Numbers, times and codes only (MemoryEvent holds no text).
 EVENT_FIELDS = (
     "id",
     "created_at",
@@ -146,7 +143,7 @@ EVENT_FIELDS = (
 
 @admin.register(MemoryEvent)
 class MemoryEventAdmin(ReadOnlyAdmin):
-    """The memory trace: passes, condenses, cuts, clears and edits, in counts and codes."""
+    """The memory trace, in counts and codes."""
 
     fields = EVENT_FIELDS
     readonly_fields = EVENT_FIELDS

@@ -6,9 +6,7 @@ class MemoryConfig(AppConfig):
     name = "memory"
 
     def ready(self) -> None:
-        # Imported once the app registry is ready, as Django asks of modules that use it. The
-        # tasks too, so every process (a web server sending a pass) has them in Celery's
-        # registry, where they are sent by name.
+        # Once the registry is ready; the tasks too, since they are sent by name.
         from llm import offline as offline_models
         from memory.engine import tasks  # noqa: F401
         from memory.offline import extractor

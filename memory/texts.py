@@ -1,12 +1,11 @@
-"""The memory service's error texts (SPEC §7), shared by the settings page and the API. They
-name the memory service, not the account, and go with errors that delete nothing."""
+"""Memory's texts for people (SPEC §7), shared by the settings page and the API."""
 
 from django.utils.translation import gettext_lazy as _
 
 MEMORY_UNAVAILABLE = _("Memory isn't available right now. Try again later.")
 CLEAR_FAILED = _("Couldn't clear memory. Try again.")
 
-# Why a line the person wrote was refused (the same rules as the model's lines), by reason code.
+# Why a line the person wrote was refused, by reason code.
 _NOT_AN_ORDER = _(
     "Write a fact about you, not an instruction for the assistant "
     "(for example “Prefers short answers”)."
@@ -21,7 +20,7 @@ LINE_REFUSED = {
 }
 MEMORY_FULL = _("Memory is full. Delete a fact first.")
 
-# What made each version of the list, as the History page names it (by ``MemoryVersion.kind``).
+# The History page's names for ``MemoryVersion.kind``.
 VERSION_KINDS = {
     "pass": _("Learned from your chats"),
     "voice_pass": _("Learned from a voice session"),

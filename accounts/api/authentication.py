@@ -1,5 +1,4 @@
-"""Token authentication (django-rest-knox: hashed tokens, one per device, sliding expiry) that
-also notes activity, so guest housekeeping spares active guests."""
+"""knox token authentication that notes activity, so housekeeping spares active guests."""
 
 from __future__ import annotations
 
@@ -15,9 +14,8 @@ from rest_framework import exceptions
 
 from accounts.services import touch
 
-# What a token can look like: knox's 64 hex digits, or the 40 of a token issued before tokens
-# were hashed (accounts/migrations/0003 hashed those in). Anything else is refused before the
-# database is asked: a header of any bytes never reaches a query (a NUL is an error there).
+# knox's 64 hex digits, or 40 for a pre-hash token (accounts/migrations/0003); anything else is
+# refused before a query sees it (a NUL is an error there).
 TOKEN_SHAPE = re.compile(rb"[0-9a-f]{64}|[0-9a-f]{40}")
 
 
@@ -30,18 +28,14 @@ class TokenAuthenticationWithActivity(TokenAuthentication):
         return user, auth_token
 
     def _cleanup_token(self, auth_token: AuthToken) -> bool:
-        """True when ``auth_token`` has expired (and is deleted). Only this token is looked at:
-        knox's own reads every token of the person on every request; housekeeping deletes
-        the others once they expire (``accounts.tokens.delete_expired_tokens``)."""
+        """Delete ``auth_token`` if expired; only this one (knox's reads them all each time)."""
         if auth_token.expiry is not None and auth_token.expiry < timezone.now():
             AuthToken.objects.filter(digest=auth_token.digest).delete()
             return True
         return False
 
     def renew_token(self, auth_token: AuthToken) -> None:
-        """Slide the expiry (at most hourly, never past ``AUTO_REFRESH_MAX_TTL`` after issue),
-        as knox does, with an UPDATE that may find no row: a logout on another request may
-        have ended the token meanwhile, which is no error."""
+        """Slide the expiry as knox does, by an UPDATE that may find no row (a racing logout)."""
         new_expiry = timezone.now() + knox_settings.TOKEN_TTL
         if knox_settings.AUTO_REFRESH_MAX_TTL is not None:
             new_expiry = min(new_expiry, auth_token.created + knox_settings.AUTO_REFRESH_MAX_TTL)
@@ -52,9 +46,7 @@ class TokenAuthenticationWithActivity(TokenAuthentication):
 
 
 class TokenIfStillValid(TokenAuthenticationWithActivity):
-    """For logging in and signing up, where a token along only says which guest comes with the
-    person: a token that has ended (expired, logged out, a password changed) is as if absent,
-    so an app that still sends its old one gets a new token, not a 401."""
+    """For login and signup: an ended token is as if absent, so an old one gets no 401."""
 
     def authenticate(self, request: Any) -> tuple[Any, Any] | None:
         try:

@@ -41,9 +41,7 @@ def _guest_of(request: Request) -> User | None:
 
 
 class AccountRequest(Request):
-    """What an API view for a person receives: authentication (``IsAuthenticated``, the default
-    permission) has let only a User through. A type for the views' signatures, never built;
-    ``tests/test_architecture.py`` checks that each view taking one requires authentication."""
+    """A request ``IsAuthenticated`` let through: only a User. A type, never built."""
 
     user: User
 
@@ -80,8 +78,7 @@ class SignupView(APIView):
     def post(self, request: Request) -> Response:
         data = CredentialsSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        # The account and its token together: an outage between them must not leave the
-        # address taken by an account the app never got a token for.
+        # Together: an outage must not leave an account the app has no token for.
         with transaction.atomic():
             account = services.sign_up(**data.validated_data, guest=_guest_of(request))
             token = issue_token(account)
@@ -100,8 +97,7 @@ class LoginView(APIView):
     def post(self, request: Request) -> Response:
         data = CredentialsSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        # A token of its own for this device; with a guest's token along, the guest (and
-        # every token of it) is merged away.
+        # A guest's token along merges the guest (and its tokens) away.
         with transaction.atomic():
             account = services.log_in(**data.validated_data, guest=_guest_of(request))
             token = issue_token(account)
@@ -130,7 +126,6 @@ class PasswordChangeSerializer(serializers.Serializer):
 
 
 class PasswordView(APIView):
-    # A password check: guessing it is throttled like a login, and per person.
     throttle_classes = list(throttling.PASSWORD_CHECK)
 
     @extend_schema(
@@ -142,8 +137,7 @@ class PasswordView(APIView):
         },
     )
     def post(self, request: AccountRequest) -> Response:
-        """Change the password: every other token and web session ends, and this device gets
-        a fresh token (the one it sent ends too)."""
+        """Change the password: every token and web session ends; this device gets a new token."""
         data = PasswordChangeSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         with transaction.atomic():
@@ -170,8 +164,7 @@ class PasswordResetView(APIView):
         responses={202: ResetRequestedSerializer, 400: errors("invalid_email")},
     )
     def post(self, request: Request) -> Response:
-        """Mail a one-time reset link to the account with this address. The same 202 whether
-        one has it or not: nothing here tells who has an account."""
+        """Mail a one-time reset link; the same 202 whether or not an account has the address."""
         data = PasswordResetSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         passwords.request_password_reset(**data.validated_data, language=get_language())
@@ -196,8 +189,7 @@ class PasswordResetConfirmView(APIView):
         responses={204: None, 400: errors("invalid_reset_token", "weak_password")},
     )
     def post(self, request: Request) -> Response:
-        """Set the password a reset link was mailed for; the link is spent, and every token and
-        web session of the account ends (log in with the new password)."""
+        """Set the password a reset link was mailed for; the link is spent, every session ends."""
         data = PasswordResetConfirmSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         passwords.reset_password(
@@ -207,7 +199,6 @@ class PasswordResetConfirmView(APIView):
 
 
 class AccountView(APIView):
-    # A password check: guessing it is throttled like a login, and per person.
     throttle_classes = list(throttling.PASSWORD_CHECK)
 
     @extend_schema(
@@ -219,8 +210,7 @@ class AccountView(APIView):
         },
     )
     def delete(self, request: AccountRequest) -> Response:
-        """Delete the account and everything of it; an account confirms with its password (as
-        on the web), a guest has none to give."""
+        """Delete the account and all its data; an account confirms with its password."""
         data = PasswordSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         services.check_deletion_password(
@@ -230,7 +220,7 @@ class AccountView(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-@method_decorator(never_cache, name="dispatch")  # the person's own data: never kept by a cache
+@method_decorator(never_cache, name="dispatch")  # never kept by a cache
 class ExportView(APIView):
     @extend_schema(responses={200: dict})
     def get(self, request: AccountRequest) -> Response:

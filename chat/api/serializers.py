@@ -92,13 +92,11 @@ class ConversationCreateSerializer(serializers.Serializer):
 
 
 class TextField(serializers.CharField):
-    """Text as the service stores it: ``clean_text`` (NUL bytes, controls and lone surrogates
-    stripped, NFC), applied before the length checks so ``max_length`` counts what is stored
-    (120 × U+FB2C grows to 360 characters under NFC)."""
+    """Text cleaned as stored, before the length checks: ``max_length`` counts what is stored."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        # Stripped by clean_text (for every surface alike), not refused.
+        # Stripped by clean_text, not refused.
         self.validators = [
             v
             for v in self.validators
@@ -158,7 +156,7 @@ class ProjectSerializer(serializers.ModelSerializer):
 
 
 class MessageCreateSerializer(serializers.Serializer):
-    # Emptiness and size are checked by the service, so web and API share one rule and message.
+    # Emptiness and size are the service's: one rule for web and API.
     content = TextField(allow_blank=True, trim_whitespace=False)
     replaces = serializers.IntegerField(
         required=False,

@@ -1,9 +1,5 @@
-"""What the offline chat responder says, in the six languages people write to it in: English,
-Italian, French, Spanish, German and Portuguese, and how it tells which one a message is in.
-
-Pure data and table lookups (no Django): the responder (``chat.offline.responder``) answers in
-the language of the message it answers, whatever language the rest of the conversation used.
-French replies say "vous", like the UI; the others use the familiar form.
+"""What the offline chat responder says in its six languages, and how it tells a message's
+language. Pure data (no Django); French says "vous", like the UI.
 """
 
 from __future__ import annotations

@@ -1,10 +1,7 @@
-"""The offline chat model: a simple deterministic responder in six languages, answering in
-the message's language.
+"""The offline chat model: a deterministic responder answering in the message's language.
 
-It answers "what do you remember about me?" from the memory block, greets by name,
-acknowledges remember requests (or says honestly when memory is off or refuses the fact), and
-otherwise says it is the offline model. It lets the product run without an API key. Texts are
-in ``chat.offline.replies``.
+It recalls the memory block, greets by name, acknowledges remember requests honestly, and
+otherwise says it is the offline model, so the product runs without an API key.
 """
 
 from __future__ import annotations

@@ -1,5 +1,4 @@
-"""Chat use-cases, one module per job: the models on offer, conversations and projects,
-sending, stop and regenerate, withdrawing an edited message, voice. Callers use these names."""
+"""Chat use-cases, one module per job; callers use these names."""
 
 from chat.services.conversations import (
     ConversationGone as ConversationGone,

@@ -1,5 +1,4 @@
-"""Projects and conversations: making, renaming, switching models, deleting; and the message
-as it is stored."""
+"""Projects and conversations: create, rename, switch model, delete; the message as stored."""
 
 from __future__ import annotations
 
@@ -21,11 +20,11 @@ log = logging.getLogger(__name__)
 
 
 class ConversationGone(NotFound):
-    """The conversation was deleted (with its account, say) while a message was on its way."""
+    """The conversation was deleted while a message was on its way."""
 
 
 def create_project(*, owner_id: int, name: str, instructions: str = "") -> Project:
-    """A project; its instructions reach the model in its conversations (they are not memory)."""
+    """A project; its instructions reach the model in its conversations (not memory)."""
     with facade.owner_still_there():
         return Project.objects.create(
             owner_id=owner_id,
@@ -37,7 +36,7 @@ def create_project(*, owner_id: int, name: str, instructions: str = "") -> Proje
 def update_project(
     *, project: Project, name: str | None = None, instructions: str | None = None
 ) -> Project:
-    """Rename a project or change its instructions (cleaned like every stored text)."""
+    """Rename a project or change its instructions."""
     changed = ["updated_at"]  # only what was sent: a concurrent edit of the other field stays
     if name is not None:
         project.name = facade.clean_text(name).strip()
@@ -51,11 +50,8 @@ def update_project(
 
 @retry_on_lock_conflict
 def delete_project(*, project: Project) -> None:
-    """Delete a project with its conversations (they belong to it).
-
-    The project is locked, then its conversations (``core.db``): no conversation is added to
-    it meanwhile, and a message being stored in one of them lands first and goes with it, or
-    finds the conversation gone (``delete_conversation`` says why)."""
+    """Delete a project with its conversations, locked in ``core.db``'s order so a racing
+    message lands first or finds its conversation gone."""
     with transaction.atomic():
         db.lock(Project.objects.filter(pk=project.pk))
         db.lock(Conversation.objects.filter(project_id=project.pk))
@@ -64,14 +60,10 @@ def delete_project(*, project: Project) -> None:
 
 @retry_on_lock_conflict
 def delete_conversation(*, conversation: Conversation) -> None:
-    """Delete a conversation and its messages. Memory keeps what it already learned from it;
-    the person can delete lines or clear memory for that.
+    """Delete a conversation and its messages; memory keeps what it learned.
 
-    The conversation is locked first, as a message locks it before storing anything
-    (``_lock_conversation``): a message on its way is stored before the deletion and goes
-    with it, or finds the conversation gone (404). Without the lock, a message committed
-    between the cascade's DELETE of the messages and that of the conversation broke the
-    foreign key, and the deletion answered 500."""
+    Locked first, as a message locks it before storing: a message on its way lands before the
+    deletion or gets a 404. Unlocked, one committed mid-cascade broke the foreign key (500)."""
     with transaction.atomic():
         db.lock(Conversation.objects.filter(pk=conversation.pk))
         conversation.delete()
@@ -84,8 +76,7 @@ def create_conversation(
     project: Project | None = None,
     temporary: bool = False,
 ) -> Conversation:
-    """A new conversation on ``model`` (default: the first on offer); a temporary one neither
-    reads nor feeds memory."""
+    """A new conversation; a temporary one neither reads nor feeds memory."""
     model = check_model(model or settings.DEFAULT_CHAT_MODEL)
     with facade.owner_still_there():
         return Conversation.objects.create(
@@ -101,7 +92,7 @@ def switch_model(*, conversation: Conversation, model: str) -> Conversation:
 
 
 def clean_message(content: object) -> str:
-    """The person's message as stored, or InvalidInput (nothing is stored then)."""
+    """The person's message as stored, or InvalidInput."""
     if not isinstance(content, str):
         raise InvalidInput("invalid_message", gettext("The message must be text."))
     text = facade.clean_text(content)

@@ -15,8 +15,7 @@ log = logging.getLogger(__name__)
 
 
 class InvalidInput(Invalid):
-    """Input the person can fix (HTTP 400); ``code`` is stable for API clients, the detail is
-    for people (translated into the active language)."""
+    """Input the person can fix (HTTP 400)."""
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
-"""Stop and regenerate: a reply stopped keeps what arrived; a regenerate answers the person's
-last message again and replaces the old reply once the new one is stored."""
+"""Stop and regenerate: a stopped reply keeps what arrived; a regenerate replaces the old reply
+once the new one is stored."""
 
 from __future__ import annotations
 
@@ -31,8 +31,7 @@ log = logging.getLogger(__name__)
 
 
 def stop_replies(*, conversation: Conversation) -> None:
-    """Stop the replies of the conversation streaming now: each keeps what had arrived, marked
-    as stopped (``chat.stops``)."""
+    """Stop the conversation's streaming replies; each keeps what arrived (``chat.stops``)."""
     stops.request_stop(conversation.pk)
 
 
@@ -44,9 +43,7 @@ class NothingToRegenerate(Conflict):
 
 
 def _regeneration(conversation: Conversation, model: str | None) -> tuple[Reply, list[dict]]:
-    """The reply a regenerate makes and its request: the person's last message, answered again
-    (by ``model``, else the conversation's) from the history up to it, with memory as it is
-    now. Replies streaming meanwhile are stopped: the new reply takes their place."""
+    """The reply and request answering the person's last message again; stops those streaming."""
     chosen = check_model(model) if model else conversation.model
     question = conversation.messages.filter(role=Message.Role.USER).order_by("-id").first()
     if question is None:
@@ -60,8 +57,7 @@ def _regeneration(conversation: Conversation, model: str | None) -> tuple[Reply,
     )
     stops.request_stop(conversation.pk)
     memory = read_memory(conversation)
-    # The counts as the question left them: a regenerate of an exchange whose reply failed
-    # owes the pass that reply would have (a remember, a sixth turn).
+    # The counts as the question left them: a regenerate owes the pass a failed reply would have.
     before = Locked(conversation.owner_id, conversation.turns, conversation.turns_at_reply)
     request = build_request(conversation, memory, model=chosen, through=question.pk)
     made = Reply(
@@ -71,8 +67,7 @@ def _regeneration(conversation: Conversation, model: str | None) -> tuple[Reply,
 
 
 def regenerate(*, conversation: Conversation, model: str | None = None) -> Exchange:
-    """Answer the person's last message again; the new reply replaces the old one. Memory is
-    not touched: the person's message is the same turn, read (or not yet) exactly once."""
+    """Answer the person's last message again; memory reads that turn once all the same."""
     reply, request = _regeneration(conversation, model)
     exchange = Exchange(user_message=reply.question)
     try:

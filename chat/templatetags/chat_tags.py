@@ -12,6 +12,5 @@ register = template.Library()
 
 @register.filter
 def reply_html(text: str) -> SafeString:
-    """A reply's Markdown as the HTML the page shows, rendered and sanitised by
-    ``chat.markdown`` (the same function the stream uses), so it is safe to mark so."""
+    """A reply's Markdown as sanitised HTML (``chat.markdown``, as the stream)."""
     return mark_safe(markdown.render(text))  # noqa: S308 - sanitised by nh3 just before

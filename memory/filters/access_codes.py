@@ -1,11 +1,9 @@
-"""What opens a door or an account without being called a password: lock and 2FA codes, security
-answers, password hints, and a user name paired with its secret.
+"""What opens a door or account without being called a password: lock and 2FA codes, security
+answers, hints, a user name with its secret (SPEC §3).
 
-Pure module, used by `memory.filters.secrets` beside `memory.filters.credentials`. SPEC §3: each
-is refused by its value. A code needs a number next to a word saying it opens something ("Gym
-locker code 4471"), so a postcode or "a 4-digit PIN on the gym locker" is kept. A security answer
-or hint needs something said after it, so "Has security questions set up" is kept. Patterns read
-folded text. Nothing here logs a line.
+Pure module, used by `memory.filters.secrets`. A code needs a number beside a word saying it
+opens something ("Gym locker code 4471"); an answer or hint needs something said after it.
+Patterns read folded text. Nothing here logs a line.
 """
 
 from __future__ import annotations

@@ -1,9 +1,8 @@
 """Credentials in words: a password, PIN, login, key or combination word with its value.
 
-Pure module, used by `memory.filters.secrets`, in EN/IT/FR/ES/DE/PT. SPEC §3: the phrasing does
-not matter ("Hunter2 is my password", "PIN is four eight two one"), and a password-like value
-behind the name of what it opens counts too ("Netflix: Soleil2024!"). Patterns read folded text
-(lowercase, no accents). Nothing here logs a line.
+Pure module, used by `memory.filters.secrets`. SPEC §3: any phrasing ("PIN is four eight two
+one"), and a password-like value behind what it opens ("Netflix: Soleil2024!"). Patterns read
+folded text. Nothing here logs a line.
 """
 
 from __future__ import annotations
@@ -23,9 +22,7 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-# A credential is one of these words with a value near it ("the wifi password at home is x").
-# Strong words name a secret outright, so any value counts. Weak words also name everyday things
-# ("the key to success"), so their value must contain a digit.
+# Credential words. A strong word takes any value; a weak one ("the key to success") a digit.
 _NETWORK: Final = r"(?:wi-?fi|wlan|network|wpa2?|wep|router|hotspot)"
 _STRONG_WORDS: Final = (
     r"pass[-_ ]?words?|passwd|pwd|pw|pass[-_ ]?codes?|pass[-_ ]?phrases?|api ?keys?|secret keys?"
@@ -286,8 +283,7 @@ def _has_value_after(match: re.Match[str], after: str, *, strong: bool) -> bool:
 
 # --- a password behind the name of what it opens ---------------------------------------------
 
-# A short label, a separator and a password-like value ("wifi → gatto99!"). The value decides:
-# a word, a number, a measure or a model code ("Flight: AZ610") is not a password.
+# A short label, a separator and a password-like value ("wifi → gatto99!"); "Flight: AZ610" is not.
 _LABEL_SEPARATOR_RE: Final = re.compile(
     r"\s*(?:(?<!\d):(?!//)|(?<=\d):(?!\d)|=>?|-+>|[\u2192\u21d2\u279c\u2794\u27f6\u27a1])\s*"
     r"|\s+-+\s+"
@@ -305,9 +301,8 @@ _LABEL_DETERMINERS: Final = _words(
     " mon ma son sa notre leur el los las mi su tu nuestro der die das dem den mein meine sein"
     " seine ihr ihre unser unsere o os as meu minha seu sua nosso nossa"
 )
-# What a password opens (folded). A label with one of these, or a brand-like word ("PayPal"),
-# takes any password-like value; another short label ("Crunchyroll", "CPU") only one that cannot
-# be a product name ("Soleil2024!", not "Python3").
+# What a password opens: such a label, or a brand ("PayPal"), takes any password-like value;
+# another ("CPU") only one that is no product name ("Soleil2024!", not "Python3").
 _SERVICE_WORDS: Final = _words(
     "account accounts profile login app apps site website portal email e-mail mail webmail inbox"
     " wifi wi-fi wlan wireless network hotspot router modem box vpn server nas cloud console"
@@ -378,12 +373,7 @@ _WEAK, _STRONG = 1, 2
 
 
 def _password_strength(token: str) -> int:
-    """How much a value looks like a password: 0, `_WEAK` or `_STRONG`.
-
-    Strong: symbols with letters and digits, or letters and digits interleaved ("p4ypal").
-    Weak: a word and a number run together ("Soleil2024", also "Python3"); only a service label
-    makes it a secret.
-    """
+    """0, `_WEAK` ("Soleil2024": only a service label makes it a secret) or `_STRONG` ("p4ypal")."""
     if not 6 <= len(token) <= 64 or token[0] == "@" or _LINK_LIKE_RE.search(token):
         return 0  # a handle ("@anna_88"), a link or an e-mail address
     if not any(char.isalpha() for char in token):
@@ -412,11 +402,8 @@ def _password_strength(token: str) -> int:
 
 
 def _label_kind(label: str) -> tuple[int, bool]:
-    """What a value behind `label` must be to be a password, and whether the label is a lock.
-
-    0: never (a label saying what the value is); `_WEAK`: a service, device, network or brand
-    ("Netflix"); `_STRONG`: any other name of one or two words ("Crunchyroll", also "CPU").
-    """
+    """How password-like a value behind `label` must be (0: never; `_WEAK` for a service such
+    as "Netflix"), and whether the label is a lock."""
     words = label.split()
     while words and fold(words[0]) in _LABEL_DETERMINERS:
         words = words[1:]
@@ -483,9 +470,8 @@ _NETWORK_RE: Final = re.compile(rf"\b{_NETWORK}\b")
 _BARE_KEY_RE: Final = re.compile(r"keys?|claves?|chiav[ei]|cles?|chaves?|schlussel")
 
 
-# Hurried spellings ("pasword", "Paswort"): one edit (a neighbour swap counts as one) from a
-# password word of seven letters or more. Shorter words lie too close to real ones ("passwd" is
-# one edit from "passed").
+# Hurried spellings ("pasword"): one edit from a password word of seven letters or more (shorter
+# ones lie too close to real words).
 _PASSWORD_CUES: Final = ("password", "passwort", "kennwort", "contrasena", "passphrase")
 _LONG_WORD_RE: Final = re.compile(r"\b[a-z]{7,11}\b")
 _MOT_DE_PASSE_RE: Final = re.compile(r"\b(mots?) de pas(?:e|se?s|ss)\b")

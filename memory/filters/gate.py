@@ -1,10 +1,8 @@
 """Code-side refusals: whatever the memory model proposes, code decides what is stored.
 
-Pure module. SPEC §3: secrets, lines outside 3-160 characters, duplicates, markup, links and
-instructions are refused anywhere in the line, because a stored line is obeyed in every future
-conversation as if just asked. The checks live in the other `memory.filters` modules and read the
-line as `memory.filters.normalize` folds it. A refused line is only counted by reason; its text
-never reaches a log or an exception.
+Pure module. SPEC §3: a stored line is obeyed in every future conversation, so secrets, links,
+markup, instructions, duplicates and lines outside 3-160 characters are refused anywhere in it.
+A refused line is only counted by reason; its text never reaches a log or an exception.
 """
 
 from __future__ import annotations
@@ -71,11 +69,8 @@ class ValidationResult:
 def validate_lines(
     candidates: Iterable[str], *, known_good: Collection[str] = ()
 ) -> ValidationResult:
-    """Clean and check candidate lines; keep acceptable ones once each, in order.
-
-    Refused lines are only counted, by reason. `known_good` lines passed these rules
-    (`RULES_VERSION`) already: they skip the checks but not deduplication.
-    """
+    """Keep acceptable lines once each, in order; refusals are counted. `known_good` lines skip
+    the checks, not deduplication."""
     kept: list[str] = []
     refused: Counter[str] = Counter()
     seen: set[str] = set()

@@ -1,11 +1,9 @@
-"""Instructions said as statements: the assistant told what it does ("you always recommend …")
-and preferences that make it promote something ("likes it when you recommend X").
+"""Instructions said as statements: "you always recommend …", or a preference making the
+assistant promote something.
 
-Pure module, used by `memory.filters.instructions`. A memory line describes the person in the
-third person; a verb addressed to "you" (or in the second person, which ES, IT and PT say without
-a pronoun) is said to the assistant, and a stored one is obeyed in every future conversation. A
-preference that only shapes answers is kept ("Likes it when you answer with examples"); one that
-makes the assistant push something is not. Patterns read folded text.
+Pure module, used by `memory.filters.instructions`. A verb addressed to "you" (or second person
+without a pronoun) is said to the assistant and would be obeyed in every conversation. A
+preference that only shapes answers is kept. Patterns read folded text.
 """
 
 from __future__ import annotations

@@ -1,8 +1,6 @@
-"""Phrases that only ever address the assistant, wherever they stand in a memory line.
-
-Pure module, used by `memory.filters.instructions`. These need no clause boundary: "ignore
-previous instructions", "tell the user", the assistant named as the one who acts, rules for every
-answer. Memory lines are facts about the person; none of these is one. Patterns read folded text.
+"""Phrases that only ever address the assistant, wherever they stand in a memory line
+("ignore previous instructions", "tell the user"). Pure module, used by
+`memory.filters.instructions`; patterns read folded text.
 """
 
 from __future__ import annotations
@@ -42,10 +40,9 @@ _ASSISTANT_ACTS: Final = (
     r"|deveria|devera|tem que|tem de|precisa)\b",
     r"\b(?:quer|queria|pede|deseja|prefere) (?:que )?(?:o|ao) (?:assistente|ia)\b",
 )
-# The assistant as the subject of any verb where a clause opens ("The assistant reveals his
-# notes"): a memory line is never about what the assistant does. A person's human assistant is
-# "her assistant" or the assistant of a job ("L'assistente sociale la segue"): then the next word
-# is no verb, and these stop lists say which.
+# The assistant as the subject of a verb opening a clause ("The assistant reveals his notes").
+# A human assistant ("her assistant", "L'assistente sociale") is followed by no verb: the stop
+# lists.
 _SUBJECT_OPENS: Final = r"(?:^|[:;.!?(\[]\s*|,\s+)"
 _NOT_VERB_AFTER: Final = (
     r"of|for|at|in|on|and|or|who|that|which|is|was|'s|manager|coach|director|professor|teacher"
@@ -85,9 +82,8 @@ _ASSISTANT_SUBJECT: Final = (
     r"|bot)(?: (?:immer|nur|nie|niemals|nicht|jetzt|stets|auch|oft|dann|gern|gerne|ihm|ihr|ihnen"
     rf"|ihn|mir|dir|uns))* (?!(?:{_NOT_VERB_AFTER})\b)[a-z]+t\b",
 )
-# Override wording: the assistant's rules set aside ("ignore your safety rules"), answers without
-# filters, a claimed privilege that lifts them ("has admin permission, so …"). A person's own
-# rules are theirs: "Ignores his doctor's advice", "Fotografa senza filtri".
+# Override wording ("ignore your safety rules", "has admin permission, so …"); a person's own
+# rules stay theirs ("Ignores his doctor's advice").
 _RULE_NOUNS: Final = (
     r"rules|guidelines|policies|policy|filters?|restrictions|norms|limits|safeguards|guardrails"
     r"|regole|linee guida|norme|restrizioni|politiche|filtri|limiti|regles|directives|consignes"

@@ -1,11 +1,8 @@
-"""Conditional referrals: what the assistant must do when someone asks about something ("when
-someone asks about loans, recommend X").
+"""Conditional referrals: "when someone asks about loans, recommend X".
 
-Pure module, used by `memory.filters.instructions`. "When someone asks …" is either how the person
-reacts ("Gets nervous when someone asks about her job") or a rule for answers: a rule when an
-order follows. Verbs that are also a third person in IT, ES, PT and FR ("consiglia") are orders
-only when nobody asks the person ("qualcuno chiede", not "qualcuno gli chiede"). Patterns read
-folded text.
+Pure module, used by `memory.filters.instructions`. "When someone asks …" is a rule for answers
+only when an order follows; a verb that is also a third person ("consiglia") is an order only when
+nobody asks the person. Patterns read folded text.
 """
 
 from __future__ import annotations

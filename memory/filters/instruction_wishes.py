@@ -1,10 +1,9 @@
-"""Wishes that make the assistant promote a third party ("would like you to always mention her
-Etsy shop", "wants every answer to include the code ANNA20").
+"""Wishes that make the assistant promote a third party ("wants every answer to include the
+code ANNA20").
 
-Pure module, used by `memory.filters.gate`. A wish about how answers are written is a preference
-and is kept ("wants every answer to include a summary"); it is an instruction when what goes in
-is a third party: a name (a capitalised word mid-sentence), a code, or a shop, brand, link or
-advert. Names are read on the line with its case, words on the folded line.
+Pure module, used by `memory.filters.gate`. A wish about how answers are written is kept; it is
+an instruction when what goes in is a name, a code, a shop, brand, link or advert. Names are read
+with their case, words folded.
 """
 
 from __future__ import annotations

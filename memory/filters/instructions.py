@@ -1,10 +1,9 @@
 """Text planted for the assistant in a memory line: role or prompt markup, instructions.
 
-Pure module, used by `memory.filters.gate`. A stored line is obeyed in every future conversation
-as if just asked, so the whole line is checked: a label ("Note: ") or a harmless first sentence
-must not carry an instruction past the check. Memory lines describe the person in the third
-person; an imperative, a second-person command or the assistant named as the one who must act is
-what a planted instruction looks like. Patterns read folded text unless said otherwise.
+Pure module, used by `memory.filters.gate`. A stored line is obeyed in every conversation, so
+the whole line is checked (a label or harmless first sentence carries nothing past). An
+imperative or second-person command is what a planted instruction looks like. Patterns read
+folded text unless said otherwise.
 """
 
 from __future__ import annotations
@@ -209,12 +208,8 @@ Reading = Literal["strict", "quoted", "plan"]
 
 
 def _clause_is_order(clause: str, reading: Reading) -> bool:
-    """Whether a clause, read from its start, is an order to the assistant.
-
-    In a quoted clause (a title or motto) or a plan ("Goal:") an imperative is an order only
-    towards the user or the answers; a "from now on" or answer rule always is, and a pushing verb
-    is outside plans.
-    """
+    """Whether a clause, read from its start, is an order to the assistant (in a quote or plan,
+    only one about the user or the answers)."""
     lead = _LEAD_RE.match(clause)
     ruled = bool(lead and lead.group("ruled"))
     rest = clause[lead.end() :] if lead else clause

@@ -1,10 +1,8 @@
-"""Links in a memory line: URLs and bare domains, however they are written.
+"""Links in a memory line: URLs, bare domains and e-mail domains, however written (SPEC §3).
 
-Pure module, used by `memory.filters.gate`. SPEC §3: a stored line is read in every future
-conversation, so a link in it is a standing advertisement. A bare domain ("Booking.com") and an
-e-mail address's domain count too. Attackers write links so a pattern misses them ("hxxp://",
-"evil[.]example", "bob at evil dot com"); look-alike dots and at signs are folded already
-(`memory.filters.normalize`).
+Pure module, used by `memory.filters.gate`: a stored link is a standing advertisement.
+Obfuscations count ("hxxp://", "evil[.]example", "bob at evil dot com"); look-alikes are
+folded already (`memory.filters.normalize`).
 """
 
 from __future__ import annotations
@@ -21,8 +19,7 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-# Country-code TLDs, the generic TLDs links usually use, and example and local names (not in the
-# Public Suffix List). A domain ending in one is a link however capitalised, bar the exceptions.
+# Country-code and common generic TLDs, plus example and local names: a link however capitalised.
 _CCTLDS: Final = _words(
     "ac ad ae af ag ai al am ao aq ar as at au aw ax az ba bb bd be bf bg bh bi bj bm bn bo br bs"
     " bt bv bw by bz ca cc cd cf cg ch ci ck cl cm cn co cr cu cv cw cx cy cz de dj dk dm do dz ec"
@@ -104,9 +101,8 @@ _LINK_WORD_RE: Final = re.compile(
     r"|allez sur|va sur|site web|sitio|pagina|web|besuche|besucht|webseite|seite|acesse|acessa"
     r"|visite|entra (?:a|en|em|su))\W+$"
 )
-# A dot spelled or spaced out ("evil dot example dot com"), only towards a common TLD that is not
-# a word ("el punto es ..."), and after a spaced dot only a lower-case one. "evil. com" is left
-# alone: it reads like a sentence going on in lower case.
+# A spelled or spaced dot ("evil dot example dot com"), only before a TLD that is no word; "evil.
+# com" reads as a sentence going on.
 _SPELLED_DOT: Final = r" (?:dot|punto|point|punkt|ponto|\.) "
 _SPELLED_DOMAIN_RE: Final = re.compile(
     rf"\b(?P<name>[a-z0-9][a-z0-9-]+)(?:{_SPELLED_DOT}[a-z0-9-]+)*(?P<dot>{_SPELLED_DOT})"
@@ -153,11 +149,7 @@ def _has_spelled_domain(text: str) -> bool:
 
 
 def _has_email_domain(text: str) -> bool:
-    """Whether an at sign is followed by a domain: an e-mail address, however spaced.
-
-    After "@" every TLD counts whatever its case; only a spaced dot needs a lower-case one ("@
-    work. It rains" is a sentence).
-    """
+    """Whether an at sign is followed by a domain, however spaced ("@ work. It rains" is not)."""
     for match in _AT_DOMAIN_RE.finditer(text):
         for label in _AT_LABEL_RE.finditer(match.group(2)):
             spaced, tld = label.group(1) or label.group(2), label.group(3)

@@ -1,16 +1,9 @@
-"""National identity, social security and tax numbers, read by their values.
+"""National identity, social security and tax numbers, read by their values (SPEC §3).
 
-Pure module, used by `memory.filters.secrets`. SPEC §3 refuses them whatever the phrasing, so a
-number is known by its shape and, where it has one, its checksum, with or without a label. It
-covers the countries of the product's six languages; python-stdnum holds most checksums.
-
-What keeps phone numbers, dates, prices and order numbers out:
-- without a label, a number needs a shape nothing else has ("123.456.789-09", letters where a
-  phone has none) or a strong checksum, and no word of the line may call it another number
-  (`_OTHER_NUMBER_RE`);
-- behind an ID label any check digits count (a mistyped number is still someone's), but a date,
-  a year or a short number is not a value ("Passport expires 12/05/2030").
-Look-alike characters are folded already (`memory.filters.normalize`). Nothing here logs.
+Pure module, used by `memory.filters.secrets`. A number is known by its shape and checksum
+(python-stdnum), label or not. Unlabelled, it needs a shape or strong checksum nothing else has
+and no word calling it another number (`_OTHER_NUMBER_RE`); behind an ID label any check digits
+count, but not a date or short number. Nothing here logs.
 """
 
 from __future__ import annotations
@@ -48,8 +41,7 @@ def _ssn_structure(number: str) -> bool:
 
 
 def _nino_structure(number: str) -> bool:
-    # stdnum has no UK NINO. HMRC's rules: first letter none of D F I Q U V, second none of those
-    # nor O, some pairs never issued. HMRC's own spacing is enough by shape (`_NINO_SPACED_RE`).
+    # stdnum has no UK NINO: HMRC's letter rules; HMRC's spacing is enough (`_NINO_SPACED_RE`).
     prefix = number[:2].upper()
     return (
         prefix[0] not in "DFIQUV"
@@ -62,8 +54,7 @@ _PERSONALAUSWEIS_WEIGHTS: Final = (7, 3, 1)
 
 
 def _personalausweis_check(number: str) -> bool:
-    # stdnum has no German ID card or passport number: nine characters, then an ICAO 9303 7-3-1
-    # check digit (letters count 10-35). Without the check digit only a label makes it one.
+    # stdnum has no German ID or passport: nine characters and an ICAO 9303 check digit.
     number = number.upper()
     total = sum(
         int(char, 36) * _PERSONALAUSWEIS_WEIGHTS[index % 3] for index, char in enumerate(number[:9])

@@ -1,9 +1,7 @@
 """A memory line as the refusal checks read it: look-alike characters turned into what they imitate.
 
-Pure module, used by `memory.filters.gate`. SPEC §3 refuses secrets, links and instructions
-whatever the script, and a look-alike ("４１１１", "Pаssword" with a Cyrillic "а") is the cheapest
-way round an ASCII pattern. `unleet` reads leetspeak back into letters. Only the checks read this
-text; the line is stored as written.
+Pure module, used by `memory.filters.gate`: a look-alike ("Pаssword" with a Cyrillic "а") is the
+cheapest way round an ASCII pattern; `unleet` reads leetspeak back. The line is stored as written.
 """
 
 from __future__ import annotations
@@ -28,11 +26,7 @@ _WORD_RE: Final = re.compile(r"[^\W_]+")
 
 @functools.cache
 def _confusables_table() -> dict[int, str]:
-    """Other scripts' letters that look like one ASCII letter or digit ("а" → "a"), from UTS #39.
-
-    Transliteration libraries are the wrong tool: they turn Cyrillic "р" into "r", while it looks
-    like, and is used as, a Latin "p".
-    """
+    """Look-alikes of ASCII letters and digits from UTS #39 (transliteration reads "р" as "r")."""
     table: dict[int, str] = {}
     for char, homoglyphs in confusables_data.items():
         if len(char) != 1 or char.isascii() or not char.isalpha():
@@ -78,9 +72,7 @@ _SHORT_RUN_RE: Final = re.compile(r"(?<!\S)\S(?: \S)+(?!\S)")
 
 
 def unspace(line: str) -> str:
-    """The raw `line` with spaced-out words written together ("p a s s w o r d" → "password").
-
-    Run before spaces are made single: the wider gaps separate the words."""
+    """Spaced-out words written together ("p a s s w o r d"), before spaces are made single."""
     if not _SPACED_RUN_RE.search(line):
         return line
     return _SHORT_RUN_RE.sub(lambda match: match.group().replace(" ", ""), line)

@@ -1,9 +1,7 @@
-"""Secrets in a memory line: keys and tokens, credentials in words, access codes, card numbers,
-IBANs, national ID numbers and seed phrases.
+"""Secrets in a memory line: keys and tokens, credentials, access codes, cards, IBANs, national
+IDs and seed phrases, whatever the phrasing or separators (SPEC §3).
 
-Pure module, used by `memory.filters.gate`. SPEC §3: these hold whatever the phrasing, language or
-separators; a card written with dots is still a card. Look-alikes are folded already
-(`memory.filters.normalize`). Nothing here logs a line or puts it in an exception.
+Pure module, used by `memory.filters.gate`. Nothing here logs a line or puts it in an exception.
 """
 
 from __future__ import annotations
@@ -45,9 +43,8 @@ from memory.filters.national_ids import has_national_id
 
 # --- keys and tokens --------------------------------------------------------------------------
 
-# detect-secrets detectors through `analyze_string`, which only runs their regexes
-# (`analyze_line` reads global settings and may verify over the network). Artifactory and
-# IbmCloud/Softlayer/Cloudant are left out: they fire on ordinary words.
+# detect-secrets via `analyze_string`, regexes only (`analyze_line` may verify over the network);
+# less those firing on ordinary words.
 _DETECTORS: Final[tuple[BasePlugin, ...]] = (
     AWSKeyDetector(),
     AzureStorageKeyDetector(),
@@ -135,8 +132,7 @@ _IBAN_START_RE: Final = re.compile(r"\b[A-Za-z]{2}\d{2}")
 
 
 def _has_card_number(line: str) -> bool:
-    # A card may be followed by other numbers, so every prefix ending a group is tried. Only
-    # prefixes: each extra candidate is another 1 in 10 chance of passing Luhn.
+    # Every prefix ending a group, no more: each candidate is a 1 in 10 chance of passing Luhn.
     text = _DIGIT_LOOKALIKES_RE.sub(lambda match: match.group().translate(_DIGIT_LOOKALIKES), line)
     for run in _DIGIT_RUN_RE.finditer(text):
         if run.group()[0] not in _CARD_FIRST_DIGITS:
@@ -156,8 +152,7 @@ def _has_card_number(line: str) -> bool:
 
 
 def _has_iban(line: str) -> bool:
-    # Every prefix of the run (15-34 characters, the IBAN lengths) is tried, as an IBAN may be
-    # grouped and followed by words; stdnum checks length and mod-97.
+    # Every prefix of 15-34 characters (IBAN lengths); stdnum checks length and mod-97.
     for start in _IBAN_START_RE.finditer(line):
         chars: list[str] = []
         index = start.start()

@@ -1,7 +1,5 @@
-"""What the person asks of memory in a chat message, for the offline chat model.
-
-Whether the reply may promise to keep something is memory's call (the same gate, the same offline
-writer), so the chat model asks here through `read_ask` (`memory.facade.read_ask`). Pure module.
+"""What the person asks of memory in a chat message, for the offline chat model: promising to
+keep something is memory's call, asked through `memory.facade.read_ask`. Pure module.
 """
 
 from __future__ import annotations
@@ -122,10 +120,8 @@ class Ask:
 
 
 def read_ask(said: str, previous: str = "", *, lang: str, check_kept: bool = False) -> Ask | None:
-    """What `said` asks of memory, or None; `lang` is tried first.
-
-    With `check_kept` (the offline writer is memory's model) a remember it would keep nothing
-    from is "unclear" rather than a promise."""
+    """What `said` asks of memory, or None; with `check_kept`, a remember keeping nothing is
+    "unclear"."""
     text = normalise(said)  # one apostrophe form and single spaces, for matching only
     if _ASKING_RE.search(text):
         recall_lang = _first_match(_RECALL_RES, text)

@@ -1,8 +1,6 @@
-"""What a sentence says has changed, for the offline extractor: a pet that died, a job left, a
-home no longer current, and a "not X but Y" correction.
-
-Each function takes the list and the sentence and returns the list without lines no longer
-current; `corrected` gives the sentence to read instead of a "not X but Y" one.
+"""What a sentence says has changed, for the offline extractor (a pet that died, a job left, a
+home left, a "not X but Y" correction): each function returns the list without lines no longer
+current.
 """
 
 from __future__ import annotations
@@ -267,9 +265,7 @@ def _substitute(lines: list[str], old: str, new: str) -> list[str]:
     return [pattern.sub(new, line) if _holds(line, old) else line for line in lines]
 
 
-# A correction naming only the right value ("actually it's Joan", "volevo dire Gianna"). The
-# value must be capitalised unless "I meant" says it replaces one; "sorry" or "oops" alone
-# corrects nothing.
+# A correction naming only the right value ("actually it's Joan"): capitalised unless "I meant".
 _MEANT: Final = (
     r"i meant|i mean|volevo dire|intendevo|je voulais dire|quise decir|quería decir|ich meinte|"
     r"quis dizer|queria dizer"

@@ -1,8 +1,5 @@
-"""Colloquial forms rewritten to the forms the rules of `memory.offline.lang_*` read ("ich wohn
-in Leipzig" → "ich wohne in Leipzig", "im a nurse" → "i'm a nurse").
-
-A rewrite is one more variant of the clause, next to the clause itself, so it can only add a
-reading, and every rule's own checks still apply to it. Pure module.
+"""Colloquial forms rewritten to those `memory.offline.lang_*` reads ("im a nurse" → "i'm a
+nurse"). A rewrite is an extra variant beside the clause, so it only adds a reading. Pure module.
 """
 
 from __future__ import annotations

@@ -1,9 +1,8 @@
 """The offline memory model: a deterministic, pattern-based fact extractor.
 
-It honours the model contract (`memory.rules.prompts`): a JSON payload in, `{"edits": [...]}` out
-(`memory.rules.edits`). Facts come only from the person's own turns of `transcript`, never from
-`context` (turns already read) nor the assistant. Lines are short, third person, in the person's
-language. Precision first: what no rule rewrites with confidence is not written. It never raises.
+It honours the model contract (`memory.rules.prompts`, `memory.rules.edits`). Facts come only
+from the person's own unread turns, as short third-person lines in their language. Precision
+first: what no rule rewrites with confidence is not written. It never raises.
 """
 
 from __future__ import annotations
@@ -274,8 +273,7 @@ def apply_turn(lines: list[str], text: str, *, strict: bool, asked: bool = False
                 if lines == before:  # "oublie ça": what "that" is was said before in the turn
                     lines = forget_by_stems(lines, target, turn=text)
         elif is_forget_request(sentence):
-            # Asked in words the rules miss ("can u forget where i work?"): lines sharing a
-            # stem with the request go, or with the rest of the turn when it only says "that".
+            # Asked in words the rules miss: lines sharing a stem with the request go.
             lines = forget_by_stems(lines, sentence, turn=text)
             continue
         note = (
@@ -436,10 +434,7 @@ def run(payload: dict[str, Any]) -> list[str]:
 
 
 def answer(messages: list[dict[str, Any]]) -> str:
-    """Answer a memory model call with `{"edits": [...]}` against the numbered list.
-
-    It works out the whole new list, then its difference. Odd input gets no edits, never a crash.
-    """
+    """Answer a memory model call with `{"edits": [...]}`; odd input gets none, never a crash."""
     payload = _payload(messages)
     if payload is None:
         return edits.dump([])

@@ -1,6 +1,5 @@
-"""What the offline memory model reads in one text: the rules of `memory.offline.lang_*` turn the
-person's words into short third-person lines in their language ("Vivo a Torino" → "Vive a
-Torino"). Precision first: an unsure capture gives no line.
+"""What the offline memory model reads in one text, through `memory.offline.lang_*` ("Vivo a
+Torino" → "Vive a Torino"); an unsure capture gives no line.
 """
 
 from __future__ import annotations
@@ -52,11 +51,7 @@ def _variants(clause: str) -> list[str]:
 
 
 def extract(text: str, *, strict: bool = False, sensitive_ok: bool = False) -> list[Fact]:
-    """Facts the person states about themself in one text.
-
-    Questions, hypotheticals, negations, reported speech and quotes give nothing. Health facts
-    need `sensitive_ok` (a remember request); `strict` (voice) takes only unambiguous captures.
-    """
+    """Facts the person states about themself; health needs `sensitive_ok`, voice `strict`."""
     facts: list[Fact] = []
     for said in p.split_sentences(p.drop_quotes(text)):
         # A statement before a question back to the assistant counts ("I'm a nurse, any

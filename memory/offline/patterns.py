@@ -1,7 +1,5 @@
 """Text helpers for the offline models: sentence shape and the guards that keep the extractor
-precise (questions, hypotheticals, negations, reported speech, secrets, instructions).
-
-Pure and deterministic: table lookups and regular expressions only.
+precise. Pure and deterministic.
 """
 
 from __future__ import annotations

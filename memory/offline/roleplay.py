@@ -1,5 +1,5 @@
-"""Role-play for the offline extractor: the turn that sets one up, the turn that ends it, and
-what a role-play turn says about real life ("na vida real sou professor").
+"""Role-play for the offline extractor: the turns that start and end one, and what a role-play
+turn says about real life.
 """
 
 from __future__ import annotations

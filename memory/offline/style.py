@@ -1,10 +1,8 @@
 """Lasting answer-style preferences for the offline memory model ("keep your answers short from
 now on" → "Prefers short answers").
 
-A sentence gives a style line only when it speaks of the answers, is no question, negation or
-reported speech, and the wish is lasting (a remember request, "prefer", "always", "from now on");
-the form of address (tu, du, vous) is lasting by nature. Lines are fixed wordings per language,
-so a later wish of the same kind replaces the older line (its key).
+Only a lasting wish about the answers (no question, negation or reported speech) gives a line.
+Lines are fixed wordings per language, so a later wish of the same kind replaces the older.
 """
 
 from __future__ import annotations

@@ -1,11 +1,8 @@
-"""The offline extractor's generic rewrite: a note the person asks to keep that no fact rule
-reads becomes a short third-person line in its language ("remember that I grow bonsai" →
-"Grows bonsai").
+"""The offline extractor's generic rewrite: a note no fact rule reads becomes a third-person line
+("remember that I grow bonsai" → "Grows bonsai").
 
-Per language: the subject pronoun goes, the verb is conjugated (a small table and a regular
-rule), first-person possessives and reflexives are rewritten; other words stay verbatim.
-Precision first: a note to the assistant, a question, a hypothetical, leftover first-person words
-or a fragment ("Loves to") give no line. Pure module.
+Per language the pronoun goes, the verb is conjugated and first-person words rewritten. Precision
+first: a note to the assistant, a question, a hypothetical or a fragment gives no line. Pure module.
 """
 
 from __future__ import annotations

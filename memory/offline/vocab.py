@@ -1,7 +1,5 @@
-"""Word lists of the offline memory extractor, in the six languages it reads.
-
-Pure data. Values the person typed are kept verbatim in lines; these lists only decide whether a
-capture is the kind of thing a rule expects ("infermiera" is a job, "bit" is not).
+"""Word lists of the offline extractor: they decide whether a capture is what a rule expects
+("infermiera" is a job); values stay verbatim. Pure data.
 """
 
 from __future__ import annotations

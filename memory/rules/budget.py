@@ -1,7 +1,6 @@
 """Token counting, the last-resort positional cut and where a long turn's parts end.
 
-Pure module. The memory cap is measured on exactly the text the model sees: lines rendered by
-`render_block`, encoded with tiktoken's `o200k_base` (offline).
+Pure module. The cap is measured on the text the model sees (`render_block`, o200k_base).
 """
 
 from __future__ import annotations
@@ -53,15 +52,10 @@ def list_tokens(lines: Sequence[str]) -> int:
 
 
 def positional_cut(lines: Sequence[str], limit: int) -> list[str]:
-    """Keep lines from the top, in order, while the rendered list stays within `limit` tokens.
-
-    The safety net under the condense pass: it judges nothing, it only guarantees
-    `list_tokens(result) <= limit`.
-    """
+    """Keep lines from the top while within `limit` tokens: the net under the condense pass."""
     if limit <= 0:
         return []
-    # Each line is encoded once, so this stays linear for 10,000 lines. The sum of per-line
-    # costs is within a token or so of the real rendering; that is checked below and corrected.
+    # Each line encoded once: linear for 10,000 lines; the sum is checked and corrected below.
     kept: list[str] = []
     total = 0
     for line in lines:
@@ -104,10 +98,8 @@ _PART_END_WINDOW: Final = 5
 
 
 def part_end(text: str, limit: int) -> int:
-    """How many characters of `text` its next part takes: all when within `limit` tokens.
-
-    Else the longest head that fits, ended at a line break, sentence or word in its last fifth.
-    At least one character, so reading part after part always moves on."""
+    """Characters of `text` its next part takes: the longest head within `limit` tokens, ended
+    at a break in its last fifth; at least one, so reading moves on."""
     head = truncate_to_tokens(text, limit)
     if len(head) == len(text):
         return len(text)

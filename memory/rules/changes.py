@@ -1,10 +1,8 @@
-"""What one write did to the list (lines added, changed from → to, removed), for history and undo.
+"""What one write did to the list (added, changed from → to, removed), for history and undo.
 
-Pure module. The record is the diff of the two lists, so every line a write took out is named,
-even one a pass removed unasked: one Undo brings it back. Which removed line became which added
-one is a guess: a hint from the writer wins; else a line replaced in place pairs with its
-replacement when they share a word; else leftovers pair when alike. Any pairing reverts to the
-same list.
+Pure module. The record is the diff of the two lists, so even a line a pass removed unasked is
+named and one Undo brings it back. Pairing removed with added lines is a guess (a writer's hint,
+then a shared word, then likeness); any pairing reverts to the same list.
 """
 
 from __future__ import annotations
@@ -92,9 +90,7 @@ def inverse_pairs(record: ChangeRecord) -> list[tuple[str, str]]:
 
 
 def without(record: ChangeRecord, forgotten: Callable[[str], bool]) -> ChangeRecord:
-    """`record` without forgotten lines, so an undo never brings a forgotten line back.
-
-    A change with a forgotten old text reads as an addition; with a forgotten new one, a removal."""
+    """`record` without forgotten lines, so an undo never brings one back."""
     added = [line for line in record.added if not forgotten(line)]
     removed = [line for line in record.removed if not forgotten(line)]
     changed: list[tuple[str, str]] = []

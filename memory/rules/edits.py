@@ -1,15 +1,8 @@
-"""A pass's answer as edits against the numbered list, and how code applies them.
+"""A pass's answer as edits against the numbered list, applied by code (SPEC §4).
 
-Pure module. SPEC §4: the model answers with edits against the list as shown, numbered from 1
-(`{"edits": [{"op": "add", "text": …}, {"op": "replace", "line": 3, …}, {"op": "remove", …}]}`).
-Code applies them, so an unnamed line stays verbatim and every removal is explicit; new text goes
-through `memory.filters.gate`. The guards never lose a fact:
-- a refused `add` is dropped and counted;
-- a refused `replace` keeps the old line, and undoes the removals that made room for it (a merge);
-- an edit naming a missing or already edited line is ignored and counted.
-
-The answer is read leniently (preamble, code fence, `<think>`), but an answer with no readable
-edits is an error (`MalformedAnswer`), never an empty list.
+Pure module. An unnamed line stays verbatim; new text goes through `memory.filters.gate`. No fact
+is lost: a refused `replace` keeps the old line and undoes the removals made for it; refusals
+are counted. No readable edits is `MalformedAnswer`, never an empty list.
 """
 
 from __future__ import annotations
@@ -105,11 +98,7 @@ def _edit(item: object) -> Edit | None:
 
 
 def parse_answer(text: str) -> Answer:
-    """Read a memory model's answer: the first JSON object in it that holds `edits`.
-
-    Raises `MalformedAnswer` when there is none (a whole list instead of edits included): such a
-    pass fails and is retried, never stored as an empty list.
-    """
+    """The first JSON object holding `edits`, else `MalformedAnswer` (retried, never stored)."""
     if not text or not text.strip():
         raise MalformedAnswer("empty")
     body = _THINK_RE.sub(" ", text)
@@ -164,12 +153,8 @@ def apply_edits(
     refuse: Refuse,
     known_good: Collection[str] = (),
 ) -> Applied:
-    """Apply `answer` to `lines` (numbered from 1 as the request showed them).
-
-    `refuse` gives why a text must not be stored, or None. Lines not in `known_good` (the stored
-    list, checked already) are checked again, so a rule change reaches every list. Duplicates fold
-    into the first line that says the same.
-    """
+    """Apply `answer` to `lines` (numbered from 1); lines not in `known_good` are checked again
+    by `refuse`, so a rule change reaches every list. Duplicates fold into the first."""
     count = len(lines)
     refused: Counter[str] = Counter()
     ignored = answer.unreadable

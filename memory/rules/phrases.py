@@ -1,12 +1,8 @@
 """The one table of the words people use to ask the assistant to remember or to forget.
 
-Pure module. Three readers build their patterns from it: `memory.rules.triggers` (does a message
-fire a pass now?), the offline memory model (`memory.offline.extractor`) and the offline chat
-model's asks (`memory.offline.asks`). A phrase added here is known to all three; each reader
-keeps only its own glue.
-
-Fragments are lowercase with the language's accents. The extractor matches raw text ignoring
-case; the trigger matches `fold`ed text, so it strips the fragments' accents with `plain`.
+Pure module, read by `memory.rules.triggers`, `memory.offline.extractor` and `memory.offline.asks`,
+each adding only its own glue. Fragments are lowercase with accents; the trigger, matching folded
+text, strips them with `plain`.
 """
 
 from __future__ import annotations
@@ -15,8 +11,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 
-# The standard library's regex parser, to spell fragments out as words (`words`). Private
-# modules typeshed leaves out; stable on the Python this project runs (3.11).
+# The stdlib's regex parser spells fragments out as words (private, stable on 3.11).
 from re import _constants as sre  # type: ignore[attr-defined]
 from re import _parser as sre_parse  # type: ignore[attr-defined]
 from typing import Any, Final

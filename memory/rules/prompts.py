@@ -33,8 +33,7 @@ MEMORY_OFF_NOTE = (
 
 Task = Literal["rewrite", "condense", "voice"]
 
-# The target shape derives from the token target, so lines × characters adds up: a line costs
-# about characters / 4 tokens, plus about 2 for "- " and newline.
+# Derived from the token target: a line costs about characters / 4 tokens, plus 2.
 TYPICAL_LINE_CHARS = 60
 _LINE_OVERHEAD_TOKENS = 2
 _WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
@@ -173,11 +172,7 @@ def memory_messages(
     line_max_chars: int = 160,
     target_shape: tuple[int, int] | None = None,
 ) -> list[dict[str, str]]:
-    """The two messages of one memory model call: the rules, then the data as JSON.
-
-    `target_shape` (lines, characters) defaults to one derived from the token target. Every key
-    of the data object is always present.
-    """
+    """The two messages of a memory model call: the rules, then the data as JSON (every key)."""
     today = today or datetime.date.today()
     shape_lines, shape_chars = target_shape or shape(target_tokens, line_max_chars)
     shape_chars = min(shape_chars, line_max_chars)

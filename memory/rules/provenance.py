@@ -1,10 +1,8 @@
-"""Where every line of a memory came from: its kind, its conversation, when it was learned and
-last changed.
+"""Where every line of a memory came from: its kind, conversation, when learned and changed.
 
-Pure module. A memory keeps one source per line (`Memory.sources`, and in every `MemoryVersion`).
-Every write computes the new sources with `carry`: a kept line keeps its source (a pass that kept
-it does not re-attribute it); a rewritten line keeps its origin with a new `changed_at`; a line
-brought back (restore, undo, guest merge) takes its source from there; any other line is new.
+Pure module. Every write computes the sources with `carry`: a kept line keeps its source, a
+rewritten one its origin with a new `changed_at`, one brought back (restore, undo, merge) its
+source from there; any other line is new.
 """
 
 from __future__ import annotations

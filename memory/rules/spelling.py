@@ -1,18 +1,8 @@
-"""Typos in the key words of a memory request or an everyday fact, read as what was meant.
+"""Typos in the key words of a memory request or everyday fact, read as what was meant.
 
-"my nmae is sara", "remeber that I'm vegan": a misspelt key word would be missed by every reader
-of the phrase table. `repaired` respells such words as the cue one slip away; the rest is left
-as typed.
-
-A word is repaired only when all of these hold, so a real word never becomes a cue:
-- it is lowercase (or opens a sentence): a capitalised word is a name ("Mario" is not "marito");
-- it is not a cue and has four letters or more;
-- exactly one cue is one edit away (a neighbour swap is one edit; Italian texting's "k" is none);
-- no dictionary of the six languages knows it ("word" is not "work").
-
-Which real words lie one edit from a cue is worked out once and shipped in `spelling_words.txt`
-(`make spelling` regenerates it; a test checks it is current), so no dictionary loads at run
-time. The edit search is rapidfuzz's, in C, once per distinct word. Pure module.
+`repaired` respells a word as the cue one slip away ("remeber" → "remember") only when no real
+word can be meant: lowercase, four letters or more, one cue one edit away, unknown to the
+dictionaries (precomputed in `spelling_words.txt` by `make spelling`). Pure module.
 """
 
 from __future__ import annotations
@@ -85,8 +75,7 @@ MAX_CHARS: Final = 4_000
 _TEXTING_K_RE: Final = re.compile(r"k(?=[ei])")
 
 
-# Only the remember and forget verbs themselves are targets, never a phrase's function words
-# ("that", "mind"), so a repair makes a request only from a slip of its own verb.
+# Only the remember and forget verbs are targets, never function words ("that", "mind").
 _REQUEST_VERB_RE: Final = re.compile(r"^(?:" + "|".join(phrases.REQUEST_VERB_STEMS) + ")")
 
 
@@ -173,10 +162,7 @@ def shipped_cues_digest() -> str | None:
 
 
 def _only_a_slip(typed: str, cue: str) -> bool:
-    """Whether one edit is a typing slip, not a change of form.
-
-    Never at the last letter ("olvidé" is not "olvida", "wifi" not "wife") unless two letters
-    swapped, and never only an accent."""
+    """Whether one edit is a slip: never only an accent, nor the last letter unless swapped."""
     if _fold(typed) == _fold(cue):
         return False
     if len(typed) == len(cue):
@@ -223,10 +209,8 @@ def _starts_sentence(text: str, at: int) -> bool:
 
 
 def repaired(text: str) -> str:
-    """`text` with misspelt cue words spelt right ("my nmae is sara" → "my name is sara").
-
-    Bounded: only the first and last `MAX_CHARS` characters are read. A request said in passing
-    is at one end (a long message often closes with "… remember that"), not mid-document."""
+    """`text` with misspelt cue words spelt right; bounded to its first and last `MAX_CHARS`
+    characters, where a request said in passing stands."""
     if len(text) <= 2 * MAX_CHARS:
         return _repaired(text, 0, len(text))
     head_end = _word_start(text, MAX_CHARS)

@@ -1,10 +1,9 @@
 """Does a chat message ask the assistant to remember, or to forget, something?
 
-Pure module. SPEC §4: a remember request fires a pass right after the reply instead of at the
-next six-turn boundary. A false positive costs one early pass; a false negative leaves a fact
-unsaved until the boundary, so the patterns lean towards firing. Questions ("do you remember…?")
-and the person's own remembering ("I remember…") are not requests. Matching reads `fold`ed text;
-the words come from `memory.rules.phrases`.
+Pure module. SPEC §4: a remember request fires a pass right after the reply. A false positive
+costs one early pass, a false negative a fact unsaved until the six-turn boundary, so the
+patterns lean towards firing. Questions and "I remember…" are no requests. Reads `fold`ed
+text; the words are `memory.rules.phrases`'.
 """
 
 from __future__ import annotations

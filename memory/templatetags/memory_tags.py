@@ -19,8 +19,7 @@ def grouped(value: int) -> str:
 
 @register.filter
 def line_date(value: datetime) -> str:
-    """When a line was learned, in the reader's language and time zone: "November 3" in
-    English, "3 novembre" in Italian and French; with the year when it is not this year's."""
+    """A date in the reader's language and time zone ("November 3"), with a past year's year."""
     moment = timezone.localtime(value)
     same_year = moment.year == timezone.localtime().year
     return date_format(moment, "MONTH_DAY_FORMAT" if same_year else "DATE_FORMAT")

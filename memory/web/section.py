@@ -1,8 +1,5 @@
-"""The Memory section of Settings, as the page and the account's settings view render it.
-
-Kept apart from the section's views, which import the error pages and with them DRF: the
-account app reaches it through ``memory.facade`` while DRF is still loading its settings.
-"""
+"""The Memory section's context, apart from the views: they import DRF, which may still be
+loading when accounts reach this through ``memory.facade``."""
 
 from __future__ import annotations
 
@@ -25,7 +22,7 @@ def _nothing_yet() -> services.MemoryView:
 
 
 def section_context(request: HttpRequest, *, expanded: bool = False) -> dict[str, Any]:
-    """The section's context. A failed read is reported as such, never shown as no memories."""
+    """The section's context; a failed read is an error, never an empty list."""
     person = person_of(request)
     if person is None:
         return {"memory": _nothing_yet(), "memory_expanded": expanded}

@@ -1,10 +1,8 @@
-"""The Memory section of Settings (SPEC §7): see the list, add, edit or delete a line, clear it,
-switch it; and its History page, where a version can be restored.
+"""The Memory section of Settings (SPEC §7) and its History page.
 
-Every action is a plain form post that redirects back to ``settings#memory``, so the essentials
-work without JavaScript. The page's script posts the same forms with ``X-Whizi-Fragment`` and
-swaps in the section's HTML from the response, so it feels instant. Errors name the memory
-service and never delete anything: a failed read shows an error instead of an empty list.
+Each action is a form post redirecting to ``settings#memory`` (no JavaScript needed); the
+script sends ``X-Whizi-Fragment`` and swaps in the section. A failed read shows an error,
+never an empty list.
 """
 
 from __future__ import annotations
@@ -36,9 +34,8 @@ NOT_CHANGED = _(
     "Your memory changed in the meantime. Here is the latest list; nothing was changed."
 )
 RESTORED = _("Restored version %(version)s.")
-# The versions the History page lists at most (as many as the API's).
-HISTORY_LIMIT = 200
-# Messages meant for the memory section carry this tag, so they show inside it.
+HISTORY_LIMIT = 200  # as the API's
+# Messages tagged so they show inside the memory section.
 TAG = "memory"
 
 
@@ -51,15 +48,13 @@ def _form_version(request: HttpRequest) -> int:
 def _shown_in_section(
     request: HttpRequest, *, changed: Text | None = None
 ) -> AbstractContextManager[None]:
-    """A change of the list whose error is a message in the section: a refused line, a full
-    memory, an outage ("isn't available"); and, in the words of ``changed``, a list that
-    changed meanwhile (a stale version, a line gone)."""
+    """Show a change's error in the section; ``changed`` words a list that changed meanwhile."""
     own_words = {"stale_version": changed, "not_found": changed} if changed else None
     return shown_on_page(request, tags=TAG, texts=own_words, outage=MEMORY_UNAVAILABLE)
 
 
 def _back(request: HttpRequest) -> HttpResponse:
-    """The fresh section for the page's script, or back to Settings for a plain form post."""
+    """The fresh section for the script, else a redirect to Settings."""
     if request.headers.get("X-Whizi-Fragment"):
         return render(request, "memory/_section.html", section_context(request, expanded=True))
     return redirect(reverse("accounts:settings") + "?memory=open#memory")
@@ -76,9 +71,9 @@ def section(request: HttpRequest) -> HttpResponse:
 @person_optional
 def clear(request: HttpRequest) -> HttpResponse:
     if request.method == "GET":
-        # Without JavaScript, the confirmation dialog is this page.
+        # The confirmation dialog, without JavaScript.
         return render(request, "memory/clear_confirm.html")
-    # A guest gone into an account meanwhile (signed up in another tab): nothing was cleared.
+    # A guest merged into an account meanwhile: nothing cleared.
     refused = {"not_found": CLEAR_FAILED}
     with shown_on_page(request, tags=TAG, outage=CLEAR_FAILED, texts=refused):
         if (person := person_of(request)) is not None:  # a visitor has nothing to clear
@@ -110,7 +105,7 @@ def add_line(request: HttpRequest) -> HttpResponse:
 @require_POST
 @person_optional
 def edit_line(request: HttpRequest, index: int) -> HttpResponse:
-    if (person := person_of(request)) is None:  # a visitor's list is empty: nothing to edit
+    if (person := person_of(request)) is None:  # a visitor's list is empty
         messages.warning(request, NOT_CHANGED, extra_tags=TAG)
         return _back(request)
     return _write_line(
@@ -125,7 +120,7 @@ def edit_line(request: HttpRequest, index: int) -> HttpResponse:
 
 
 def _write_line(request: HttpRequest, write: Callable[[str], object]) -> HttpResponse:
-    """A line the person wrote: saved, or the reason it was not, shown in the section."""
+    """Save a line the person wrote, or show why not."""
     with _shown_in_section(request, changed=NOT_CHANGED):
         write(request.POST.get("text", "")[:2_000])
         messages.success(request, _("Saved."), extra_tags=TAG)

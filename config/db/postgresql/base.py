@@ -1,13 +1,9 @@
 """Django's PostgreSQL backend, with every call to the server bounded on our side too.
 
-The server's own bounds (``statement_timeout``, ``lock_timeout``: ``config/database.py``) end a
-statement that runs or waits too long, but only a server that still runs can apply them: one
-that is frozen (a stopped process, a stalled disk, a proxy that stopped forwarding) never
-answers a connection already open, and the kernel acknowledges what is sent to it, so no TCP
-timeout fires either. So each call — a query, a commit or rollback, the ping that checks a
-reused connection — runs under ``StallGuard``: past the process's bound plus a grace, the
-guard shuts the connection's socket, the call fails at once with the error a dropped
-connection gives (a 503 on the request path), and the connection is replaced.
+The server's bounds (``config/database.py``) need a running server: a frozen one never answers
+an open connection, and no TCP timeout fires. So each query, commit, rollback and ping runs
+under ``StallGuard``: past its bound the guard shuts the socket, the call fails as a dropped
+connection does (a 503 on a request), and the connection is replaced.
 """
 
 from __future__ import annotations
@@ -27,7 +23,7 @@ from django.db.backends.postgresql import base
 
 log = logging.getLogger(__name__)
 
-# The key of a database's settings holding its bound, in seconds (None: unbounded).
+# The settings key of a database's bound, in seconds (None: unbounded).
 STALL_SECONDS = "STALL_SECONDS"
 
 
@@ -49,8 +45,7 @@ class StallGuard:
         with self._lock:
             self._calls[call] = (time.monotonic() + seconds, fileno)
             if self._thread is None or not self._thread.is_alive():
-                # Started on first use, so a process that forks after loading (gunicorn's
-                # preload, Celery's pool) gets its own.
+                # Started on first use, so each forked child gets its own.
                 self._thread = threading.Thread(target=self._watch, name="db-stall-guard")
                 self._thread.daemon = True
                 self._thread.start()
@@ -61,8 +56,7 @@ class StallGuard:
                 self._calls.pop(call, None)
 
     def after_fork(self) -> None:
-        """In a forked child (gunicorn's workers, Celery's pool): no thread, no held lock, no
-        call of the parent's."""
+        """In a forked child: no thread, no held lock, no call of the parent's."""
         self._lock = threading.Lock()
         self._calls = {}
         self._thread = None
@@ -80,8 +74,7 @@ class StallGuard:
 
 
 def _shut(fileno: int) -> None:
-    """Shut the connection's socket under the call waiting on it (a duplicate descriptor, so
-    the connection's own stays for it to close)."""
+    """Shut the socket through a duplicate descriptor, leaving the connection's own to close."""
     try:
         duplicate = socket.socket(fileno=os.dup(fileno))
     except OSError:
@@ -134,7 +127,7 @@ class DatabaseWrapper(base.DatabaseWrapper):
         with self._bounded():
             return bool(super().is_usable())
 
-    # Django's own hooks for the commit and rollback round trips (the stubs do not list them).
+    # Django's commit and rollback hooks (missing from the stubs).
     def _commit(self) -> None:
         with self._bounded():
             super()._commit()  # type: ignore[misc]

@@ -1,13 +1,8 @@
 """``manage.py memory_eval``: the memory quality harness (docs/MEMORY_EVAL.md).
 
-Runs the shipped scenario set (or ``--replay FILE``) through
-``memory.engine.rewriting.propose_rewrite`` —
-the same prompt, model call, validation and cap handling as a real pass, without the database —
-on ``MEMORY_MODEL`` or each ``--model``, and prints a table per model. ``--recorded`` runs a
-recorded set instead: each scenario's model call is answered with the text a hosted model gave,
-through a litellm custom provider registered for the run (the one seam, as the tests' scripted
-models), so everything of ours still runs. Thresholds turn it into a gate: the command fails when
-a model misses them.
+Runs the scenarios (or ``--replay FILE``) through ``memory.engine.rewriting.propose_rewrite``,
+a real pass without the database, per model, and prints a table. ``--recorded`` answers each
+call with a hosted model's recorded text at the one seam. Thresholds make it a gate.
 """
 
 from __future__ import annotations
@@ -67,10 +62,8 @@ RECORDED_PROVIDER = "recorded"
 
 
 class RecordedProvider(TextProvider):
-    """Answers ``recorded/<scenario id>`` with that scenario's recorded answer, and bills it as
-    a hosted model would (o200k tokens of the request and of the answer). A recording holds
-    the pass's answer only: a condense call fails like a model error (the positional cut
-    follows), as does a scenario with no recording."""
+    """Answers ``recorded/<scenario id>`` with its recording, billed in o200k tokens; a
+    condense call fails like a model error (recordings hold the pass's answer only)."""
 
     def __init__(self, answers: Mapping[str, str]) -> None:
         super().__init__()
@@ -88,7 +81,7 @@ class RecordedProvider(TextProvider):
 @contextmanager
 def recorded_model(answers: Mapping[str, str]) -> Iterator[None]:
     """The recorded answers served as litellm's ``recorded/*`` models for the run."""
-    lib: Any = llm.litellm()  # a module: its attributes are litellm's, untyped here
+    lib: Any = llm.litellm()  # untyped module
     saved = list(lib.custom_provider_map)
     lib.custom_provider_map = [
         *(p for p in saved if p["provider"] != RECORDED_PROVIDER),

@@ -1,5 +1,4 @@
-"""The versions of the memory list in the mobile API (SPEC §7, §10): list them, look at one,
-restore one, undo the change that made one."""
+"""Memory versions in the mobile API (SPEC §7, §10): list, look, restore, undo."""
 
 from __future__ import annotations
 
@@ -22,7 +21,7 @@ from memory.versions import MAX_VERSION, etag_of
 from memory.web.api.serializers import ChangedLineSerializer
 from memory.web.api.views import IF_MATCH, MemorySerializer, change_at_one_of
 
-# As many as the list endpoints answer at most; retention keeps fewer in the usual case.
+# As many as the list endpoints answer.
 HISTORY_LIMIT = 200
 
 
@@ -69,17 +68,17 @@ class RolledBackSerializer(MemorySerializer):
     )
 
 
-@method_decorator(never_cache, name="dispatch")  # the person's own data: never kept by a cache
+@method_decorator(never_cache, name="dispatch")  # the person's own data
 class HistoryView(APIView):
     @extend_schema(responses=VersionSummarySerializer(many=True))
     def get(self, request: PersonRequest) -> Response:
-        """The versions of the list, newest first, with how many lines each change added,
-        changed and removed (at most 200)."""
+        """The list's versions, newest first, with counts of lines added, changed, removed
+        (at most 200)."""
         versions = rollback.history_of(owner_id=request.user.pk, limit=HISTORY_LIMIT)
         return Response(VersionSummarySerializer(versions, many=True).data)
 
 
-@method_decorator(never_cache, name="dispatch")  # the person's own data: never kept by a cache
+@method_decorator(never_cache, name="dispatch")  # the person's own data
 class HistoryVersionView(APIView):
     @extend_schema(responses={200: VersionDetailSerializer, 404: errors("not_found")})
     def get(self, request: PersonRequest, version: int) -> Response:
@@ -111,7 +110,7 @@ def _rolling_back(request: Request, roll: Callable[..., rollback.RolledBack]) ->
     return response
 
 
-@method_decorator(never_cache, name="dispatch")  # the person's own data: never kept by a cache
+@method_decorator(never_cache, name="dispatch")  # the person's own data
 class RestoreView(APIView):
     @extend_schema(
         request=VersionRequestSerializer,
@@ -119,13 +118,12 @@ class RestoreView(APIView):
         responses={200: RolledBackSerializer, **ROLLBACK_ERRORS},
     )
     def post(self, request: PersonRequest) -> Response:
-        """A new version whose lines are those of ``version``, checked like hand-written lines
-        (a line that no longer passes is skipped and counted). Nothing is written when they
-        are the list already."""
+        """A new version with the lines of ``version``, checked like hand-written ones (those
+        failing are skipped and counted); nothing written if unchanged."""
         return _rolling_back(request, rollback.restore_version)
 
 
-@method_decorator(never_cache, name="dispatch")  # the person's own data: never kept by a cache
+@method_decorator(never_cache, name="dispatch")  # the person's own data
 class UndoView(APIView):
     @extend_schema(
         request=VersionRequestSerializer,
@@ -137,7 +135,6 @@ class UndoView(APIView):
         },
     )
     def post(self, request: PersonRequest) -> Response:
-        """Revert the change that made ``version`` (its added lines go, changed ones turn back,
-        removed ones return), only while it is the newest version: 412 after a later change,
-        409 ``nothing_to_undo`` for a version that changed nothing undoable."""
+        """Revert the change that made ``version`` while it is the newest: 412 after a later
+        change, 409 ``nothing_to_undo`` when nothing is undoable."""
         return _rolling_back(request, rollback.undo_version)

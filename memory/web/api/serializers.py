@@ -4,7 +4,7 @@ from rest_framework import serializers
 
 
 class ChangedLineSerializer(serializers.Serializer):
-    """``{"from", "to"}``: ``from`` is a Python keyword, so the fields are named here."""
+    """``{"from", "to"}``, named here as ``from`` is a keyword."""
 
     def get_fields(self) -> dict[str, serializers.Field]:
         return {"from": serializers.CharField(), "to": serializers.CharField()}

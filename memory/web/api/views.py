@@ -1,4 +1,4 @@
-"""The memory part of the mobile API (SPEC §10): see it, delete a line, clear it, switch it."""
+"""The memory part of the mobile API (SPEC §10): see, add, edit, delete, clear, switch."""
 
 from __future__ import annotations
 
@@ -81,23 +81,21 @@ def memory_response(view: services.MemoryView, http_status: int = status.HTTP_20
     return response
 
 
-# The app maps these codes to its alerts (SPEC §7): "Memory unavailable", "Couldn't clear memory".
-# Both name the memory service, not the account, and neither deletes anything.
+# The app's alerts (SPEC §7): they name the memory service, and neither deletes anything.
 UNAVAILABLE = ("memory_unavailable", texts.MEMORY_UNAVAILABLE)
 CLEAR_FAILED = ("clear_failed", texts.CLEAR_FAILED)
 
 
-@method_decorator(never_cache, name="dispatch")  # the person's own data: never kept by a cache
+@method_decorator(never_cache, name="dispatch")  # the person's own data
 class MemoryView(APIView):
-    # Any database error of these (``core.api``), also when the outage stops the request
-    # before the view (token authentication).
+    # For any database error, also one met by token authentication (``core.api``).
     outage_codes = {"GET": UNAVAILABLE, "DELETE": CLEAR_FAILED}
 
     @extend_schema(responses={200: MemorySerializer, 503: errors(UNAVAILABLE[0])})
     def get(self, request: PersonRequest) -> Response:
         return memory_response(services.view_memory(owner_id=request.user.pk))
 
-    # 404: a guest that went into an account meanwhile (it signed up): nothing was cleared.
+    # 404: a guest merged into an account meanwhile; nothing cleared.
     @extend_schema(responses={204: None, 404: errors("not_found"), 503: errors(CLEAR_FAILED[0])})
     def delete(self, request: PersonRequest) -> Response:
         services.clear_memory(owner_id=request.user.pk)
@@ -117,7 +115,7 @@ class StrictText(serializers.CharField):
     """Text only: DRF's CharField would store ``{"text": 12345}`` as the line "12345"."""
 
     def to_internal_value(self, data: object) -> str:
-        if not isinstance(data, str):  # a number, a list or a boolean is not a line
+        if not isinstance(data, str):
             self.fail("invalid")
         return str(super().to_internal_value(data))
 
@@ -126,7 +124,6 @@ class LineSerializer(serializers.Serializer):
     text = StrictText(max_length=2_000, trim_whitespace=True)
 
 
-# What a change guarded by If-Match answers: the memory, or more around it.
 Changed = TypeVar("Changed")
 
 IF_MATCH = OpenApiParameter("If-Match", str, OpenApiParameter.HEADER, required=True)
@@ -147,13 +144,9 @@ def _changing(
 
 
 def change_at_one_of(change: Callable[[int | None], Changed], if_match: str | None) -> Changed:
-    """``change`` at the first version the ``If-Match`` header names that the list is at (at
-    any version for ``*``); a stale try writes nothing, so trying the next one is safe.
-
-    Preconditions are judged only for a change that could be made without them (RFC 9110
-    §13.2.1): when the header is missing (428), no entity-tag (400) or names no version of the
-    list (412), the change is still asked for, at a version no list is at, so that a line or a
-    version that is not there answers 404 first."""
+    """``change`` at the first version ``If-Match`` names that the list is at (any for ``*``);
+    a stale try writes nothing. A bad header still tries at no version, so a 404 comes first
+    (RFC 9110 §13.2.1)."""
     refusal: ServiceError = services.StaleVersion()
     try:
         if if_match is None:
@@ -171,7 +164,7 @@ def change_at_one_of(change: Callable[[int | None], Changed], if_match: str | No
     raise refusal
 
 
-@method_decorator(never_cache, name="dispatch")  # the person's own data: never kept by a cache
+@method_decorator(never_cache, name="dispatch")  # the person's own data
 class MemoryLinesView(APIView):
     @extend_schema(
         request=LineSerializer,
@@ -197,7 +190,7 @@ class MemoryLinesView(APIView):
         )
 
 
-@method_decorator(never_cache, name="dispatch")  # the person's own data: never kept by a cache
+@method_decorator(never_cache, name="dispatch")  # the person's own data
 class MemoryLineView(APIView):
     @extend_schema(
         request=LineSerializer,
