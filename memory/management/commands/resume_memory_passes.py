@@ -12,7 +12,8 @@ from memory.queueing import resume_after_worker_loss
 class Command(BaseCommand):
     help = (
         "Release the pass leases of a worker that died and send every owed pass again. "
-        "Only when no worker is running (bin/run calls it before restarting its worker)."
+        "Only when no worker is running (make run's launcher calls it before restarting its "
+        "worker)."
     )
 
     def handle(self, *args: Any, **options: Any) -> None:
