@@ -127,7 +127,8 @@ def test_an_unknown_model_is_400(api):
     assert Conversation.objects.get().model == "offline/whizi-chat"
 
 
-def test_a_model_timeout_keeps_the_message_and_the_conversation_usable(api, scripted):
+def test_a_model_timeout_keeps_the_message_and_the_conversation_usable(api, scripted, settings):
+    settings.CHAT_MODEL_TIMEOUT = 0.5
     conversation = new_conversation(api, model="scripted/chat-a")
     url = f"/api/v1/conversations/{conversation['id']}/messages"
     scripted.answer(("sleep", 3, "too late"), "on time")

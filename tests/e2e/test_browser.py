@@ -80,8 +80,9 @@ def test_an_empty_message_shows_why_and_nothing_is_sent(page: Page) -> None:
 
 
 def test_a_model_error_is_shown_in_the_chat_and_the_message_stays(
-    page: Page, scripted: Any
+    page: Page, scripted: Any, settings: Any
 ) -> None:
+    settings.CHAT_MODEL_TIMEOUT = 0.5
     page.goto("/")
     page.get_by_label("Model").select_option("scripted/chat-a")
     page.get_by_role("button", name="Start chat").click()

@@ -115,8 +115,9 @@ def test_an_empty_message_is_a_400_with_a_code_and_nothing_is_stored(
 
 
 def test_a_model_timeout_is_an_error_event_and_the_next_message_works(
-    account_client: Client, conversation: Conversation, scripted: Any
+    account_client: Client, conversation: Conversation, scripted: Any, settings: Any
 ) -> None:
+    settings.CHAT_MODEL_TIMEOUT = 0.5
     scripted.answer(("sleep", 5, "late"))
     events = events_of(
         account_client.post(send_url(conversation), {"content": "First"}, **stream_headers())
@@ -136,8 +137,9 @@ def test_a_model_timeout_is_an_error_event_and_the_next_message_works(
 
 
 def test_a_model_error_without_javascript_is_shown_as_a_page_message(
-    account_client: Client, conversation: Conversation, scripted: Any
+    account_client: Client, conversation: Conversation, scripted: Any, settings: Any
 ) -> None:
+    settings.CHAT_MODEL_TIMEOUT = 0.5
     scripted.answer(("sleep", 5, "late"))
     response = account_client.post(send_url(conversation), {"content": "Hello"}, follow=True)
     page = text_of(response)

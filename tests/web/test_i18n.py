@@ -83,8 +83,9 @@ def test_error_texts_from_the_services_are_translated(
 
 
 def test_a_streamed_model_error_is_told_in_the_pages_language(
-    account_client: Client, account: User, scripted: Any
+    account_client: Client, account: User, scripted: Any, settings: Any
 ) -> None:
+    settings.CHAT_MODEL_TIMEOUT = 0.5
     conversation = chat_services.create_conversation(owner_id=account.pk, model="scripted/chat-a")
     scripted.answer(("sleep", 5, "late"))
     response = account_client.post(

@@ -182,7 +182,8 @@ def test_a_bad_answer_leaves_the_list_exactly_as_it_was(account, memory_model, b
     }
 
 
-def test_a_model_timeout_leaves_the_list_and_owes_the_pass(account, memory_model):
+def test_a_model_timeout_leaves_the_list_and_owes_the_pass(account, memory_model, settings):
+    settings.MEMORY_MODEL_TIMEOUT = 0.5
     conversation_with(account, "hello", "hi")
     memory = memory_with(account, "Name is Anna")
     memory_model.answer(("sleep", 3, answer()))

@@ -93,8 +93,9 @@ def test_a_remember_request_with_memory_off_is_not_kept(
 
 
 def test_a_failed_reply_asks_for_no_pass(
-    api, account, scripted, conversation_id, django_capture_on_commit_callbacks
+    api, account, scripted, conversation_id, django_capture_on_commit_callbacks, settings
 ):
+    settings.CHAT_MODEL_TIMEOUT = 0.5
     scripted.answer(("sleep", 3, "late"))
     send(api, conversation_id, "Remember that I love jazz", django_capture_on_commit_callbacks)
     assert not owed(account)
