@@ -20,7 +20,6 @@ from memory.rules import budget, prompts, triggers
 from memory.rules.lines import clean_text as clean_text
 from memory.rules.provenance import Said as Said
 from memory.services import MemoryRead as MemoryRead
-from memory.services import MemoryView as MemoryView
 from memory.services import get_memory as get_memory
 from memory.services import lock_memory as lock_memory
 from memory.services import owner_still_there as owner_still_there
@@ -90,13 +89,13 @@ merge_memories = handover.merge_memories
 hand_over_turns = handover.hand_over_turns
 forget_owner = handover.forget_owner
 
-# What the offline chat model reads: the block's first line and the memory-off note.
-MEMORY_HEADER = prompts.MEMORY_HEADER
-MEMORY_OFF_NOTE = prompts.MEMORY_OFF_NOTE
-
 # --- Operators and the offline chat model -------------------------------------------------------
 
 model_health_report = model_health.report
+
+# What the offline chat model reads: the block's first line and the memory-off note.
+MEMORY_HEADER = prompts.MEMORY_HEADER
+MEMORY_OFF_NOTE = prompts.MEMORY_OFF_NOTE
 
 
 def read_ask(

@@ -122,7 +122,7 @@ def reply(
     lang = detect_language(text)
     # With memory off, promising to remember would mislead.
     off = memory_is_off(messages)
-    ask = facade.read_ask(said, previous, lang=lang, check_kept=offline_memory)
+    ask = facade.read_ask(said, previous, lang=lang, check_kept=offline_memory and not off)
     if ask is not None and ask.kind == "recall":
         texts = _TEXTS[ask.lang]
         if off:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import logging
-
 from django.conf import settings
 from django.db import transaction
 from django.utils.formats import number_format
@@ -15,8 +13,6 @@ from core import db
 from core.db import retry_on_lock_conflict
 from core.errors import NotFound
 from memory import facade
-
-log = logging.getLogger(__name__)
 
 
 class ConversationGone(NotFound):

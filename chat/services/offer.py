@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -10,8 +9,6 @@ from django.utils.translation import gettext
 
 import llm
 from core.errors import Invalid
-
-log = logging.getLogger(__name__)
 
 
 class InvalidInput(Invalid):

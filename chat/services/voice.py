@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import logging
-
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
@@ -13,8 +11,6 @@ from chat.services.offer import check_model
 from core.db import retry_on_lock_conflict
 from core.errors import Busy, Conflict, NotFound
 from memory import facade
-
-log = logging.getLogger(__name__)
 
 
 class AlreadyEnded(Conflict):
