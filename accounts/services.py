@@ -286,6 +286,7 @@ def export_account(*, user: User) -> dict[str, Any]:
                     "title": item.title,
                     "learned_at": _iso(item.learned_at),
                     "changed_at": _iso(item.changed_at),
+                    "pinned": item.pinned,
                 }
                 for item in memory.items
             ],

@@ -29,12 +29,19 @@ def _answer(model: str, messages: list[dict[str, Any]]) -> str:
     _memory_calls[0] += 1
     change = _memory_calls[0] % 3 == 0 and bool(shown)
     edits = (
-        [{"op": "replace", "line": shown[-1]["line"], "text": f"Likes tea {_memory_calls[0]}"}]
+        [
+            {
+                "op": "replace",
+                "line": shown[-1]["line"],
+                "was": shown[-1]["text"],
+                "text": f"Likes tea {_memory_calls[0]}",
+            }
+        ]
         if change
         else []
     )
     changed.append(change)
-    return json.dumps({"edits": edits})
+    return json.dumps({"edits": edits, "forget": []})
 
 
 def register() -> None:

@@ -13,8 +13,10 @@ from dataclasses import dataclass
 from typing import TypedDict
 
 from django.db.models import Prefetch, QuerySet, prefetch_related_objects
+from django.utils.translation import gettext
 
 from chat.models import Conversation, Message
+from memory import facade
 from memory.models import Memory, MemoryVersion
 from memory.turns import TurnState
 
@@ -27,6 +29,7 @@ class Change(TypedDict):
     added: list[str]
     changed: list[ChangedLine]
     removed: list[str]
+    forgotten: list[str]
 
 
 def with_receipts(messages: QuerySet[Message]) -> QuerySet[Message]:
@@ -50,6 +53,17 @@ def memory_updated(message: Message) -> bool | None:
     return message.memory_changed
 
 
+def forget_missed(message: Message) -> bool | None:
+    """True: the person seems to ask to forget, and the pass that read this turn removed
+    nothing, so the chat says so rather than stay silent. None for turns no pass has read."""
+    updated = memory_updated(message)
+    if updated is None or message.memory_state != TurnState.READ:
+        return None
+    # A pass that changed the list is told by its own receipt (what it forgot is scrubbed
+    # from the record after the next change, so the record cannot say).
+    return not updated and facade.may_ask_to_forget(message.content)
+
+
 def change_of(message: Message) -> Change | None:
     """What the turn's pass changed, as far as its version still holds; None otherwise."""
     version: MemoryVersion | None = message.memory_version
@@ -60,23 +74,32 @@ def change_of(message: Message) -> Change | None:
         added=list(version.added),
         changed=[{"from": old, "to": new} for old, new in version.changed],
         removed=list(version.removed),
+        forgotten=list(version.forgotten),
     )
 
 
 @dataclass(frozen=True)
 class Receipt:
-    """A "Memory updated" line, and whether Undo can still revert it (its version is current)."""
+    """A "Memory updated" line, and whether Undo can still revert it (its version is current);
+    or, with ``forget_missed``, the note that nothing was forgotten (``change`` may be None)."""
 
-    change: Change
+    change: Change | None
     undoable: bool
+    forget_missed: bool = False
 
     @property
     def items(self) -> list[tuple[str, str]]:
         """The change as the chat says it: "+ added", "from → to", "− removed"."""
+        if self.change is None:
+            return []
         return [
             *(("added", f"+ {line}") for line in self.change["added"]),
             *(("changed", f"{line['from']} → {line['to']}") for line in self.change["changed"]),
             *(("removed", f"− {line}") for line in self.change["removed"]),
+            *(
+                ("forgotten", gettext("Forgot: %(line)s") % {"line": line})
+                for line in self.change["forgotten"]
+            ),
         ]
 
 
@@ -84,17 +107,27 @@ def receipts_in(messages: Iterable[Message], *, owner_id: int) -> dict[int, Rece
     """Receipts among one conversation's ``messages``, by message id: each change under the
     newest turn its pass read, and only changes with something left to show."""
     newest: dict[int, tuple[int, Change]] = {}
+    missed: set[int] = set()
     for message in messages:
         change = change_of(message)
-        if change is not None and (change["added"] or change["changed"] or change["removed"]):
+        if change is not None and any(
+            change[key] for key in ("added", "changed", "removed", "forgotten")
+        ):
             newest[change["version"]] = (message.pk, change)
-    if not newest:
+        if forget_missed(message):
+            missed.add(message.pk)
+    if not newest and not missed:
         return {}
     current = Memory.objects.filter(owner_id=owner_id).values_list("version", flat=True).first()
-    return {
-        message_id: Receipt(change, undoable=change["version"] == current)
+    shown = {
+        message_id: Receipt(
+            change, undoable=change["version"] == current, forget_missed=message_id in missed
+        )
         for message_id, change in newest.values()
     }
+    for message_id in missed - set(shown):
+        shown[message_id] = Receipt(None, undoable=False, forget_missed=True)
+    return shown
 
 
 @dataclass(frozen=True)

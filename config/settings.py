@@ -383,6 +383,13 @@ CHAT_MODEL_TIMEOUT = env.float("CHAT_MODEL_TIMEOUT", default=60.0)
 # How often a streaming reply checks for Stop (``chat.stops``): prompt, yet few cache reads.
 CHAT_STOP_CHECK_SECONDS = env.float("CHAT_STOP_CHECK_SECONDS", default=0.2)
 MEMORY_MODEL_TIMEOUT = env.float("MEMORY_MODEL_TIMEOUT", default=60.0)
+# How a memory call asks for its answer's shape: ``auto`` (the edits schema where the provider
+# or a self-hosted server honours it, else JSON mode), ``json_schema``, ``json_object``, ``none``.
+MEMORY_MODEL_RESPONSE_FORMAT = env.str("MEMORY_MODEL_RESPONSE_FORMAT", default="auto")
+if MEMORY_MODEL_RESPONSE_FORMAT not in ("auto", "json_schema", "json_object", "none"):
+    raise environ.ImproperlyConfigured(
+        "MEMORY_MODEL_RESPONSE_FORMAT: one of auto, json_schema, json_object, none"
+    )
 CHAT_SYSTEM_PROMPT = env.str(
     "CHAT_SYSTEM_PROMPT",
     default="You are {assistant}, a helpful assistant. Answer clearly and concisely.",

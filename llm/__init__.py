@@ -11,6 +11,7 @@ from llm.client import (
     complete,
     litellm,
     max_input_tokens,
+    refused_format,
     stream,
     structured_output,
 )
@@ -24,6 +25,7 @@ __all__ = [
     "complete",
     "litellm",
     "max_input_tokens",
+    "refused_format",
     "stream",
     "structured_output",
 ]

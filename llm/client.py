@@ -118,15 +118,43 @@ def _answer_formats(model: str) -> tuple[bool, bool]:
     return schema, "response_format" in params
 
 
-def structured_output(model: str, *, name: str, schema: dict[str, Any]) -> dict[str, Any]:
-    """The ``response_format`` for ``schema``: the schema, else JSON mode, else nothing."""
-    by_schema, json_mode = _answer_formats(model)
-    if by_schema:
-        spec = {"name": name, "schema": schema, "strict": True}
-        return {"response_format": {"type": "json_schema", "json_schema": spec}}
-    if json_mode:
-        return {"response_format": {"type": "json_object"}}
-    return {}
+# Providers that serve a model of one's own behind an OpenAI-compatible API: vLLM, llama.cpp's
+# server and LM Studio honour a JSON schema; litellm turns it into Ollama's ``format``.
+SELF_HOSTED_PROVIDERS = frozenset(
+    {"hosted_vllm", "ollama", "ollama_chat", "lm_studio", "llamafile"}
+)
+FORMATS = ("auto", "json_schema", "json_object", "none")
+
+
+def structured_output(
+    model: str,
+    *,
+    name: str,
+    schema: dict[str, Any],
+    mode: str = "auto",
+    api_base: str = "",
+) -> dict[str, Any]:
+    """The ``response_format`` for ``schema`` by ``mode`` (``FORMATS``). ``auto``: the schema
+    where litellm's map says the provider enforces one or the server is self-hosted (an
+    ``api_base`` or a self-hosted provider), else JSON mode where supported, else nothing."""
+    spec = {"name": name, "schema": schema, "strict": True}
+    by_schema = {"response_format": {"type": "json_schema", "json_schema": spec}}
+    json_object = {"response_format": {"type": "json_object"}}
+    if mode == "none":
+        return {}
+    if mode == "json_object":
+        return json_object
+    if mode == "json_schema":
+        return by_schema
+    schema_known, json_mode = _answer_formats(model)
+    if schema_known or api_base or _provider(model) in SELF_HOSTED_PROVIDERS:
+        return by_schema
+    return json_object if json_mode else {}
+
+
+def refused_format(error: ModelError) -> bool:
+    """A 400 that names the answer format: the server does not take the schema."""
+    return error.kind == "response_format"
 
 
 def cache_prefix(model: str, messages: Messages) -> list[dict[str, Any]]:
@@ -169,9 +197,18 @@ def _map_error(exc: BaseException) -> ModelError:
         (errors.InternalServerError, "unavailable", "unavailable", True, False),
     ):
         if isinstance(exc, error_type):
+            if code == "bad_request" and _names_the_format(exc):
+                # Configuration, not content: the caller asks again in JSON mode.
+                return ModelError(code, retryable=False, kind="response_format")
             return ModelError(code, retryable=retryable, kind=kind, about_content=about_content)
     # Anything else (a provider bug, an odd response) may pass later.
     return ModelError("error", retryable=True)
+
+
+def _names_the_format(exc: BaseException) -> bool:
+    """The provider's error names the parameter (its own words, never our prompt's)."""
+    text = str(exc).casefold()
+    return "response_format" in text or "json_schema" in text
 
 
 def complete(

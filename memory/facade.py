@@ -64,6 +64,12 @@ def offline_writer() -> bool:
     return f"{llm.OFFLINE_PROVIDER}/{extractor.MODEL_NAME}" == settings.MEMORY_MODEL
 
 
+def may_ask_to_forget(text: str) -> bool:
+    """The phrase table's hint that a turn asks to forget: a receipt tells the person when its
+    pass removed nothing (the model judges the request; this only decides what to say)."""
+    return triggers.is_forget_request(text)
+
+
 def asks_for_pass_now(text: str) -> bool:
     """A remember or forget request runs the pass now. Typos are repaired only for the offline
     writer, which cannot read them itself."""

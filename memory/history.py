@@ -28,6 +28,7 @@ def change_of(version: MemoryVersion) -> changes.ChangeRecord:
         added=list(version.added),
         changed=[(old, new) for old, new in version.changed],
         removed=list(version.removed),
+        forgotten=list(version.forgotten),
     )
 
 
@@ -35,6 +36,7 @@ def _store_change(version: MemoryVersion, record: changes.ChangeRecord) -> None:
     version.added = list(record.added)
     version.changed = [[old, new] for old, new in record.changed]
     version.removed = list(record.removed)
+    version.forgotten = list(record.forgotten)
 
 
 def record(
@@ -54,6 +56,10 @@ def record(
     )
     _store_change(row, change or changes.diff(before, after, pairs=pairs))
     row.save(force_insert=True)
+    # A forget is undoable only while its version is the newest: now no more.
+    MemoryVersion.objects.filter(memory_id=memory_id, version__lt=version).exclude(
+        forgotten=[]
+    ).update(forgotten=[], forgotten_sources=[])
     prune(memory_id=memory_id)
 
 
@@ -106,7 +112,24 @@ def forget(*, memory_id: int, removed: Sequence[str], kept: Sequence[str]) -> No
             row.sources = [src for _, src in remaining if src is not None]
             _store_change(row, new)
             touched.append(row)
-    MemoryVersion.objects.bulk_update(touched, ["lines", "sources", "added", "changed", "removed"])
+    MemoryVersion.objects.bulk_update(
+        touched, ["lines", "sources", "added", "changed", "removed", "forgotten"]
+    )
+
+
+def hold_forgotten(
+    *, memory_id: int, version: int, lines: Sequence[str], sources: Sequence[Source]
+) -> None:
+    """Name what ``version`` forgot in its own change, with each line's source, for its
+    receipt and one Undo (after ``forget`` scrubbed them everywhere else)."""
+    MemoryVersion.objects.filter(memory_id=memory_id, version=version).update(
+        forgotten=list(lines), forgotten_sources=list(sources)
+    )
+
+
+def held_sources(version: MemoryVersion) -> dict[str, Source]:
+    """The sources of the lines ``version`` forgot and still holds for Undo."""
+    return dict(zip(version.forgotten, version.forgotten_sources, strict=False))
 
 
 def versions_of(*, memory_id: int, limit: int) -> list[MemoryVersion]:

@@ -110,6 +110,12 @@ class Outcome(models.TextChoices):
     MALFORMED_NOT_JSON = "malformed_not_json"
     MALFORMED_WRONG_SHAPE = "malformed_wrong_shape"
     MALFORMED_NOT_STRINGS = "malformed_not_strings"
+    # An edit with no quote or citation the code can check (SPEC §10a).
+    MALFORMED_UNREADABLE = "malformed_unreadable"
+    MALFORMED_UNPLACED = "malformed_unplaced"
+    MALFORMED_TWICE = "malformed_twice"
+    MALFORMED_UNCITED = "malformed_uncited"
+    MALFORMED_OVERLONG_MERGE = "malformed_overlong_merge"
     WIPE_REFUSED = "wipe_refused"
 
 
@@ -191,6 +197,11 @@ class MemoryVersion(models.Model):
     # [[from, to], ...]
     changed = models.JSONField(default=list)
     removed = models.JSONField(default=list)
+    # Lines a cited forget removed in this version, held only while it is the newest so one
+    # Undo brings them back; the next version scrubs them (``history.record``).
+    forgotten = models.JSONField(default=list)
+    # ...and their sources, so Undo brings each back as it was (its kind, pinned, its date).
+    forgotten_sources = models.JSONField(default=list)
     created_at = models.DateTimeField(default=timezone.now)
 
     objects = MemoryVersionQuerySet.as_manager()

@@ -85,20 +85,23 @@ def _roll_back(
         if expected is not None and memory.version != expected:
             raise StaleVersion
         lines, pairs, back_from = target(memory, row)
-        # What the person made memory forget never comes back (a line still listed is no comeback).
+        # What the person made memory forget never comes back (a line still listed is no
+        # comeback), except by the Undo of that very forget.
         forgotten = tombstones.buried(memory.pk)
+        undone = set(row.forgotten) if kind == MemoryEvent.Kind.UNDO else set()
         allowed = [
             line
             for line in lines
-            if line in memory.lines or not tombstones.is_buried(line, forgotten)
+            if line in memory.lines or line in undone or not tombstones.is_buried(line, forgotten)
         ]
         after, skipped = screened(allowed)
         skipped += len(lines) - len(allowed)
         if after == memory.lines:
             return RolledBack(view_memory(owner_id=owner_id), skipped)  # nothing to write
         with transaction.atomic():
-            origin = _bringing_back(back_from, fallback=row)
+            origin = _bringing_back(back_from, fallback=row, held=row if undone else None)
             if write_lines(memory=memory, lines=after, kind=kind, pairs=pairs, origin=origin):
+                tombstones.unbury(memory_id=memory.pk, lines=[x for x in after if x in undone])
                 record_event(
                     owner_id=owner_id,
                     kind=kind,
@@ -113,9 +116,14 @@ def _roll_back(
     raise StaleVersion
 
 
-def _bringing_back(version: MemoryVersion | None, *, fallback: MemoryVersion) -> provenance.Origin:
-    """A returning line takes its source in ``version``, else learned at ``fallback``'s time."""
+def _bringing_back(
+    version: MemoryVersion | None, *, fallback: MemoryVersion, held: MemoryVersion | None = None
+) -> provenance.Origin:
+    """A returning line takes its source in ``version`` (or, undoing a forget, the source
+    ``held`` kept of it), else learned at ``fallback``'s time."""
     known = history.sources_by_line(version) if version is not None else {}
+    if held is not None:
+        known = {**known, **history.held_sources(held)}
     old = provenance.source(provenance.Kind.LEARNED, fallback.created_at)
     return provenance.Origin(new=lambda _line: old, known=known)
 

@@ -87,6 +87,8 @@ class LineItem:
     title: str | None
     learned_at: datetime
     changed_at: datetime
+    # Written or asked for by the person: a background pass never changes it on its own.
+    pinned: bool = False
 
 
 @dataclass
@@ -152,6 +154,7 @@ def line_items(memory: Memory) -> list[LineItem]:
                 title=title,
                 learned_at=datetime.fromisoformat(src["learned_at"]),
                 changed_at=datetime.fromisoformat(src["changed_at"]),
+                pinned=provenance.is_pinned(src),
             )
         )
     return items

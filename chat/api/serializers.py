@@ -28,9 +28,19 @@ class MemoryChangeSerializer(serializers.Serializer):
     added = serializers.ListField(child=serializers.CharField())
     changed = ChangedLineSerializer(many=True)
     removed = serializers.ListField(child=serializers.CharField())
+    forgotten = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="Lines removed because the person asked to forget them; `POST memory/undo` "
+        "brings them back while this version is the newest, after which they are gone for good.",
+    )
 
 
 class MessageSerializer(serializers.ModelSerializer):
+    memory_forget_missed = serializers.SerializerMethodField(
+        help_text="The person's turns: `true` when the turn seems to ask to forget and the memory "
+        "pass that read it removed nothing, so the app should say so (Settings → Memory deletes a "
+        "fact by hand); `false` otherwise; `null` when no pass has read it."
+    )
     memory_updated = serializers.SerializerMethodField(
         help_text="The person's turns: `true` when the memory pass that read this turn changed "
         "the list, `false` when it read it and changed nothing, `null` when no pass read it "
@@ -54,6 +64,7 @@ class MessageSerializer(serializers.ModelSerializer):
             "stopped",
             "memory_updated",
             "memory_change",
+            "memory_forget_missed",
         ]
         extra_kwargs = {
             "stopped": {
@@ -68,6 +79,10 @@ class MessageSerializer(serializers.ModelSerializer):
     @extend_schema_field(MemoryChangeSerializer(allow_null=True))
     def get_memory_change(self, message: Message) -> receipts.Change | None:
         return receipts.change_of(message)
+
+    @extend_schema_field(serializers.BooleanField(allow_null=True))
+    def get_memory_forget_missed(self, message: Message) -> bool | None:
+        return receipts.forget_missed(message)
 
 
 class ConversationSerializer(serializers.ModelSerializer):

@@ -61,7 +61,8 @@ def merge_memories(
             if not allow_model:
                 return MergeOutcome.NEEDS_CONDENSE
             # The model call runs outside any transaction.
-            merged, _, _, _ = fit_under_cap(owner_id=into_owner_id, lines=merged)
+            pinned = {**_sources(target), **_guest_sources(source)}
+            merged, _, _, _ = fit_under_cap(owner_id=into_owner_id, lines=merged, sources=pinned)
         with transaction.atomic():
             if not write_lines(
                 memory=target,
@@ -87,13 +88,25 @@ def merge_memories(
     return MergeOutcome.CONFLICT
 
 
+def _sources(memory: Memory) -> dict[str, provenance.Source]:
+    return dict(zip(memory.lines, sources_of(memory), strict=True))
+
+
+def _guest_sources(guest: Memory) -> dict[str, provenance.Source]:
+    known = {}
+    for line, src in zip(guest.lines, sources_of(guest), strict=True):
+        arrived = provenance.Source(**{**src, "kind": provenance.Kind.MERGED})
+        if provenance.is_pinned(src):
+            arrived["pinned"] = True
+        known[line] = arrived
+    return known
+
+
 def _from_guest(guest: Memory) -> provenance.Origin:
-    """A guest's line arrives as ``merged``, still naming its conversation and time."""
+    """A guest's line arrives as ``merged``, still naming its conversation and time, and
+    pinned if the guest pinned it."""
     now = timezone.now()
-    known = {
-        line: provenance.Source(**{**src, "kind": provenance.Kind.MERGED})
-        for line, src in zip(guest.lines, sources_of(guest), strict=True)
-    }
+    known = _guest_sources(guest)
     merged = provenance.source(provenance.Kind.MERGED, now)
     return provenance.Origin(new=lambda _line: merged, known=known)
 

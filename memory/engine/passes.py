@@ -31,9 +31,8 @@ from memory.engine.rewriting import PassFailed, Rewrite, rewrite_for
 from memory.filters.gate import RULES_VERSION
 from memory.models import Memory, MemoryEvent, Outcome
 from memory.queueing import enqueue_pass
-from memory.rules import changes, provenance
-from memory.rules.triggers import is_forget_request, is_wipe_request
-from memory.services import record_event, write_lines
+from memory.rules import provenance
+from memory.services import record_event, sources_of, write_lines
 
 log = logging.getLogger(__name__)
 
@@ -296,7 +295,7 @@ def _store(memory: Memory, work: Work, rewrite: Rewrite, *, kind: str, outcome: 
                 tokens=rewrite.tokens,
                 rules_version=RULES_VERSION,
                 kind=kind,
-                origin=_origin(work),
+                origin=_origin(work, rewrite),
             )
         made = (
             None
@@ -309,7 +308,7 @@ def _store(memory: Memory, work: Work, rewrite: Rewrite, *, kind: str, outcome: 
         if work.voice_session_id is not None and not _mark_voice_read(work):
             transaction.set_rollback(True)  # another pass read these voice turns first
             return False
-        _keep_forgetting_final(memory, work, rewrite.lines)
+        _keep_forgetting_final(memory, work, rewrite)
         if memory.pass_failures or memory.pass_retries:
             scheduling.succeeded(memory.pk)
         record_event(
@@ -329,38 +328,42 @@ def _store(memory: Memory, work: Work, rewrite: Rewrite, *, kind: str, outcome: 
     return True
 
 
-def _origin(work: Work) -> provenance.Origin:
-    """A new line's source: the work's turn that best supports it."""
+def _origin(work: Work, rewrite: Rewrite) -> provenance.Origin:
+    """A new line's source: the turn the model cited for it, else the one that best supports it."""
     said = work.said()
     now = timezone.now()
     voice = work.task == "voice"
     return provenance.Origin(
-        new=lambda line: provenance.learned_from(line, said, voice=voice, at=now)
+        new=lambda line: provenance.learned_from(
+            line, said, voice=voice, at=now, turn=rewrite.cited.get(line)
+        )
     )
 
 
-def _keep_forgetting_final(memory: Memory, work: Work, after: list[str]) -> None:
-    """Tombstone what the person asked to forget and drop it from every version; untombstone
-    what they asked to remember again. A line removed unasked is only an undoable removal."""
-    if work.forget_requested:
-        # What the pass removed, not what it rewrote ("forget my dog; I moved to Boulder"
-        # corrects the home), and of that only what the request names, or all if asked.
-        requests = [s.text for s in work.said() if is_forget_request(s.text)]
-        everything = any(is_wipe_request(text) for text in requests)
-        asked = [
-            line
-            for line in changes.diff(memory.lines, after).removed
-            if provenance.asked_to_forget(line, requests, everything=everything)
-        ]
-        history.forget(memory_id=memory.pk, removed=asked, kept=after)
-        tombstones.bury(memory_id=memory.pk, lines=asked, unless_in=after)
+def _keep_forgetting_final(memory: Memory, work: Work, rewrite: Rewrite) -> None:
+    """Tombstone what a cited turn of the person asked to forget and drop it from every
+    version; untombstone what they restated and asked to remember. A line removed unasked is
+    only an undoable removal."""
+    after = rewrite.lines
+    if rewrite.forgotten:
+        history.forget(memory_id=memory.pk, removed=rewrite.forgotten, kept=after)
+        tombstones.bury(memory_id=memory.pk, lines=rewrite.forgotten, unless_in=after)
+        if rewrite.lines != memory.lines:
+            known = dict(zip(memory.lines, sources_of(memory), strict=True))
+            history.hold_forgotten(
+                memory_id=memory.pk,
+                version=memory.version + 1,
+                lines=[line for line in rewrite.forgotten if line in known],
+                sources=[known[line] for line in rewrite.forgotten if line in known],
+            )
     said = work.said()
     if any(s.remember for s in said):
         before = set(memory.lines)
         again = [
             line
             for line in after
-            if line not in before and provenance.restated_and_remembered(line, said)
+            if line not in before
+            and provenance.restated_and_remembered(line, said, turn=rewrite.cited.get(line))
         ]
         tombstones.unbury(memory_id=memory.pk, lines=again)
 

@@ -59,10 +59,19 @@ class Work:
                 conversation=self._conversation(turn),
                 text=turn["content"],
                 remember=is_remember_request(self._whole_text(place, turn)),
+                turn=place + 1,
             )
             for place, turn in enumerate(self.transcript)
             if turn["role"] == "user"
         ]
+
+    def person_turns(self) -> dict[int, str]:
+        """The person's turns by their number in the request (from 1)."""
+        return {
+            place + 1: turn["content"]
+            for place, turn in enumerate(self.transcript)
+            if turn["role"] == "user"
+        }
 
     def _whole_text(self, place: int, turn: Turn) -> str:
         text: str = self.whole_texts.get(place) or turn["content"]

@@ -6,8 +6,8 @@ the wipe guard, and the condense pass and positional cut over the cap.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from django.conf import settings
@@ -20,15 +20,18 @@ from memory.filters.gate import RULES_VERSION, refusal_reason
 from memory.models import Memory, MemoryEvent, Outcome
 from memory.rules import budget, edits, prompts, provenance
 from memory.rules.lines import MalformedAnswer
-from memory.services import record_event
+from memory.services import record_event, sources_of
 
 # Keeping less than this share of a list of WIPE_MIN_LINES or more, unasked, is a broken answer.
 WIPE_KEEP_SHARE = 0.5
 WIPE_MIN_LINES = 4
-# Answer bound: an edit of every line shown plus a few new (~60 tokens per line), and slack.
+# Answer bound: an edit of every line shown (each line at most once), new lines as the turns
+# can hold them (a few per turn of the person, at most 16; none in a condense), ~64 tokens an
+# edit with its quote, and slack. A model that loops stops there: its answer fails, retried.
 ANSWER_BASE_TOKENS = 256
 ANSWER_TOKENS_PER_EDIT = 64
 NEW_LINES_PER_PASS = 16
+NEW_LINES_PER_TURN = 4
 # A condense must keep this share of the target size (1,500 tokens), or the cut runs instead.
 CONDENSE_KEEP_SHARE = 0.25
 
@@ -58,11 +61,16 @@ class Rewrite:
     latency_ms: int
     condensed: bool
     cut: bool
+    # Lines removed at the person's cited request, and each new line's cited turn.
+    forgotten: tuple[str, ...] = ()
+    cited: dict[str, int] = field(default_factory=dict)
 
 
-def answer_token_bound(lines: Sequence[str]) -> int:
-    """``max_tokens`` of a memory call: enough to edit every line shown and add a few."""
-    return ANSWER_BASE_TOKENS + ANSWER_TOKENS_PER_EDIT * (len(lines) + NEW_LINES_PER_PASS)
+def answer_token_bound(lines: Sequence[str], person_turns: int = NEW_LINES_PER_PASS) -> int:
+    """``max_tokens`` of a memory call: enough to edit every line shown once and add what
+    ``person_turns`` turns may say."""
+    new = min(NEW_LINES_PER_PASS, NEW_LINES_PER_TURN * person_turns)
+    return ANSWER_BASE_TOKENS + ANSWER_TOKENS_PER_EDIT * (len(lines) + new)
 
 
 def _endpoint(model: str) -> dict[str, str]:
@@ -86,9 +94,17 @@ def _ask(
     lines_tokens: int | None = None,
     forgotten: Collection[str] = (),
     said: Sequence[provenance.Said] = (),
+    sources: Mapping[str, provenance.Source] | None = None,
 ) -> tuple[edits.Applied, llm.Completion]:
-    """One memory model call: rules and numbered list in, edits out, applied and validated in
-    code. ``lines_tokens``: the stored list's size, when known."""
+    """One memory model call: rules and numbered list in, edits out, checked against their
+    evidence and applied in code. ``lines_tokens``: the stored list's size, when known;
+    ``sources``: each line's provenance (its date, and whether it is pinned)."""
+    sources = sources or {}
+    pinned = frozenset(
+        i
+        for i, line in enumerate(lines, start=1)
+        if line in sources and provenance.is_pinned(sources[line])
+    )
     messages = prompts.memory_messages(
         task=task,
         lines=lines,
@@ -101,42 +117,75 @@ def _ask(
         token_limit=settings.MEMORY_TOKEN_LIMIT,
         memory_tokens=budget.list_tokens(lines) if lines_tokens is None else lines_tokens,
         today=timezone.localdate(),
+        learned=[sources[line]["learned_at"][:10] if line in sources else None for line in lines],
+        pinned=pinned,
     )
+    endpoint = _endpoint(model)
+    shape = llm.structured_output(
+        model,
+        name="memory_edits",
+        schema=edits.SCHEMA,
+        mode=settings.MEMORY_MODEL_RESPONSE_FORMAT,
+        api_base=endpoint.get("api_base", ""),
+    )
+    call = {
+        "model": model,
+        "messages": llm.cache_prefix(model, messages),
+        "timeout": settings.MEMORY_MODEL_TIMEOUT,
+        "temperature": 0,
+        "max_tokens": answer_token_bound(
+            lines, len(work.person_turns()) if task != "condense" else 0
+        ),
+        **endpoint,
+    }
     try:
-        answer = llm.complete(
-            model=model,
-            messages=llm.cache_prefix(model, messages),
-            timeout=settings.MEMORY_MODEL_TIMEOUT,
-            temperature=0,
-            max_tokens=answer_token_bound(lines),
-            **llm.structured_output(model, name="memory_edits", schema=edits.SCHEMA),
-            **_endpoint(model),
-        )
+        try:
+            answer = llm.complete(**call, **shape)
+        except llm.ModelError as error:
+            if not (llm.refused_format(error) and _schema(shape)):
+                raise
+            # A server that refuses the schema by name gets JSON mode instead.
+            answer = llm.complete(**call, response_format={"type": "json_object"})
     except llm.ModelError as error:
         raise PassFailed(error.code, about_work=error.about_content, kind=error.kind) from None
     try:
+        # A truncated, garbled or unplaceable answer is an error, never an empty list.
         proposed = edits.parse_answer(answer.text)
+        applied = edits.apply_edits(
+            lines,
+            proposed,
+            refuse=refusal_reason,
+            known_good=known_good,
+            evidence_=edits.Evidence(
+                person_turns=work.person_turns() if task != "condense" else {},
+                pinned=pinned,
+                condense=task == "condense",
+                learned={
+                    i: sources[line]["learned_at"] if line in sources else None
+                    for i, line in enumerate(lines, start=1)
+                },
+            ),
+            buried=_buried(forgotten, said) if forgotten else None,
+        )
     except MalformedAnswer as error:
-        # A truncated or garbled answer is an error, never an empty list.
         raise PassFailed(f"malformed_{error.reason}", about_work=True) from None
-    refuse = _refusing_forgotten(forgotten, said) if forgotten else refusal_reason
-    applied = edits.apply_edits(lines, proposed, refuse=refuse, known_good=known_good)
     return applied, answer
 
 
-def _refusing_forgotten(
-    forgotten: Collection[str], said: Sequence[provenance.Said]
-) -> edits.Refuse:
-    """The filters, plus "forgotten" for a tombstoned line unless asked to remember it again."""
+def _schema(shape: dict[str, Any]) -> bool:
+    return shape.get("response_format", {}).get("type") == "json_schema"
 
-    def refuse(text: str) -> str | None:
-        if tombstones.is_buried(text, forgotten) and not provenance.restated_and_remembered(
-            text, said
-        ):
-            return "forgotten"
-        return refusal_reason(text)
 
-    return refuse
+def _buried(forgotten: Collection[str], said: Sequence[provenance.Said]) -> edits.Buried:
+    """A tombstoned text stays out unless the turn the model cites (or, uncited, any turn)
+    restates that very fact and asks to remember it."""
+
+    def buried(text: str, turn: int | None) -> bool:
+        return tombstones.is_buried(text, forgotten) and not provenance.restated_and_remembered(
+            text, said, turn=turn
+        )
+
+    return buried
 
 
 def rewrite_for(memory: Memory, work: Work) -> Rewrite:
@@ -152,6 +201,7 @@ def rewrite_for(memory: Memory, work: Work) -> Rewrite:
         # A forgotten line is refused unless the person asks to remember it again.
         forgotten=tombstones.buried(memory.pk),
         said=work.said(),
+        sources=dict(zip(memory.lines, sources_of(memory), strict=False)),
     )
 
 
@@ -163,9 +213,10 @@ def propose_rewrite(
     task: Literal["rewrite", "voice"] = "rewrite",
     model: str | None = None,
     forget_requested: bool | None = None,
+    sources: Mapping[str, provenance.Source] | None = None,
 ) -> Rewrite:
-    """Exactly what a pass runs, without the database (``manage.py memory_eval``).
-    Raises PassFailed like a pass."""
+    """Exactly what a pass runs, without the database (``manage.py memory_eval``); ``sources``:
+    the lines' provenance (dates, pinned). Raises PassFailed like a pass."""
     work = Work(
         task=task,
         transcript=list(transcript),
@@ -174,7 +225,7 @@ def propose_rewrite(
             asks_to_forget(list(transcript)) if forget_requested is None else forget_requested
         ),
     )
-    return _propose(list(lines), work, model=model or settings.MEMORY_MODEL)
+    return _propose(list(lines), work, model=model or settings.MEMORY_MODEL, sources=sources)
 
 
 def _propose(
@@ -187,6 +238,7 @@ def _propose(
     tokens_before: int | None = None,
     forgotten: Collection[str] = (),
     said: Sequence[provenance.Said] = (),
+    sources: Mapping[str, provenance.Source] | None = None,
 ) -> Rewrite:
     task: prompts.Task = "voice" if work.task == "voice" else "rewrite"
     applied, answer = _ask(
@@ -198,10 +250,11 @@ def _propose(
         lines_tokens=tokens_before,
         forgotten=forgotten,
         said=said,
+        sources=sources,
     )
-    # Judged on what the model removed (openly or via duplicates), not on lines newer rules refuse.
-    dropped = applied.removed + applied.folded
-    if _looks_like_a_wipe(lines, dropped, forget_requested=work.forget_requested):
+    # Judged on what the model removed with no evidence (openly or via duplicates), not on
+    # what a cited turn asked to forget, nor on lines newer rules refuse.
+    if _looks_like_a_wipe(lines, applied.uncited + applied.folded + applied.rewritten):
         raise PassFailed("wipe_refused", about_work=True)
     proposed, refused = applied.lines, sum(applied.refused.values())
     tokens_in, tokens_out, latency = answer.tokens_in, answer.tokens_out, answer.latency_ms
@@ -211,8 +264,21 @@ def _propose(
         tokens_before if unchanged and tokens_before is not None else budget.list_tokens(proposed)
     )
     if tokens > settings.MEMORY_TOKEN_LIMIT:
+        # A line this pass learned from a remember request is pinned already.
+        now = timezone.now()
+        learned_now = {
+            line: provenance.learned_from(
+                line, said, voice=work.task == "voice", at=now, turn=applied.cited.get(line)
+            )
+            for line in proposed
+            if line not in (sources or {})
+        }
         proposed, condensed, cut, extra = fit_under_cap(
-            owner_id=owner_id, lines=proposed, model=model
+            owner_id=owner_id,
+            lines=proposed,
+            model=model,
+            sources={**(sources or {}), **learned_now},
+            forgotten=forgotten,
         )
         tokens = budget.list_tokens(proposed)
         tokens_in, tokens_out, latency = (
@@ -220,18 +286,34 @@ def _propose(
             tokens_out + extra[1],
             latency + extra[2],
         )
-    return Rewrite(proposed, tokens, refused, tokens_in, tokens_out, latency, condensed, cut)
+    return Rewrite(
+        proposed,
+        tokens,
+        refused,
+        tokens_in,
+        tokens_out,
+        latency,
+        condensed,
+        cut,
+        forgotten=tuple(applied.forgotten),
+        cited=dict(applied.cited),
+    )
 
 
-def _looks_like_a_wipe(before: list[str], removed: int, *, forget_requested: bool) -> bool:
-    """Most of a list removed when nobody asked to forget: a broken answer, not a rewrite."""
-    if forget_requested or len(before) < WIPE_MIN_LINES:
+def _looks_like_a_wipe(before: list[str], removed: int) -> bool:
+    """Most of a list removed with no turn of the person cited: a broken answer."""
+    if len(before) < WIPE_MIN_LINES:
         return False
     return len(before) - removed < len(before) * WIPE_KEEP_SHARE
 
 
 def fit_under_cap(
-    *, owner_id: int | None, lines: list[str], model: str | None = None
+    *,
+    owner_id: int | None,
+    lines: list[str],
+    model: str | None = None,
+    sources: Mapping[str, provenance.Source] | None = None,
+    forgotten: Collection[str] = (),
 ) -> tuple[list[str], bool, bool, tuple[int, int, int]]:
     """Over the cap: a condense pass, then the positional cut as last resort (SPEC §5).
 
@@ -245,12 +327,23 @@ def fit_under_cap(
     before = list(lines)
     # One call's input is capped too (SPEC §2: 50,000 tokens); the rules take some.
     call_room = settings.MEMORY_CALL_TOKEN_LIMIT - 3_000
-    oversized = budget.positional_cut(lines, call_room)
+    known = sources or {}
+    pinned = frozenset(
+        line for line in lines if line in known and provenance.is_pinned(known[line])
+    )
+    oversized = budget.positional_cut(lines, call_room, keep_first=pinned)
     usage = (0, 0, 0)
     trace: Callable[..., None] = record_event if owner_id is not None else _no_trace
     try:
         applied, answer = _ask(
-            "condense", oversized, work, model=model, known_good=frozenset(oversized)
+            "condense",
+            oversized,
+            work,
+            model=model,
+            known_good=frozenset(oversized),
+            sources=sources,
+            # No turn is read: a condense can never write a forgotten line back.
+            forgotten=forgotten,
         )
         condensed = applied.lines
         usage = (answer.tokens_in, answer.tokens_out, answer.latency_ms)
@@ -280,7 +373,7 @@ def fit_under_cap(
         condensed = oversized
     if budget.list_tokens(condensed) <= limit:
         return condensed, True, False, usage
-    final = budget.positional_cut(condensed, limit)
+    final = budget.positional_cut(condensed, limit, keep_first=pinned)
     trace(
         owner_id=owner_id,
         kind=MemoryEvent.Kind.CUT,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from celery import Task, shared_task
+from django.conf import settings
 
 from memory import queueing
 from memory.engine import passes
@@ -12,8 +13,10 @@ class PassCrashed(Exception):
     """A pass stopped on an unexpected error; the message is the error's kind only."""
 
 
-# The task's hard limit sits above two model calls (rewrite + condense) and the writes.
-_PASS_TIME_LIMIT = 300
+# The task's limits follow the model's: room for four calls (a rewrite, its JSON-mode retry, a
+# condense and a split) and the writes, never under five minutes. A slow local model is not
+# killed mid-pass (nor marked failing) by a limit shorter than its own timeout.
+_PASS_TIME_LIMIT = max(300, round(4 * settings.MEMORY_MODEL_TIMEOUT) + 60)
 # Crashes (bug, database error, soft time limit) are retried this many times, then dropped
 # (turns stay unread). A constant: the task's ``max_retries`` is typed as possibly None.
 _PASS_RETRIES = 4

@@ -17,6 +17,7 @@ from typing import Final
 
 from memory.evaluation.scenarios import ScenarioError
 from memory.evaluation.scoring import PassOutcome, Spread, spread
+from memory.rules.evidence import FUNCTION_WORD_TEXT, PREDICATE_TEXT
 from memory.rules.lines import fold
 
 Turn = dict[str, str]
@@ -25,21 +26,7 @@ ReplayPropose = Callable[[list[str], list[Turn], list[Turn]], PassOutcome]
 
 _WORD_RE: Final = re.compile(r"[^\W_]+")
 _STEM: Final = 4  # "lives"/"live", "prefers"/"prefer", "allergica"/"allergic" share a stem
-# Function words and memory-line labels of the six languages, which say nothing about support.
-_STOPWORD_TEXT: Final = """
-    the and for with from that this these those have has had was were are his her hers him she
-    they them their who whom which what when where about into over also very much more most
-    some any not but all does did doing been being will would should could can may might
-    person user likes loves prefers lives works named called
-    con per una uno gli che non del della delle dei degli nel nella sono suo sua suoi sue
-    anche come piu molto dal dalla alla alle agli
-    les des une est pas pour dans avec sur son ses leur qui que aux par plus tres aussi
-    los las del por para con una que est esta este sus muy tambien como mas
-    der die das und ist den dem des ein eine einen einem nicht mit von auf fur sich sein seine
-    ihre ihr auch sehr mehr als wie
-    com uma dos das nao por para que seu sua seus suas muito tambem como mais
-"""
-_STOPWORDS: Final = frozenset(_STOPWORD_TEXT.split())
+_STOPWORDS: Final = frozenset((FUNCTION_WORD_TEXT + PREDICATE_TEXT).split())
 # A line is supported when at least this share of its content words appear in one user turn.
 SUPPORT_SHARE: Final = 0.5
 

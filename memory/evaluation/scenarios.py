@@ -50,6 +50,8 @@ CATEGORIES: Final = (
 _ID_RE: Final = re.compile(r"^[a-z0-9][a-z0-9-]{1,63}$")
 _ROLES: Final = ("user", "assistant")
 _ESCAPE_RE: Final = re.compile(r"\\.")
+_DATE_RE: Final = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_RETRIED_RE: Final = re.compile(r"^(?:malformed_[a-z_]+|wipe_refused)$")
 
 
 class ScenarioError(ValueError):
@@ -91,8 +93,14 @@ class Scenario:
     untouched: tuple[int, ...] = ()
     # At most this many lines that were not in ``memory`` (None: no limit).
     max_new_lines: int | None = None
+    # A careless answer the pass must refuse with this outcome, the list untouched (retried).
+    retried: str | None = None
     # Checks of a fact's line against the scenario's language (see scoring.LANGUAGE_RULES).
     language_checks: bool = True
+    # Indexes of memory lines the person wrote or asked to remember, and when each line was
+    # learned (YYYY-MM-DD; empty: today), as a pass's request shows them.
+    pinned: tuple[int, ...] = ()
+    learned: tuple[str, ...] = ()
     # A good answer, for readers of the set; the tests check that it passes its own scenario.
     reference: tuple[str, ...] | None = None
     source: str = field(default="", compare=False)
@@ -158,6 +166,8 @@ def _scenario(item: Any, *, where: str) -> Scenario:
         "expect",
         "about",
         "reference",
+        "pinned",
+        "learned",
     }
     if unknown:
         raise ScenarioError(f"{where}: unknown keys {sorted(unknown)}")
@@ -182,6 +192,7 @@ def _scenario(item: Any, *, where: str) -> Scenario:
         "untouched",
         "max_new_lines",
         "language_checks",
+        "retried",
     }:
         raise ScenarioError(f"{where}: expect has unknown keys")
     untouched = expect.get("untouched", list(range(len(memory))))
@@ -192,6 +203,21 @@ def _scenario(item: Any, *, where: str) -> Scenario:
     max_new = expect.get("max_new_lines")
     if max_new is not None and (not isinstance(max_new, int) or max_new < 0):
         raise ScenarioError(f"{where}: max_new_lines must be a non-negative integer")
+    retried = expect.get("retried")
+    if retried is not None and not (isinstance(retried, str) and _RETRIED_RE.match(retried)):
+        raise ScenarioError(f"{where}: retried must be a refusal code (malformed_*, wipe_refused)")
+    pinned = item.get("pinned", [])
+    if not isinstance(pinned, list) or not all(
+        isinstance(i, int) and 0 <= i < len(memory) for i in pinned
+    ):
+        raise ScenarioError(f"{where}: pinned must list indexes of memory lines")
+    learned = item.get("learned", [])
+    if (
+        not isinstance(learned, list)
+        or len(learned) not in (0, len(memory))
+        or not all(isinstance(d, str) and _DATE_RE.match(d) for d in learned)
+    ):
+        raise ScenarioError(f"{where}: learned must give one YYYY-MM-DD date per memory line")
     reference = item.get("reference")
     if reference is not None and (
         not isinstance(reference, list) or not all(isinstance(x, str) for x in reference)
@@ -199,7 +225,7 @@ def _scenario(item: Any, *, where: str) -> Scenario:
         raise ScenarioError(f"{where}: reference must be a list of lines")
     present = tuple(_fact(f, where=where) for f in _list(expect.get("present"), where))
     absent = tuple(_pattern(p, where=where) for p in _list(expect.get("absent"), where))
-    if not present and not absent and max_new is None and not untouched:
+    if not present and not absent and max_new is None and not untouched and not retried:
         raise ScenarioError(f"{where}: a scenario must expect something")
     return Scenario(
         id=sid,
@@ -213,8 +239,11 @@ def _scenario(item: Any, *, where: str) -> Scenario:
         absent=absent,
         untouched=tuple(untouched),
         max_new_lines=max_new,
+        retried=retried,
         language_checks=bool(expect.get("language_checks", True)),
         reference=None if reference is None else tuple(reference),
+        pinned=tuple(pinned),
+        learned=tuple(learned),
         source=where,
     )
 

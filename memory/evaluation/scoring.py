@@ -88,7 +88,22 @@ class ScenarioScore:
 def score(
     scenario: Scenario, outcome: PassOutcome, *, token_limit: int, line_max_chars: int
 ) -> ScenarioScore:
-    """Score one pass. A failed pass (no lines) keeps no fact and is a failed scenario."""
+    """Score one pass. A failed pass (no lines) keeps no fact and is a failed scenario, unless
+    the scenario is a careless answer the pass must refuse (``retried``)."""
+    if scenario.retried is not None:
+        refused = outcome.lines is None and outcome.error == scenario.retried
+        return ScenarioScore(
+            scenario.id,
+            scenario.category,
+            scenario.language,
+            error=None,
+            facts=(),
+            violations=() if refused else (f"not refused as {scenario.retried}",),
+            untouched=len(scenario.untouched),
+            untouched_kept=len(scenario.untouched) if refused else 0,
+            within_cap=True if refused else None,
+            outcome=outcome,
+        )
     if outcome.lines is None:
         return ScenarioScore(
             scenario.id,

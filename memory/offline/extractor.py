@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 from memory.offline import changes, roleplay, thirdperson
 from memory.offline import patterns as p
 from memory.offline.facts import Fact, classify_line, extract, line_ok, note_facts
 from memory.offline.vocab import RELATIONS
-from memory.rules import edits, phrases, spelling
+from memory.rules import edits, evidence, phrases, spelling
 from memory.rules.triggers import is_forget_request, is_remember_request
 
 # Served as "offline/whizi-memory" (registered with the model seam by the memory app).
@@ -305,10 +306,12 @@ def apply_turn(lines: list[str], text: str, *, strict: bool, asked: bool = False
 
 
 def kept_from(text: str, previous: str | None = None) -> list[str]:
-    """The lines one turn adds to an empty memory; `previous` counts after "remember that"."""
+    """The lines one turn adds to an empty memory, read as a pass reads it (`run`): after
+    "remember that", `previous` counts too, and so does the turn itself."""
+    lines: list[str] = []
     if previous and _BARE_REMEMBER_RE.match(p.normalise(text)):
-        return apply_turn([], previous, strict=False, asked=True)
-    return apply_turn([], text, strict=False)
+        lines = apply_turn(lines, previous, strict=False, asked=True)
+    return apply_turn(lines, text, strict=False)
 
 
 def dedupe(lines: list[str]) -> list[str]:
@@ -390,7 +393,48 @@ def _roleplaying(context: list[dict[str, Any]]) -> set[Any]:
     return playing
 
 
-def run(payload: dict[str, Any]) -> list[str]:
+@dataclass
+class _Trail:
+    """Which turn made each change, so the answer cites its evidence: the turn a new line came
+    from, the turn that made a line obsolete, the turn that asked to forget it (or all)."""
+
+    born: dict[str, int] = field(default_factory=dict)
+    gone: dict[str, int] = field(default_factory=dict)
+    forgot: dict[str, int] = field(default_factory=dict)
+    wiped: int | None = None
+
+    def note(self, before: list[str], after: list[str], turn: Any, text: str) -> None:
+        if not isinstance(turn, int) or isinstance(turn, bool):
+            return
+        for line in after:
+            if line not in before:
+                self.born[line] = turn
+        removed = [line for line in before if line not in after]
+        if not removed:
+            return
+        if before and not after and _wipes(text):
+            self.wiped = turn
+        asked = is_forget_request(text) or any(
+            _forget_request(sentence) for sentence in p.split_sentences(_read(text))
+        )
+        new = [evidence.words(line)[:1] for line in after if line not in before]
+        for line in removed:
+            # A line whose predicate a new line of the turn takes over was corrected.
+            superseded = evidence.words(line)[:1] in new
+            if asked and not superseded:
+                self.forgot[line] = turn
+            else:
+                self.gone[line] = turn
+
+
+def _wipes(text: str) -> bool:
+    return any(
+        (request := _forget_request(sentence)) is not None and _FORGET_ALL_RE.match(request[0])
+        for sentence in p.split_sentences(_read(text))
+    )
+
+
+def run(payload: dict[str, Any], trail: _Trail | None = None) -> list[str]:
     """Carry out one memory task on a parsed payload and return the whole new list."""
     memory = _memory(payload)
     task = payload.get("task")
@@ -425,10 +469,13 @@ def run(payload: dict[str, Any]) -> list[str]:
                 lines = apply_turn(lines, real, strict=strict)
             previous = None
             continue
+        before = lines
         if previous and _BARE_REMEMBER_RE.match(p.normalise(text)):
             # "I'm allergic to peanuts." then "Please remember that."
             lines = apply_turn(lines, previous, strict=strict, asked=True)
         lines = apply_turn(lines, text, strict=strict)
+        if trail is not None:
+            trail.note(before, lines, turn.get("turn"), text)
         previous = text
     return lines
 
@@ -439,8 +486,39 @@ def answer(messages: list[dict[str, Any]]) -> str:
     if payload is None:
         return edits.dump([])
     memory = _memory(payload)
+    trail = _Trail()
     try:
-        after = run(payload)
+        after = run(payload, trail)
     except Exception:  # noqa: BLE001 — the contract: odd input leaves the memory, never a crash
         return edits.dump([])
-    return edits.dump(edits.edits_between(memory, after))
+    return _answer(memory, after, trail)
+
+
+def _answer(memory: list[str], after: list[str], trail: _Trail) -> str:
+    """The edits from ``memory`` to ``after``, each quoting its line and citing its turn; the
+    forgotten lines removed and cited by the turn that asked."""
+    if trail.wiped is not None and not after:
+        removals = [edits.Edit("remove", line=i, was=line) for i, line in enumerate(memory, 1)]
+        return edits.dump(removals, [edits.Forget(turn=trail.wiped, lines=None)])
+    forgotten = {
+        i: line for i, line in enumerate(memory, 1) if line in trail.forgot and line not in after
+    }
+    rest = [(i, line) for i, line in enumerate(memory, 1) if i not in forgotten]
+    found: list[edits.Edit] = []
+    for edit in edits.edits_between([line for _, line in rest], after):
+        if edit.op == "add":
+            found.append(edits.Edit("add", text=edit.text, turn=trail.born.get(edit.text or "")))
+            continue
+        number = rest[(edit.line or 1) - 1][0]
+        turn = (
+            trail.born.get(edit.text or "")
+            if edit.op == "replace"
+            else trail.gone.get(edit.was or "")
+        )
+        found.append(edits.Edit(edit.op, line=number, was=edit.was, text=edit.text, turn=turn))
+    by_turn: dict[int, list[int]] = {}
+    for number, line in forgotten.items():
+        found.append(edits.Edit("remove", line=number, was=line))
+        by_turn.setdefault(trail.forgot[line], []).append(number)
+    forgets = [edits.Forget(turn=turn, lines=tuple(numbers)) for turn, numbers in by_turn.items()]
+    return edits.dump(found, forgets)

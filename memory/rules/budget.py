@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:
@@ -51,10 +51,18 @@ def list_tokens(lines: Sequence[str]) -> int:
     return count_tokens(render_block(lines)) if lines else 0
 
 
-def positional_cut(lines: Sequence[str], limit: int) -> list[str]:
-    """Keep lines from the top while within `limit` tokens: the net under the condense pass."""
+def positional_cut(
+    lines: Sequence[str], limit: int, *, keep_first: Collection[str] = ()
+) -> list[str]:
+    """Keep lines from the top while within `limit` tokens: the net under the condense pass.
+    Lines in `keep_first` (pinned) are kept before any other; the order stays."""
     if limit <= 0:
         return []
+    if keep_first:
+        first = [line for line in lines if line in keep_first]
+        ranked = [*first, *(line for line in lines if line not in keep_first)]
+        kept_set = set(positional_cut(ranked, limit))
+        return [line for line in lines if line in kept_set]
     # Each line encoded once: linear for 10,000 lines; the sum is checked and corrected below.
     kept: list[str] = []
     total = 0

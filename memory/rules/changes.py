@@ -25,10 +25,12 @@ class ChangeRecord:
     added: list[str] = field(default_factory=list)
     changed: list[tuple[str, str]] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
+    # Removed at the person's cited request (tombstoned), shown as "Forgot …".
+    forgotten: list[str] = field(default_factory=list)
 
     @property
     def empty(self) -> bool:
-        return not (self.added or self.changed or self.removed)
+        return not (self.added or self.changed or self.removed or self.forgotten)
 
 
 def _words(text: str) -> set[str]:
@@ -80,7 +82,7 @@ def revert(lines: Sequence[str], record: ChangeRecord) -> list[str]:
     back = {new: old for old, new in record.changed}
     added = set(record.added)
     reverted = [back.get(line, line) for line in lines if line not in added]
-    reverted.extend(line for line in record.removed if line not in reverted)
+    reverted.extend(line for line in [*record.removed, *record.forgotten] if line not in reverted)
     return reverted
 
 
@@ -93,6 +95,7 @@ def without(record: ChangeRecord, forgotten: Callable[[str], bool]) -> ChangeRec
     """`record` without forgotten lines, so an undo never brings one back."""
     added = [line for line in record.added if not forgotten(line)]
     removed = [line for line in record.removed if not forgotten(line)]
+    held = [line for line in record.forgotten if not forgotten(line)]
     changed: list[tuple[str, str]] = []
     for old, new in record.changed:
         if forgotten(old) and not forgotten(new):
@@ -101,4 +104,4 @@ def without(record: ChangeRecord, forgotten: Callable[[str], bool]) -> ChangeRec
             removed.append(old)
         elif not forgotten(old):
             changed.append((old, new))
-    return ChangeRecord(added=added, changed=changed, removed=removed)
+    return ChangeRecord(added=added, changed=changed, removed=removed, forgotten=held)

@@ -1,8 +1,14 @@
-"""A pass's answer as edits against the numbered list, applied by code (SPEC §4).
+"""A pass's answer as edits against the numbered list, checked against their evidence and
+applied by code (SPEC §4, §10a).
 
-Pure module. An unnamed line stays verbatim; new text goes through `memory.filters.gate`. No fact
-is lost: a refused `replace` keeps the old line and undoes the removals made for it; refusals
-are counted. No readable edits is `MalformedAnswer`, never an empty list.
+Pure module. Every `replace` and `remove` quotes the line it targets (`was`); an edit is placed
+by its quote, so a wrong or 0-based number never hits another fact. An edit that cannot be read
+or placed, or two edits on one line, make the whole answer `MalformedAnswer` (retried, turns
+stay unread), never a silent success. A forget cites the person's turn that asked for it.
+
+No fact is lost to a careless answer: an unnamed line stays verbatim; new text goes through
+`memory.filters.gate`; a merge that drops a fact of a line it removes is refused whole (its new
+facts kept as a line of their own); a pinned line changes only by the person's cited turn.
 """
 
 from __future__ import annotations
@@ -11,16 +17,18 @@ import difflib
 import json
 import re
 from collections import Counter
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
-from memory.rules.lines import MalformedAnswer, clean_line, dedupe, fold
+from memory.rules import evidence
+from memory.rules.lines import MalformedAnswer, clean_line, copied, dedupe, fold, forget_key
 
 Op = Literal["add", "replace", "remove"]
 OPS: Final = ("add", "replace", "remove")
+ALL: Final = "all"
 
-# The JSON schema of an answer (structured output, where the provider supports it).
+# The JSON schema of an answer (structured output, where the server honours one).
 SCHEMA: Final[dict[str, Any]] = {
     "type": "object",
     "properties": {
@@ -31,14 +39,33 @@ SCHEMA: Final[dict[str, Any]] = {
                 "properties": {
                     "op": {"type": "string", "enum": list(OPS)},
                     "line": {"type": ["integer", "null"]},
+                    "was": {"type": ["string", "null"]},
                     "text": {"type": ["string", "null"]},
+                    "turn": {"type": ["integer", "null"]},
                 },
-                "required": ["op", "line", "text"],
+                "required": ["op", "line", "was", "text", "turn"],
                 "additionalProperties": False,
             },
-        }
+        },
+        "forget": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "turn": {"type": "integer"},
+                    "what": {
+                        "anyOf": [
+                            {"type": "string", "enum": [ALL]},
+                            {"type": "array", "items": {"type": "integer"}},
+                        ]
+                    },
+                },
+                "required": ["turn", "what"],
+                "additionalProperties": False,
+            },
+        },
     },
-    "required": ["edits"],
+    "required": ["edits", "forget"],
     "additionalProperties": False,
 }
 
@@ -46,9 +73,10 @@ SCHEMA: Final[dict[str, Any]] = {
 _THINK_RE: Final = re.compile(r"<think>.*?(?:</think>|\Z)", re.DOTALL | re.IGNORECASE)
 # A bound on the places tried as the object's start: each try scans the rest.
 _MAX_STARTS: Final = 64
-# A refused merge undoes the removals of lines sharing this share of their words with it.
-_MERGED_SHARE: Final = 0.5
-_WORD_RE: Final = re.compile(r"\w+")
+# A quote that is not the line word for word still places the edit from this likeness, when
+# no other line comes as close (a model that fixed a typo or dropped a comma).
+_QUOTE_ALIKE: Final = 0.85
+_QUOTE_MARGIN: Final = 0.1
 
 
 @dataclass(frozen=True)
@@ -56,17 +84,34 @@ class Edit:
     op: Op
     line: int | None = None  # 1-based, for replace and remove
     text: str | None = None  # for add and replace
+    was: str | None = None  # the quoted line, for replace and remove
+    turn: int | None = None  # the person's turn the new text comes from, if cited
 
     def as_json(self) -> dict[str, Any]:
-        return {"op": self.op, "line": self.line, "text": self.text}
+        return {
+            "op": self.op,
+            "line": self.line,
+            "was": self.was,
+            "text": self.text,
+            "turn": self.turn,
+        }
+
+
+@dataclass(frozen=True)
+class Forget:
+    """The person's turn that asked to forget, and the lines it names (None: everything)."""
+
+    turn: int
+    lines: tuple[int, ...] | None
+
+    def as_json(self) -> dict[str, Any]:
+        return {"turn": self.turn, "what": ALL if self.lines is None else list(self.lines)}
 
 
 @dataclass(frozen=True)
 class Answer:
-    """The edits an answer proposes, and how many of its items could not be read at all."""
-
     edits: list[Edit]
-    unreadable: int = 0
+    forgets: list[Forget] = field(default_factory=list)
 
 
 def _candidates(text: str) -> Iterator[Any]:
@@ -82,19 +127,34 @@ def _candidates(text: str) -> Iterator[Any]:
         yield value
 
 
-def _edit(item: object) -> Edit | None:
+def _integer(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _edit(item: object) -> Edit:
     if not isinstance(item, dict):
-        return None
-    op = item.get("op")
-    line = item.get("line")
-    text = item.get("text")
-    if op not in OPS:
-        return None
-    if op in ("replace", "remove") and (isinstance(line, bool) or not isinstance(line, int)):
-        return None
+        raise MalformedAnswer("unreadable")
+    op, line, text, was, turn = (item.get(k) for k in ("op", "line", "text", "was", "turn"))
+    if op not in OPS or (turn is not None and not _integer(turn)):
+        raise MalformedAnswer("unreadable")
+    if op in ("replace", "remove") and not (_integer(line) and isinstance(was, str) and was):
+        raise MalformedAnswer("unreadable")
     if op in ("add", "replace") and not isinstance(text, str):
-        return None
-    return Edit(op=op, line=line if op != "add" else None, text=text if op != "remove" else None)
+        raise MalformedAnswer("unreadable")
+    if op == "add":
+        return Edit("add", text=text, turn=turn)
+    return Edit(op, line=line, was=was, text=text if op == "replace" else None, turn=turn)
+
+
+def _forget(item: object) -> Forget:
+    if not isinstance(item, dict) or not _integer(item.get("turn")):
+        raise MalformedAnswer("unreadable")
+    what = item.get("what")
+    if what == ALL:
+        return Forget(turn=item["turn"], lines=None)
+    if isinstance(what, list) and what and all(_integer(n) for n in what):
+        return Forget(turn=item["turn"], lines=tuple(what))
+    raise MalformedAnswer("unreadable")
 
 
 def parse_answer(text: str) -> Answer:
@@ -109,11 +169,10 @@ def parse_answer(text: str) -> Answer:
         if not isinstance(value, dict) or "edits" not in value:
             shapes_seen = shapes_seen or isinstance(value, dict | list)
             continue
-        items = value["edits"]
-        if not isinstance(items, list):
+        items, forgets = value["edits"], value.get("forget") or []
+        if not isinstance(items, list) or not isinstance(forgets, list):
             raise MalformedAnswer("wrong_shape")
-        edits = [edit for edit in (_edit(item) for item in items) if edit is not None]
-        return Answer(edits=edits, unreadable=len(items) - len(edits))
+        return Answer(edits=[_edit(item) for item in items], forgets=[_forget(f) for f in forgets])
     raise MalformedAnswer("wrong_shape" if shapes_seen else "not_json")
 
 
@@ -124,26 +183,62 @@ class Applied:
     lines: list[str]
     # Refused texts (adds dropped, replaces kept as they were), by reason; "duplicate" too.
     refused: Counter[str] = field(default_factory=Counter)
-    # Edits that named no line, or a line already edited, or could not be read.
-    ignored: int = 0
-    # Removals that took effect, lines rewritten into a duplicate, removals undone with a merge.
+    # Removals that took effect: asked for by a cited turn (``forgotten``), or not (``removed``
+    # counts both); lines rewritten into a duplicate; removals undone with a refused merge.
     removed: int = 0
+    uncited: int = 0
     folded: int = 0
     restored: int = 0
     added: int = 0
     replaced: int = 0
+    # Replaces citing no turn that keep nothing of their line: removals in disguise.
+    rewritten: int = 0
+    forgotten: list[str] = field(default_factory=list)
+    # The person's turns a forget cited, and each new text's cited turn.
+    forget_turns: frozenset[int] = frozenset()
+    cited: dict[str, int] = field(default_factory=dict)
 
 
 Refuse = Callable[[str], str | None]
+# Whether a new text is a forgotten line its cited turn (or None) does not bring back.
+Buried = Callable[[str, int | None], bool]
 
 
-def _words(text: str) -> set[str]:
-    return {w for w in _WORD_RE.findall(fold(text)) if len(w) > 2}
+@dataclass(frozen=True)
+class Evidence:
+    """What code checks an answer against: the person's turns in this pass (their text by
+    number), the pinned lines (1-based), and whether this is a condense (no turns; lines may
+    be dropped)."""
+
+    person_turns: Mapping[int, str] = field(default_factory=dict)
+    pinned: frozenset[int] = frozenset()
+    condense: bool = False
+    # When each line was learned (ISO dates, by 1-based number; None: unknown).
+    learned: Mapping[int, str | None] = field(default_factory=dict)
 
 
-def _merged_into(line: str, text: str) -> bool:
-    words = _words(line)
-    return bool(words) and len(words & _words(text)) >= _MERGED_SHARE * len(words)
+def _place(lines: Sequence[str], edit: Edit) -> int:
+    """The 1-based line an edit targets, by its quote: its own number if the quote is that
+    line, else the one line the quote is; `MalformedAnswer` if the quote is no line."""
+    quote = forget_key(edit.was or "")
+    number = edit.line or 0
+    if 1 <= number <= len(lines) and forget_key(lines[number - 1]) == quote:
+        return number
+    same = [i for i, line in enumerate(lines, start=1) if forget_key(line) == quote]
+    if len(same) == 1:
+        return same[0]
+    scores = sorted(
+        (
+            (difflib.SequenceMatcher(a=fold(edit.was or ""), b=fold(line)).ratio(), i)
+            for i, line in enumerate(lines, start=1)
+        ),
+        reverse=True,
+    )
+    if scores and scores[0][0] >= _QUOTE_ALIKE:
+        runner_up = scores[1][0] if len(scores) > 1 else 0.0
+        if scores[0][0] - runner_up >= _QUOTE_MARGIN:
+            return scores[0][1]
+    raise MalformedAnswer("unplaced")
 
 
 def apply_edits(
@@ -152,63 +247,269 @@ def apply_edits(
     *,
     refuse: Refuse,
     known_good: Collection[str] = (),
+    evidence_: Evidence = Evidence(),
+    buried: Buried | None = None,
 ) -> Applied:
-    """Apply `answer` to `lines` (numbered from 1); lines not in `known_good` are checked again
-    by `refuse`, so a rule change reaches every list. Duplicates fold into the first."""
-    count = len(lines)
+    """Apply `answer` to `lines` (numbered from 1), checking its evidence; lines not in
+    `known_good` are checked again by `refuse`, so a rule change reaches every list. Duplicates
+    fold into the first. Raises `MalformedAnswer` for an edit it cannot place."""
     refused: Counter[str] = Counter()
-    ignored = answer.unreadable
-    replacements: dict[int, str] = {}
-    refused_merges: list[str] = []
-    removals: set[int] = set()
-    additions: list[str] = []
+    placed: dict[int, Edit] = {}
+    placed_at: dict[int, int] = {}  # id of an edit → its line
     for edit in answer.edits:
         if edit.op == "add":
-            text = clean_line(edit.text or "")
-            reason = refuse(text)
-            if reason is not None:
-                refused[reason] += 1
-            else:
-                additions.append(text)
             continue
-        index = edit.line or 0
-        if not 1 <= index <= count or index in replacements or index in removals:
-            ignored += 1
+        index = _place(lines, edit)
+        if index in placed:
+            raise MalformedAnswer("twice")
+        placed[index] = edit
+        placed_at[id(edit)] = index
+    cited, forget_turns = _cited(lines, answer, placed, evidence_.person_turns)
+    for index in cited:
+        if index not in placed:
+            placed[index] = Edit("remove", line=index, was=lines[index - 1])
+            placed_at[id(placed[index])] = index
+
+    said = evidence_.person_turns
+    # The turns that gave this answer new text: a removal citing one was superseded by it.
+    giving = {
+        e.turn
+        for e in answer.edits
+        if e.op != "remove"
+        and e.turn is not None
+        and e.turn in said
+        and evidence.stems(e.text or "") & evidence.stems(said[e.turn])
+    }
+
+    def turn_of(edit: Edit) -> int | None:
+        """The person's turn an edit cites, if it is evidence for it: a new text must carry
+        words of that turn; a removal's turn must mention the line or give the answer a new
+        text (a correction stated elsewhere)."""
+        turn = edit.turn
+        if turn not in said:
+            return None
+        assert turn is not None
+        if edit.op == "remove":
+            relevant = (
+                evidence.mentions(said[turn], lines[placed_at[id(edit)] - 1]) or turn in giving
+            )
+        else:
+            relevant = bool(evidence.stems(edit.text or "") & evidence.stems(said[turn]))
+        return turn if relevant else None
+
+    def check(text: str, turn: int | None) -> str | None:
+        if buried is not None and buried(text, turn):
+            return "forgotten"
+        if copied(text, evidence_.person_turns.values()):
+            return "first_person"
+        return refuse(text)
+
+    replacements: dict[int, str] = {}
+    merging: list[str] = []  # every replace text proposed, stored or refused
+    removals: set[int] = set()
+    overlong = False
+    for index, edit in sorted(placed.items()):
+        if index in evidence_.pinned and index not in cited and turn_of(edit) is None:
+            # The person's own line: only their cited turn changes it.
+            refused["pinned"] += 1
             continue
         if edit.op == "remove":
             removals.add(index)
             continue
         text = clean_line(edit.text or "")
-        reason = refuse(text)
-        if reason is not None:
-            refused[reason] += 1
-            refused_merges.append(edit.text or "")
-            # The old line stays: marking it edited keeps a later edit from removing it.
-            replacements[index] = lines[index - 1]
-        else:
+        if text == lines[index - 1]:
+            continue
+        merging.append(text)
+        reason = check(text, turn_of(edit))
+        if (
+            reason is None
+            and turn_of(edit) is None
+            and _older_over_newer(lines, index, text, evidence_)
+        ):
+            reason = "older"
+        if reason is None:
             replacements[index] = text
-    restored = {
-        i for i in removals if any(_merged_into(lines[i - 1], text) for text in refused_merges)
+            continue
+        refused[reason] += 1
+        overlong = overlong or reason == "length"
+    additions: list[tuple[str, int | None]] = []
+    for edit in answer.edits:
+        if edit.op != "add":
+            continue
+        text = clean_line(edit.text or "")
+        reason = check(text, turn_of(edit))
+        if reason is None:
+            additions.append((text, turn_of(edit)))
+        else:
+            refused[reason] += 1
+    # A removal is explained by a forget that names it or by the turn that made it obsolete.
+    uncited = {i for i in removals - cited if turn_of(placed[i]) is None}
+    restored: set[int] = set()
+    if overlong and uncited:
+        # A merge too long to store: the pass is retried rather than its new facts lost.
+        raise MalformedAnswer("overlong_merge")
+    merge = (
+        set()
+        if evidence_.condense
+        else _merge_to_refuse(lines, replacements, merging, uncited, removals, additions)
+    )
+    if merge:
+        # Refused whole: its lines stay; its text stays too where it says something new. A
+        # correction the person's turn gave stands.
+        restored = merge & uncited
+        removals -= restored
+        merged_into = {i for i in merge & set(replacements) if turn_of(placed[i]) is None}
+        for index in merged_into:
+            text = replacements.pop(index)
+            if evidence.says_more(text, lines):
+                additions.append((text, None))
+        refused["merge"] += 1
+    uncited -= restored
+    result = _assemble(lines, replacements, removals, additions, refuse, known_good, refused)
+    sources = {
+        text: turn
+        for text, turn in [
+            *((replacements[i], turn_of(placed[i])) for i in replacements),
+            *additions,
+        ]
+        if turn is not None
     }
-    removals -= restored
-    # The new list in order, each text with whether it was checked already.
+    return Applied(
+        lines=result.lines,
+        refused=refused,
+        removed=len(removals),
+        uncited=len(uncited),
+        folded=result.folded,
+        restored=len(restored),
+        added=len(additions),
+        replaced=len(replacements),
+        rewritten=sum(
+            1
+            for i, text in replacements.items()
+            if turn_of(placed[i]) is None and not evidence.kept_in(lines[i - 1], [text])
+        ),
+        forgotten=[lines[i - 1] for i in sorted(cited & removals)],
+        forget_turns=forget_turns,
+        cited=sources,
+    )
+
+
+def _older_over_newer(lines: Sequence[str], index: int, text: str, found: Evidence) -> bool:
+    """A replace, citing no turn of the person, that writes what an older line says over a
+    newer one: the newer statement wins."""
+    newer = found.learned.get(index)
+    if not newer:
+        return False
+    return any(
+        other != index
+        and (found.learned.get(other) or newer) < newer
+        and evidence.restates(line, text)
+        and not evidence.restates(lines[index - 1], text)
+        for other, line in enumerate(lines, start=1)
+    )
+
+
+def _cited(
+    lines: Sequence[str],
+    answer: Answer,
+    placed: dict[int, Edit],
+    person_turns: Mapping[int, str],
+) -> tuple[set[int], frozenset[int]]:
+    """The lines a forget cites, checked: its turn is the person's in this pass, and each line
+    is one of the answer's removals (by number or quote); "all" cites every line. A line the
+    turn does not mention at all stays an ordinary removal (shown, undoable, not forgotten
+    for good): the model judges the words of a request, but not against no words at all."""
+    cited: set[int] = set()
+    turns: set[int] = set()
+    removals = {i: e for i, e in placed.items() if e.op == "remove"}
+    for forget in answer.forgets:
+        if forget.turn not in person_turns:
+            raise MalformedAnswer("uncited")
+        turns.add(forget.turn)
+        if forget.lines is None:
+            everything = {
+                i
+                for i in range(1, len(lines) + 1)
+                if placed.get(i) is None or placed[i].op == "remove"
+            }
+            cited |= everything
+            continue
+        for number in forget.lines:
+            # The line a removal was placed at names it first; else the number it gave.
+            match = [i for i in removals if i == number] or [
+                i for i, e in removals.items() if e.line == number
+            ]
+            if len(match) != 1:
+                raise MalformedAnswer("unplaced")
+            cited.update(
+                i for i in match if evidence.mentions(person_turns[forget.turn], lines[i - 1])
+            )
+    return cited, frozenset(turns)
+
+
+def _merge_to_refuse(
+    lines: Sequence[str],
+    replacements: dict[int, str],
+    merging: Sequence[str],
+    uncited: set[int],
+    removed: set[int],
+    additions: Sequence[tuple[str, int | None]],
+) -> set[int]:
+    """The lines of a merge that drops a fact of a line it removes (empty: none to refuse).
+
+    In a pass over turns, replaces beside removals that cite nothing are a merge: each removed
+    line's content words must live on in the new list (not in a line removed too). A condense
+    drops lines to fit by design: its removals are shown and undoable, pinned lines excepted."""
+    if not merging or not uncited:
+        return set()
+    remaining = [
+        *replacements.values(),
+        *(text for text, _ in additions),
+        *(
+            line
+            for i, line in enumerate(lines, start=1)
+            if i not in removed and i not in replacements
+        ),
+    ]
+    if all(evidence.kept_in(lines[i - 1], remaining) for i in uncited):
+        return set()
+    return uncited | set(replacements)
+
+
+@dataclass(frozen=True)
+class _Assembled:
+    lines: list[str]
+    folded: int
+
+
+def _assemble(
+    lines: Sequence[str],
+    replacements: dict[int, str],
+    removals: set[int],
+    additions: Sequence[tuple[str, int | None]],
+    refuse: Refuse,
+    known_good: Collection[str],
+    refused: Counter[str],
+) -> _Assembled:
+    """The new list in order; lines not checked yet go through `refuse`; duplicates fold."""
     proposed: list[tuple[str, bool]] = []
     for index, line in enumerate(lines, start=1):
         if index in removals:
             continue
         new = replacements.get(index)
-        if new is not None and new != line:
+        if new is not None:
             proposed.append((new, True))
         else:
             proposed.append((line, line in known_good))
-    proposed.extend((text, True) for text in additions)
+    kept_count = len(proposed)
+    proposed.extend((text, True) for text, _ in additions)
     allowed: list[str] = []
     kept_slots = 0  # how many of ``allowed`` hold a line of the list shown
     for position, (text, checked) in enumerate(proposed):
         reason = None if checked else refuse(text)
         if reason is None:
             allowed.append(text)
-            kept_slots += position < len(proposed) - len(additions)
+            kept_slots += position < kept_count
         else:
             refused[reason] += 1
     kept = dedupe(allowed)
@@ -216,20 +517,14 @@ def apply_edits(
     folded = kept_slots - len(dedupe(allowed[:kept_slots]))
     if len(kept) < len(allowed):
         refused["duplicate"] += len(allowed) - len(kept)
-    return Applied(
-        lines=kept,
-        refused=refused,
-        ignored=ignored,
-        removed=len(removals),
-        folded=folded,
-        restored=len(restored),
-        added=len(additions),
-        replaced=sum(1 for i, text in replacements.items() if text != lines[i - 1]),
-    )
+    return _Assembled(kept, folded)
 
 
-def edits_between(before: Sequence[str], after: Sequence[str]) -> list[Edit]:
-    """The edits that turn `before` into `after`, for whole-list writers (offline, recordings).
+def edits_between(
+    before: Sequence[str], after: Sequence[str], *, turn: int | None = None
+) -> list[Edit]:
+    """The edits that turn `before` into `after`, for whole-list writers (offline, recordings),
+    each quoting the line it targets; ``turn``: the person's turn they come from.
 
     A line changed in place is a replace; the rest is removed or added."""
     edits: list[Edit] = []
@@ -242,17 +537,21 @@ def edits_between(before: Sequence[str], after: Sequence[str]) -> list[Edit]:
         new = list(after[j1:j2])
         paired = min(len(old), len(new)) if tag == "replace" else 0
         for offset in range(paired):
-            edits.append(Edit("replace", line=old[offset] + 1, text=new[offset]))
+            i = old[offset]
+            edits.append(Edit("replace", line=i + 1, was=before[i], text=new[offset], turn=turn))
         for i in old[paired:]:
-            edits.append(Edit("remove", line=i + 1))
-        tail.extend(Edit("add", text=text) for text in new[paired:])
+            edits.append(Edit("remove", line=i + 1, was=before[i]))
+        tail.extend(Edit("add", text=text, turn=turn) for text in new[paired:])
     # Additions come after the kept lines, where apply_edits puts them: every fact is there,
     # if not at the place the model wanted.
     return edits + tail
 
 
-def dump(edits: Sequence[Edit]) -> str:
-    return json.dumps({"edits": [edit.as_json() for edit in edits]}, ensure_ascii=False)
+def dump(edits: Sequence[Edit], forgets: Sequence[Forget] = ()) -> str:
+    return json.dumps(
+        {"edits": [edit.as_json() for edit in edits], "forget": [f.as_json() for f in forgets]},
+        ensure_ascii=False,
+    )
 
 
 def numbered(lines: Sequence[str]) -> list[dict[str, Any]]:

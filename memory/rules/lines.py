@@ -31,7 +31,16 @@ _SPACE_RE: Final = re.compile(r"\s+")
 
 # A ```json ... ``` fence around the answer, which chat-tuned models add despite instructions.
 
-MalformedReason = Literal["empty", "not_json", "wrong_shape"]
+MalformedReason = Literal[
+    "empty",
+    "not_json",
+    "wrong_shape",
+    "unreadable",
+    "unplaced",
+    "twice",
+    "uncited",
+    "overlong_merge",
+]
 
 
 def clean_text(text: str) -> str:
@@ -89,6 +98,26 @@ class MalformedAnswer(ValueError):
     def __init__(self, reason: MalformedReason) -> None:
         super().__init__(f"malformed memory answer: {reason}")
         self.reason: MalformedReason = reason
+
+
+# A line is one fact in the third person without a subject: a line that opens with the
+# speaker's own pronoun or possessive (six languages' closed set) is the person's sentence.
+# An abbreviation in capitals ("EU citizen", "MA in linguistics") is no pronoun; a pronoun is
+# followed by a space and the rest of the sentence ("Me/CFS", "Mon-Fri" are not).
+_FIRST_PERSON_RE: Final = re.compile(
+    r"^(?:j'(?=\w)|(?:i|i'm|i've|i'd|my|me|io|mi|mio|mia|miei|mie|je|moi|mon|ma|mes|yo|mis|ich|"
+    r"mein|meine|meinen|meinem|meiner|mir|mich|eu|meu|minha|meus|minhas)\s)"
+)
+_CAPITALS_RE: Final = re.compile(r"^[A-Z]{2,}\b")
+
+
+def copied(line: str, said: Iterable[str] = ()) -> bool:
+    """`line` is the person's words as typed, not a fact written about them: in the first
+    person, or one of their turns (`said`) word for word."""
+    key = forget_key(line)
+    text = clean_line(line)
+    first_person = bool(_FIRST_PERSON_RE.match(fold(text))) and not _CAPITALS_RE.match(text)
+    return first_person or any(key and key == forget_key(turn) for turn in said)
 
 
 _NOT_WORDS_RE = re.compile(r"[\W_]+")

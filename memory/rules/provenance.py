@@ -11,8 +11,9 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Final, TypedDict
+from typing import Final, NotRequired, TypedDict
 
+from memory.rules import evidence
 from memory.rules.lines import fold
 
 
@@ -39,6 +40,9 @@ KINDS: Final = (
 )
 # The kinds a person wrote: no conversation produced them.
 BY_HAND: Final = frozenset({Kind.ADDED, Kind.EDITED})
+# Pinned: lines the person wrote or asked to remember. A background pass or a condense never
+# removes, merges or rewords them unless the person's own turn, cited, corrects or forgets them.
+PINNED: Final = frozenset({Kind.ADDED, Kind.EDITED, Kind.REMEMBERED})
 
 
 class Source(TypedDict):
@@ -46,6 +50,12 @@ class Source(TypedDict):
     conversation: int | None
     learned_at: str  # ISO 8601
     changed_at: str
+    # A line pinned before it changed kind (a guest's own line, merged at signup).
+    pinned: NotRequired[bool]
+
+
+def is_pinned(src: Source) -> bool:
+    return src["kind"] in PINNED or bool(src.get("pinned"))
 
 
 def stamp(at: datetime) -> str:
@@ -129,6 +139,8 @@ class Said:
     conversation: int | None
     text: str
     remember: bool = False
+    # Its number in the pass's transcript (what a model cites), when read by a pass.
+    turn: int | None = None
 
 
 def supporting(line: str, said: Sequence[Said]) -> int | None:
@@ -149,21 +161,23 @@ def _stems(text: str) -> set[str]:
     return {word[:4] for word in _words(text)}
 
 
-def _covered(line: str, text: str) -> bool:
-    """``text`` says most of what ``line`` says (at least half its stems)."""
-    stems = _stems(line)
-    return bool(stems) and len(stems & _stems(text)) * 2 >= len(stems)
+def _asked_to_remember(said: Sequence[Said], index: int) -> bool:
+    """The turn asked to remember, or the person's next turn there only asked to ("remember
+    that", "ricordalo"); a next turn asking to remember a fact of its own is about that fact."""
+    turn = said[index]
+    following = [s for s in said[index + 1 :] if s.conversation == turn.conversation][:1]
+    return turn.remember or any(s.remember and not evidence.stems(s.text) for s in following)
 
 
-def restated_and_remembered(line: str, said: Sequence[Said]) -> bool:
-    """The person said `line` again in a turn asking to remember it (or followed by one).
-
-    Only then may a forgotten line be written again."""
-    for index, turn in enumerate(said):
-        if not _covered(line, turn.text):
+def restated_and_remembered(line: str, said: Sequence[Said], *, turn: int | None = None) -> bool:
+    """The person said the fact of `line` again (its names, numbers and nouns, not only its
+    verb: `evidence.restates`) in a turn asking to remember it, or followed by one. Only then
+    may a forgotten line be written again. ``turn``: the turn the model cited, the only one
+    looked at when given."""
+    for index, spoken in enumerate(said):
+        if turn is not None and spoken.turn != turn:
             continue
-        following = [s for s in said[index + 1 :] if s.conversation == turn.conversation][:1]
-        if turn.remember or any(s.remember for s in following):
+        if evidence.restates(line, spoken.text) and _asked_to_remember(said, index):
             return True
     return False
 
@@ -174,17 +188,19 @@ def asked_to_forget(line: str, requests: Sequence[str], *, everything: bool) -> 
     return everything or any(_stems(line) & _stems(text) for text in requests)
 
 
-def learned_from(line: str, said: Sequence[Said], *, voice: bool, at: datetime) -> Source:
-    """The source of a new line from a pass: the conversation of its best supporting turn.
+def learned_from(
+    line: str, said: Sequence[Said], *, voice: bool, at: datetime, turn: int | None = None
+) -> Source:
+    """The source of a new line from a pass: the conversation of the turn the model cited
+    (``turn``), else of its best supporting turn.
 
     `remembered` when that turn, or the next one there, asked to remember; `voice` for voice."""
-    index = supporting(line, said)
+    cited = [i for i, spoken in enumerate(said) if turn is not None and spoken.turn == turn]
+    index = cited[0] if cited else supporting(line, said)
     if index is None:
         return source(Kind.VOICE if voice else Kind.LEARNED, at)
-    turn = said[index]
     if voice:
         return source(Kind.VOICE, at)
-    following = [s for s in said[index + 1 :] if s.conversation == turn.conversation][:1]
-    remembered = turn.remember or any(s.remember for s in following)
-    kind = Kind.REMEMBERED if remembered else Kind.LEARNED
-    return source(kind, at, conversation=turn.conversation)
+    spoken = said[index]
+    kind = Kind.REMEMBERED if _asked_to_remember(said, index) else Kind.LEARNED
+    return source(kind, at, conversation=spoken.conversation)

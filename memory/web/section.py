@@ -9,6 +9,7 @@ from django.conf import settings
 from django.db import DatabaseError
 from django.http import HttpRequest
 
+import llm
 from core.people import person_of
 from memory import services
 from memory.texts import MEMORY_UNAVAILABLE
@@ -24,10 +25,12 @@ def _nothing_yet() -> services.MemoryView:
 def section_context(request: HttpRequest, *, expanded: bool = False) -> dict[str, Any]:
     """The section's context; a failed read is an error, never an empty list."""
     person = person_of(request)
+    # The built-in model is a stand-in: Settings says so, and how to connect a real one.
+    offline = settings.MEMORY_MODEL.startswith(f"{llm.OFFLINE_PROVIDER}/")
     if person is None:
-        return {"memory": _nothing_yet(), "memory_expanded": expanded}
+        return {"memory": _nothing_yet(), "memory_expanded": expanded, "memory_offline": offline}
     try:
         memory = services.view_memory(owner_id=person.pk)
     except DatabaseError:
         return {"memory": None, "memory_error": MEMORY_UNAVAILABLE}
-    return {"memory": memory, "memory_expanded": expanded}
+    return {"memory": memory, "memory_expanded": expanded, "memory_offline": offline}

@@ -1,13 +1,17 @@
 """Each of the person's messages says what the memory pass that read it did (issue 15, point 1):
 ``memory_updated`` and ``memory_change`` in ``GET /api/v1/conversations/{id}``."""
 
+import json
+
 import pytest
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from memory.engine import passes
-from memory.models import Memory
-from tests.memory.helpers import answer
+from memory.models import ForgottenLine, Memory, MemoryVersion
+from tests.memory.helpers import answer, memory_with
 
 pytestmark = pytest.mark.django_db
 
@@ -58,6 +62,7 @@ def test_a_turn_whose_pass_changed_the_list_says_what_changed(api, account, memo
         "added": ["Lives in Boulder"],
         "changed": [],
         "removed": [],
+        "forgotten": [],
     }
     # The assistant's words are never a source: nothing is said of them.
     assert (reply["memory_updated"], reply["memory_change"]) == (None, None)
@@ -184,3 +189,126 @@ def test_the_receipts_cost_no_query_per_message(api, account, memory_model):
 def test_someone_elses_conversation_shows_no_receipt(api, other_api, scripted):
     conversation = new_conversation(api)
     assert other_api.get(f"/api/v1/conversations/{conversation}").status_code == 404
+
+
+def owe_pass(account) -> None:
+    Memory.objects.filter(owner=account).update(
+        pass_requested=True, pass_requested_at=timezone.now()
+    )
+
+
+def cite_forget(line: str):
+    """A careful model: removes ``line``, citing the person's turn that asked."""
+
+    def respond(messages):
+        data = json.loads(messages[-1]["content"])
+        (turn,) = [t["turn"] for t in data["transcript"] if t["role"] == "user"]
+        (number,) = [item["line"] for item in data["memory"] if item["text"] == line]
+        return json.dumps(
+            {
+                "edits": [{"op": "remove", "line": number, "was": line, "text": None}],
+                "forget": [{"turn": turn, "what": [number]}],
+            }
+        )
+
+    return respond
+
+
+def test_a_forget_says_forgot_and_one_undo_brings_the_line_back(api, account, memory_model):
+    memory_with(account, "Works at Acme", "Likes jazz", owed=False)
+    conversation = new_conversation(api)
+    # Words the phrase table does not know: the model's citation is the evidence.
+    memory_model.answer("Sure.", cite_forget("Works at Acme"))
+    say(api, conversation, "please don't keep where I work")
+    owe_pass(account)  # the phrase table, a hint for when a pass runs, misses these words
+
+    assert run_pass(account) == "ok"
+
+    assert Memory.objects.get(owner=account).lines == ["Likes jazz"]
+    assert ForgottenLine.objects.filter(memory__owner=account).count() == 1
+    mine, _ = messages_of(api, conversation)
+    change = mine["memory_change"]
+    assert (change["forgotten"], change["removed"]) == (["Works at Acme"], [])
+    page = Client()
+    page.force_login(account)
+    html = page.get(f"/c/{conversation}/").content.decode()
+    assert "Forgot: Works at Acme" in html
+
+    etag = api.get("/api/v1/memory")["ETag"]
+    undone = api.post(
+        "/api/v1/memory/undo", {"version": change["version"]}, format="json", HTTP_IF_MATCH=etag
+    )
+    assert undone.status_code == 200, undone.content
+    assert sorted(undone.json()["lines"]) == ["Likes jazz", "Works at Acme"]
+    assert not ForgottenLine.objects.filter(memory__owner=account).exists()
+
+
+def test_a_forget_is_undoable_only_until_the_next_change_then_gone_everywhere(
+    api, account, memory_model
+):
+    memory_with(account, "Works at Acme", "Likes jazz", owed=False)
+    conversation = new_conversation(api)
+    memory_model.answer("Sure.", cite_forget("Works at Acme"))
+    say(api, conversation, "scrap the bit about where I work")
+    owe_pass(account)
+    assert run_pass(account) == "ok"
+
+    add(api, "Has a cat")  # the next change
+
+    assert not any(
+        "Works at Acme" in json.dumps([v.lines, v.added, v.changed, v.removed, v.forgotten])
+        for v in MemoryVersion.objects.filter(memory__owner=account)
+    )
+    mine, _ = messages_of(api, conversation)
+    assert mine["memory_change"] is None or mine["memory_change"]["forgotten"] == []
+
+
+def test_a_forget_the_pass_could_not_carry_out_is_told_in_the_chat(api, account, memory_model):
+    memory_with(account, "Works at Acme", "Likes jazz", owed=False)
+    conversation = new_conversation(api)
+    memory_model.answer("Sure.", json.dumps({"edits": [], "forget": []}))  # careless
+    say(api, conversation, "Please forget where I work")
+
+    assert run_pass(account) == "unchanged"
+
+    assert Memory.objects.get(owner=account).lines == ["Works at Acme", "Likes jazz"]
+    mine, reply = messages_of(api, conversation)
+    assert (mine["memory_updated"], mine["memory_forget_missed"]) == (False, True)
+    assert reply["memory_forget_missed"] is None
+    page = Client()
+    page.force_login(account)
+    html = page.get(f"/c/{conversation}/").content.decode()
+    assert "Nothing was forgotten" in html
+    assert "Memory updated" not in html
+
+
+def test_an_ordinary_turn_never_says_nothing_was_forgotten(api, account, memory_model):
+    conversation = new_conversation(api)
+    memory_model.answer("Noted.", answer("Lives in Boulder"))
+    say(api, conversation, "I live in Boulder, remember that")
+    assert run_pass(account) == "ok"
+
+    mine, _ = messages_of(api, conversation)
+    assert mine["memory_forget_missed"] is False
+
+
+def test_the_undo_of_a_forget_brings_the_line_back_as_it_was(api, account, memory_model):
+    add(api, "Works at Acme", "Likes jazz")  # the person's own: pinned
+    before = {i["text"]: i for i in api.get("/api/v1/memory").json()["items"]}
+    conversation = new_conversation(api)
+    memory_model.answer("Sure.", cite_forget("Works at Acme"))
+    say(api, conversation, "please forget where I work")
+    owe_pass(account)
+    assert run_pass(account) == "ok"
+    mine, _ = messages_of(api, conversation)
+
+    etag = api.get("/api/v1/memory")["ETag"]
+    version = mine["memory_change"]["version"]
+    response = api.post(
+        "/api/v1/memory/undo", {"version": version}, format="json", HTTP_IF_MATCH=etag
+    )
+    assert response.status_code == 200
+
+    after = {i["text"]: i for i in api.get("/api/v1/memory").json()["items"]}
+    back, was = after["Works at Acme"], before["Works at Acme"]
+    assert (back["kind"], back["pinned"], back["learned_at"]) == ("added", True, was["learned_at"])

@@ -329,7 +329,7 @@ def test_voice_keeps_a_clear_fact_in_the_language_spoken() -> None:
     ],
 )
 def test_an_unreadable_payload_gets_no_edits(messages: object) -> None:
-    assert json.loads(answer(messages)) == {"edits": []}  # type: ignore[arg-type]
+    assert json.loads(answer(messages)) == {"edits": [], "forget": []}  # type: ignore[arg-type]
 
 
 def test_a_garbage_transcript_returns_the_given_memory() -> None:

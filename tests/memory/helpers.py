@@ -12,19 +12,77 @@ from django.db import connection
 from chat.models import Conversation, Message
 from memory.engine import passes
 from memory.models import Memory
-from memory.rules import edits
+from memory.rules import changes, edits, evidence
+from memory.rules.triggers import is_forget_request, is_wipe_request
 from memory.services import get_memory
 
 
 def answer(*lines: str) -> Callable[[list[dict[str, Any]]], str]:
     """A memory model that wants the list to be ``lines``: it answers with the edits that turn
-    the list its request shows into them (what a careful hosted model would send)."""
+    the list its request shows into them, each quoting its line, and cites the person's last
+    turn that asks to forget for what it removes (what a careful hosted model would send)."""
 
     def edits_to(messages: list[dict[str, Any]]) -> str:
-        shown = payload(messages)["memory"]
-        return edits.dump(edits.edits_between(shown, list(lines)))
+        data = payload(messages)
+        shown, transcript = data["memory"], data.get("transcript", [])
+        found = _edits(shown, list(lines), transcript)
+        asking = [
+            turn["turn"]
+            for turn in transcript
+            if turn["role"] == "user" and is_forget_request(turn["content"])
+        ]
+        removed = [edit.line for edit in found if edit.op == "remove" and edit.line]
+        wipe = any(is_wipe_request(t["content"]) for t in transcript if t["turn"] in asking)
+        forgets = (
+            [edits.Forget(asking[-1], None if wipe and not lines else tuple(removed))]
+            if asking and removed
+            else []
+        )
+        return edits.dump(found, forgets)
 
     return edits_to
+
+
+def _edits(
+    shown: list[str], wanted: list[str], transcript: list[dict[str, Any]]
+) -> list[edits.Edit]:
+    """The edits a careful model sends: a changed line replaced in place (paired by meaning, not
+    position), each new text citing the person's turn it best comes from."""
+    record = changes.diff(shown, wanted)
+    found = [
+        *(
+            edits.Edit(
+                "replace", line=shown.index(old) + 1, was=old, text=new, turn=_turn(new, transcript)
+            )
+            for old, new in record.changed
+        ),
+        *(edits.Edit("remove", line=shown.index(old) + 1, was=old) for old in record.removed),
+        *(edits.Edit("add", text=new, turn=_turn(new, transcript)) for new in record.added),
+    ]
+    into = dict(record.changed)
+    placed = [into.get(line, line) for line in shown if line not in record.removed]
+    if [*placed, *record.added] != wanted:  # the list's order differs: the same by position
+        found = [
+            edits.Edit(
+                e.op,
+                line=e.line,
+                was=e.was,
+                text=e.text,
+                turn=_turn(e.text or "", transcript) if e.op != "remove" else None,
+            )
+            for e in edits.edits_between(shown, wanted)
+        ]
+    return found
+
+
+def _turn(text: str, transcript: list[dict[str, Any]]) -> int | None:
+    """The person's turn sharing most content words with ``text``, else their last one."""
+    users = [t for t in transcript if t["role"] == "user"]
+    if not users:
+        return None
+    want = evidence.stems(text)
+    score, turn = max((len(want & evidence.stems(t["content"])), t["turn"]) for t in users)
+    return turn if score else users[-1]["turn"]
 
 
 def edits_answer(*items: dict[str, Any]) -> str:

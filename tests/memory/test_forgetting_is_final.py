@@ -2,12 +2,15 @@
 and everything they clear never come back through a later pass, a restore or a guest merge —
 unless they say it again and ask to remember it. A tombstone is a keyed hash, never the text."""
 
+import json
+
 import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
 from memory import tombstones
 from memory.models import ForgottenLine, Memory
+from memory.rules import budget
 from memory.services import get_memory
 from tests.conftest import make_account, owner_of_token
 from tests.memory import helpers
@@ -268,7 +271,18 @@ def test_a_line_a_forget_pass_drops_unasked_is_a_plain_removal_that_undo_brings_
     account, memory_model
 ):
     memory_with(account, "Has a dog, Rex", "Likes jazz", "Name is Anna", owed=False)
-    memory_model.answer(answer("Name is Anna"))  # careless: jazz goes too
+    # Careless: jazz goes too, though the forget it cites names only the dog.
+    memory_model.answer(
+        json.dumps(
+            {
+                "edits": [
+                    {"op": "remove", "line": 1, "was": "Has a dog, Rex"},
+                    {"op": "remove", "line": 2, "was": "Likes jazz"},
+                ],
+                "forget": [{"turn": 1, "what": [1]}],
+            }
+        )
+    )
 
     run_pass(account, "Please forget that I have a dog", expect="ok")
 
@@ -279,7 +293,7 @@ def test_a_line_a_forget_pass_drops_unasked_is_a_plain_removal_that_undo_brings_
     client = APIClient()
     client.force_authenticate(account)
     newest = client.get("/api/v1/memory/history").json()[0]
-    assert newest["removed"] == 1  # jazz, named; the dog is forgotten, named nowhere
+    assert newest["removed"] == 1  # jazz, an ordinary removal; the dog is held as forgotten
     response = client.post(
         "/api/v1/memory/undo",
         {"version": newest["version"]},
@@ -287,7 +301,9 @@ def test_a_line_a_forget_pass_drops_unasked_is_a_plain_removal_that_undo_brings_
         HTTP_IF_MATCH=client.get("/api/v1/memory")["ETag"],
     )
     assert response.status_code == 200
-    assert sorted(lines_of(account)) == ["Likes jazz", "Name is Anna"]
+    # The Undo of a forget takes it back too: it is the person's own call, shown as "Forgot".
+    assert sorted(lines_of(account)) == ["Has a dog, Rex", "Likes jazz", "Name is Anna"]
+    assert not ForgottenLine.objects.filter(memory__owner=account).exists()
 
 
 def test_forget_everything_buries_every_line(account, memory_model):
@@ -348,3 +364,96 @@ def test_a_fact_asked_to_be_forgotten_in_another_form_of_its_words_is_buried(acc
         ForgottenLine.objects.filter(memory__owner=account).values_list("digest", flat=True)
     )
     assert buried == {tombstones.digest("Works as a nurse")}
+
+
+# --- Only the same fact lifts a tombstone (SPEC §10a) --------------------------------------------
+
+# (deleted line, a passing mention of it, a remember request about another fact, that fact's line)
+OTHER_FACT = [
+    ("Likes figs", "figs are great btw", "Remember that I like dates", "Likes dates"),
+    ("Lives in Denver", "Denver was cold", "Remember that I live in Boulder", "Lives in Boulder"),
+    ("Ama i fichi", "i fichi sono buoni", "Ricorda che amo i datteri", "Ama i datteri"),
+    ("Habite à Lyon", "Lyon me manque", "Retiens que j'habite à Nantes", "Habite à Nantes"),
+    ("Le gustan los higos", "los higos, qué ricos", "Recuerda que me gustan los dátiles",
+     "Le gustan los dátiles"),
+    ("Mag Feigen", "Feigen sind lecker", "Merk dir, dass ich Datteln mag", "Mag Datteln"),
+    ("Gosta de figos", "figos são bons", "Lembra que eu gosto de tâmaras", "Gosta de tâmaras"),
+]  # fmt: skip
+
+
+def deleted_then_said(api, account, line, mention):
+    memory_with(account, line, owed=False)
+    conversation_with(account, mention, "Noted")
+    delete_first_line(api)
+
+
+@pytest.mark.parametrize(("line", "mention", "request_text", "other"), OTHER_FACT)
+def test_a_remember_request_about_another_fact_never_lifts_a_tombstone(
+    api, account, memory_model, line, mention, request_text, other
+):
+    """A model that re-proposes the deleted fact from the passing mention, next to the fact
+    asked for: the tombstone holds, the new fact is kept."""
+    deleted_then_said(api, account, line, mention)
+    memory_model.answer(answer(line, other))
+
+    run_pass(account, request_text, expect="ok")
+
+    assert lines_of(account) == [other]
+    assert ForgottenLine.objects.filter(memory__owner=account).count() == 1
+
+
+# (deleted line, the person saying that very fact again and asking to remember it)
+SAME_FACT = [
+    ("Likes figs", "Actually, remember that I like figs"),
+    ("Lives in Denver", "I do live in Denver. Please remember that"),
+    ("Ama i fichi", "Ricorda che amo i fichi"),
+    ("Habite à Lyon", "Retiens que j'habite à Lyon, finalement"),
+    ("Le gustan los higos", "Recuerda que me gustan los higos"),
+    ("Mag Feigen", "Merk dir doch, dass ich Feigen mag"),
+    ("Gosta de figos", "Lembra que eu gosto de figos"),
+]
+
+
+@pytest.mark.parametrize(("line", "request_text"), SAME_FACT)
+def test_the_same_fact_said_again_and_asked_to_remember_lifts_its_tombstone(
+    api, account, memory_model, line, request_text
+):
+    deleted_then_said(api, account, line, "hello")
+    memory_model.answer(answer(line))
+
+    run_pass(account, request_text, expect="ok")
+
+    assert lines_of(account) == [line]
+    assert not ForgottenLine.objects.filter(memory__owner=account).exists()
+
+
+@pytest.mark.parametrize(
+    ("line", "mention", "request_text", "other"),
+    [case for case in OTHER_FACT if case[0] in ("Likes figs", "Lives in Denver")],
+)
+def test_the_offline_model_never_lifts_a_tombstone_for_another_fact(
+    api, account, settings, line, mention, request_text, other
+):
+    settings.MEMORY_MODEL = "offline/whizi-memory"
+    deleted_then_said(api, account, line, mention)
+
+    run_pass(account, request_text, expect="ok")
+
+    assert line not in lines_of(account)
+    assert ForgottenLine.objects.filter(memory__owner=account).count() == 1
+
+
+def test_a_condense_never_writes_a_forgotten_line_back(api, account, memory_model, settings):
+    """The condense reads no turn: a rewording into a forgotten line is refused there too."""
+    deleted_then_said(api, account, "Likes figs", "hello")
+    lines = [f"Fact {i}: enjoys activity number {i} at the weekend" for i in range(300)]
+    memory_model.answer(
+        answer(*lines),
+        # The condense turns line 1 into the forgotten fact.
+        answer("Likes figs", *lines[1:100]),
+    )
+
+    run_pass(account, "lots about me", expect="ok")
+
+    assert "Likes figs" not in lines_of(account)
+    assert budget.list_tokens(lines_of(account)) <= settings.MEMORY_TOKEN_LIMIT

@@ -320,8 +320,8 @@ def test_undo_of_an_unknown_version_is_404(api):
 def test_a_line_a_pass_removed_unasked_is_named_and_one_undo_brings_it_back(
     api, account, memory_model
 ):
-    add(api, "Name is Anna", "Likes jazz", "Has a cat")
-    memory_model.answer(edits_answer({"op": "remove", "line": 2, "text": None}))
+    memory_with(account, "Name is Anna", "Likes jazz", "Has a cat", owed=False)  # not pinned
+    memory_model.answer(edits_answer({"op": "remove", "line": 2, "was": "Likes jazz"}))
     assert run_pass(account, said="What a day").outcome == "ok"
     version = newest(api)["version"]
 

@@ -16,7 +16,7 @@ from tests.memory.helpers import answer, conversation_with, edits_answer, memory
 
 pytestmark = pytest.mark.django_db
 
-ITEM_FIELDS = {"text", "kind", "conversation", "title", "learned_at", "changed_at"}
+ITEM_FIELDS = {"text", "kind", "conversation", "title", "learned_at", "changed_at", "pinned"}
 
 
 def run(memory: Memory) -> None:
@@ -141,7 +141,17 @@ def test_a_line_a_pass_rewrote_keeps_its_origin_and_gets_a_new_changed_at(
     home = learn(account, memory_model, "Home", "Lives in Turin", said=("I live in Turin", "ok"))
     [before] = items(api)
     titled(account, "Moving", "I moved to Milan last week", "Congratulations")
-    memory_model.answer(edits_answer({"op": "replace", "line": 1, "text": "Lives in Milan"}))
+    memory_model.answer(
+        edits_answer(
+            {
+                "op": "replace",
+                "line": 1,
+                "was": "Lives in Turin",
+                "text": "Lives in Milan",
+                "turn": 1,
+            }
+        )
+    )
     run(owed(account))
 
     [after] = items(api)

@@ -63,3 +63,36 @@ def test_the_offline_chat_model_remembers_nothing_without_memory(api):
         say(api, conversation["id"], "What do you remember about me?")
         == "I don't remember anything about you yet."
     )
+
+
+REMEMBER_PHRASINGS = [
+    "My name is Anna and I live in Turin, remember that",
+    "My name is Anna and I live in Turin. Please remember that.",
+    "Remember that my name is Anna and I live in Turin",
+    "Please remember: my name is Anna and I live in Turin",
+    "Mi chiamo Anna e vivo a Torino, ricordalo",
+    "Ricorda che mi chiamo Anna e vivo a Torino",
+    "Je m'appelle Anna et j'habite à Turin, retiens-le",
+    "Souviens-toi que je m'appelle Anna et que j'habite à Turin",
+]
+
+
+@pytest.mark.parametrize("greeting", [None, "Hi there!", "Ciao!"])
+@pytest.mark.parametrize("said", REMEMBER_PHRASINGS)
+def test_the_offline_reply_to_a_remember_request_agrees_with_what_its_pass_keeps(
+    api, account, said, greeting
+):
+    """Whether the request is the first message or follows a greeting, the reply promises
+    exactly when the pass keeps something (the README's own example among them)."""
+    conversation = api.post("/api/v1/conversations", {}, format="json").json()
+    if greeting:
+        say(api, conversation["id"], greeting)
+    reply = say(api, conversation["id"], said)
+    memory = Memory.objects.get(owner=account)
+
+    run_pass(memory, expect="ok")
+
+    memory.refresh_from_db()
+    assert any("Anna" in line for line in memory.lines)
+    unclear = ("couldn't turn that", "Non sono riuscito", "Je n'ai pas réussi")
+    assert not any(text in reply for text in unclear), reply

@@ -11,6 +11,7 @@ import json
 from argparse import ArgumentParser
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, nullcontext
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ from llm.provider import TextProvider
 from memory import evaluation
 from memory.engine.rewriting import PassFailed, propose_rewrite
 from memory.filters.gate import MAX_CHARS
+from memory.rules import provenance
 from memory.rules.budget import count_tokens
 from memory.rules.triggers import is_remember_request
 
@@ -33,8 +35,19 @@ def run_pass(
     transcript: Sequence[dict[str, str]],
     context: Sequence[dict[str, str]] = (),
     task: str = "rewrite",
+    pinned: Sequence[int] = (),
+    learned: Sequence[str] = (),
 ) -> evaluation.PassOutcome:
-    """One real pass, outside the database. A failed pass is an outcome, never a crash."""
+    """One real pass, outside the database. A failed pass is an outcome, never a crash.
+    ``pinned`` (indexes) and ``learned`` (dates) are the lines' sources, as stored."""
+    today = datetime.now(tz=UTC)
+    sources = {
+        line: provenance.source(
+            provenance.Kind.ADDED if index in pinned else provenance.Kind.LEARNED,
+            datetime.fromisoformat(learned[index]).replace(tzinfo=UTC) if learned else today,
+        )
+        for index, line in enumerate(lines)
+    }
 
     def numbered(turns: Sequence[dict[str, str]]) -> list[dict[str, Any]]:
         return [{**turn, "conversation": 1} for turn in turns]
@@ -46,6 +59,7 @@ def run_pass(
             context=numbered(context),
             task="voice" if task == "voice" else "rewrite",
             model=model,
+            sources=sources,
         )
     except PassFailed as failure:
         return evaluation.PassOutcome(lines=None, error=failure.code)
@@ -184,6 +198,8 @@ class Command(BaseCommand):
                     transcript=s.transcript,
                     context=s.context,
                     task=s.task,
+                    pinned=s.pinned,
+                    learned=s.learned,
                 )
 
             with recorded_model(answers) if recorded else nullcontext():

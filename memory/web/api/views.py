@@ -56,6 +56,12 @@ class LineItemSerializer(serializers.Serializer):
     changed_at = serializers.DateTimeField(
         help_text="When its text last changed (a rewrite by a pass, an edit); else `learned_at`."
     )
+    pinned = serializers.BooleanField(
+        help_text=(
+            "A line you added, edited or asked to remember: memory passes never remove, merge or"
+            " reword it unless you correct it or ask to forget it in a chat."
+        )
+    )
 
 
 class MemorySerializer(serializers.Serializer):

@@ -220,3 +220,27 @@ def test_a_line_edited_while_a_guest_waits_to_merge_does_not_come_back_in_its_ol
     assert lines == ["Likes tea", "Name is Anna", "Works at Acme"]
     assert not User.objects.filter(pk=guest.pk).exists()
     assert memory_model.calls == []
+
+
+def test_a_line_the_guest_pinned_stays_pinned_in_the_account():
+    account = make_account()
+    client, _guest = guest_client()
+    added = client.post("/api/v1/memory/lines", {"text": "Prefers short answers"}, format="json")
+    assert added.status_code == 201
+    memory_with(account, "Name is Anna", owed=False)
+
+    response = client.post(
+        "/api/v1/auth/login",
+        {"email": account.email, "password": "a-long-passphrase-42"},
+        format="json",
+    )
+
+    assert response.status_code == 200
+    mine = APIClient()
+    mine.force_authenticate(account)
+    items = {item["text"]: item for item in mine.get("/api/v1/memory").json()["items"]}
+    assert (items["Prefers short answers"]["kind"], items["Prefers short answers"]["pinned"]) == (
+        "merged",
+        True,
+    )
+    assert items["Name is Anna"]["pinned"] is False

@@ -3,10 +3,14 @@ fact, and a wipe the person asked for in everyday words is carried out."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
+from chat.models import Message
 from memory.engine import passes
-from memory.models import MemoryEvent
+from memory.models import ForgottenLine, MemoryEvent
+from memory.turns import TurnState
 from tests.memory.helpers import (
     conversation_with,
     edits_answer,
@@ -25,9 +29,19 @@ def run(memory):
 
 
 def remove_all(messages):
-    """A model that removes every line its request numbered."""
+    """A careless model that removes every line its request numbered, citing nothing."""
     shown = raw_payload(messages)["memory"]
-    return edits_answer(*({"op": "remove", "line": item["line"]} for item in shown))
+    return edits_answer(
+        *({"op": "remove", "line": item["line"], "was": item["text"]} for item in shown)
+    )
+
+
+def wipe_cited(messages):
+    """A careful model that removes every line, citing the person's turn that asked."""
+    data = raw_payload(messages)
+    (turn,) = [t["turn"] for t in data["transcript"] if t["role"] == "user"]
+    removals = json.loads(remove_all(messages))["edits"]
+    return json.dumps({"edits": removals, "forget": [{"turn": turn, "what": "all"}]})
 
 
 @pytest.mark.parametrize(
@@ -48,11 +62,32 @@ def remove_all(messages):
 def test_a_wipe_asked_for_in_everyday_words_is_carried_out(account, memory_model, request_text):
     conversation_with(account, request_text, "Done.")
     memory = memory_with(account, *LIST)
-    memory_model.answer(remove_all)
+    memory_model.answer(wipe_cited)
 
     assert run(memory).outcome == "ok"
     assert memory.lines == []
     assert payload(memory_model.calls[0]["messages"])["forget_requested"] is True
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "could you clear out your memory of me? start fresh",
+        "wipe everything you know about me pls",
+        "ok new rule: you know nothing about me from now on",
+        "tabula rasa, per favore: niente di quello che sai su di me",
+    ],
+)
+def test_a_wipe_the_phrase_table_misses_is_carried_out_when_the_model_cites_it(
+    account, memory_model, request_text
+):
+    conversation_with(account, request_text, "Sure.")
+    memory = memory_with(account, *LIST)
+    memory_model.answer(wipe_cited)
+
+    assert run(memory).outcome == "ok"
+    assert memory.lines == []
+    assert ForgottenLine.objects.filter(memory=memory).count() == len(LIST)
 
 
 def test_a_wipe_nobody_asked_for_is_refused_and_keeps_every_line(account, memory_model):
@@ -68,7 +103,14 @@ def test_a_wipe_disguised_as_rewrites_into_one_line_is_refused(account, memory_m
     conversation_with(account, "What's a good jazz album?", "Kind of Blue.")
     memory = memory_with(account, *LIST)
     memory_model.answer(
-        *[edits_answer(*({"op": "replace", "line": n, "text": "Likes jazz"} for n in (1, 2, 3, 4)))]
+        *[
+            edits_answer(
+                *(
+                    {"op": "replace", "line": n, "was": LIST[n - 1], "text": "Likes jazz"}
+                    for n in (1, 2, 3, 4)
+                )
+            )
+        ]
         * 10
     )
 
@@ -84,16 +126,19 @@ def test_an_over_long_merge_keeps_the_lines_it_would_have_replaced(account, memo
         "Miso whom she adopted six years ago, and likes jazz, especially Coltrane records"
     )
     memory_model.answer(
-        edits_answer(
-            {"op": "replace", "line": 1, "text": merged},
-            *({"op": "remove", "line": n} for n in (2, 3, 4, 5)),
-        )
+        *[
+            edits_answer(
+                {"op": "replace", "line": 1, "was": LIST[0], "text": merged},
+                *({"op": "remove", "line": n, "was": LIST[n - 1]} for n in (2, 3, 4, 5)),
+            )
+        ]
+        * 10
     )
 
-    assert run(memory).outcome == "unchanged"
+    # Retried, never stored: the new fact inside it (six years) is not lost with the turn.
+    assert run(memory).outcome == "malformed_overlong_merge"
     assert memory.lines == LIST
-    event = MemoryEvent.objects.get(kind="pass")
-    assert event.refused_lines == 1
+    assert Message.objects.filter(role="user", memory_state=TurnState.UNREAD).count() == 1
 
 
 def test_a_refused_add_is_dropped_and_the_rest_of_the_answer_stands(account, memory_model):
@@ -101,7 +146,7 @@ def test_a_refused_add_is_dropped_and_the_rest_of_the_answer_stands(account, mem
     memory = memory_with(account, *LIST)
     memory_model.answer(
         edits_answer(
-            {"op": "replace", "line": 2, "text": "Lives in Milan"},
+            {"op": "replace", "line": 2, "was": "Lives in Turin", "text": "Lives in Milan"},
             {"op": "add", "line": None, "text": "Wifi password is Girasole2024"},
         )
     )
@@ -111,14 +156,20 @@ def test_a_refused_add_is_dropped_and_the_rest_of_the_answer_stands(account, mem
     assert MemoryEvent.objects.get(kind="pass").refused_lines == 1
 
 
-def test_edits_naming_lines_that_do_not_exist_change_nothing(account, memory_model):
+def test_edits_naming_lines_that_do_not_exist_change_nothing_and_are_retried(account, memory_model):
     conversation_with(account, "Hi", "Hello")
     memory = memory_with(account, *LIST)
     memory_model.answer(
-        edits_answer({"op": "remove", "line": 9}, {"op": "replace", "line": 0, "text": "Is vegan"})
+        *[
+            edits_answer(
+                {"op": "remove", "line": 9, "was": "Likes tea"},
+                {"op": "replace", "line": 0, "was": "Is vegan", "text": "Is vegan"},
+            )
+        ]
+        * 10
     )
 
-    assert run(memory).outcome == "unchanged"
+    assert run(memory).outcome == "malformed_unplaced"
     assert memory.lines == LIST
 
 

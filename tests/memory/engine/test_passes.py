@@ -39,8 +39,8 @@ def test_a_pass_rewrites_the_list_on_the_memory_model(account, memory_model):
     assert call["model"] == "memory"
     assert payload(call["messages"])["memory"] == ["Likes jazz"]
     assert payload(call["messages"])["transcript"] == [
-        {"role": "user", "content": "My name is Anna", "conversation": 1},
-        {"role": "assistant", "content": "Nice to meet you", "conversation": 1},
+        {"turn": 1, "role": "user", "content": "My name is Anna", "conversation": 1},
+        {"turn": 2, "role": "assistant", "content": "Nice to meet you", "conversation": 1},
     ]
 
 

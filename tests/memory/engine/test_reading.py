@@ -118,7 +118,7 @@ def test_ending_a_voice_session_runs_one_voice_pass_and_a_second_end_is_409(
     assert len(memory_model.calls) == 1
     sent = payload(memory_model.calls[0]["messages"])
     assert sent["task"] == "voice"
-    assert sent["transcript"] == transcript
+    assert sent["transcript"] == [{"turn": i, **turn} for i, turn in enumerate(transcript, 1)]
     assert "VOICE session" in memory_model.calls[0]["messages"][0]["content"]
     assert Memory.objects.get().lines == ["Name is Anna", "Lives in Milan"]
     assert VoiceSession.objects.get().memory_pass_done_at is not None

@@ -50,3 +50,23 @@ def test_a_pass_task_delivered_twice_asks_the_model_once(account, memory_model, 
     assert len(memory_model.calls) == 1
     memory.refresh_from_db()
     assert (memory.lines, memory.version, memory.pass_requested) == (["Name is Anna"], 2, False)
+
+
+def test_a_pass_task_outlasts_its_model_calls_however_slow_the_model_is_allowed_to_be():
+    """The task's limits follow MEMORY_MODEL_TIMEOUT, read as a worker reads it at start: a
+    slow local model's pass is not killed mid-call (the soft limit once stood at 270 s)."""
+    import os
+    import subprocess
+    import sys
+
+    show = (
+        "import django; django.setup(); from memory.engine.tasks import run_memory_pass as t; "
+        "print(t.soft_time_limit, t.time_limit)"
+    )
+    environment = {**os.environ, "MEMORY_MODEL_TIMEOUT": "600"}
+    environment["DJANGO_SETTINGS_MODULE"] = "config.settings"  # the product's own
+    shown = subprocess.run(
+        [sys.executable, "-c", show], env=environment, capture_output=True, text=True, check=True
+    )
+    soft, hard = map(int, shown.stdout.split()[-2:])
+    assert soft >= 4 * 600 and hard > soft

@@ -136,6 +136,8 @@ _OTHER_JOBS = {
     "memory/filters/instruction_phrases.py",
     "memory/filters/credentials.py",
     "memory/filters/access_codes.py",
+    # The answer's "forget" key (a field name, not a phrase the person says).
+    "memory/rules/edits.py",
 }
 
 

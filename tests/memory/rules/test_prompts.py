@@ -16,9 +16,10 @@ from memory.rules import budget
 from memory.rules.prompts import MEMORY_FOOTER, MEMORY_HEADER, Task, memory_block, memory_messages
 
 MONDAY = datetime.date(2026, 11, 30)
-# The rules are the cached prefix of every pass; the answer they ask for (edits) is what a pass
-# pays for most, so a few more rule tokens for it are worth it, but the prompt stays bounded.
-PROMPT_TOKEN_BOUND = 1700
+# The rules are the cached prefix of every pass; the answer they ask for (edits with their
+# evidence: quotes, cited turns) is what makes a pass safe, so the rule tokens for it are worth
+# it (about 400 more than edits without evidence), but the prompt stays bounded.
+PROMPT_TOKEN_BOUND = 2_100
 
 
 def render(**overrides: Any) -> list[dict[str, str]]:
@@ -51,8 +52,8 @@ def section(prompt: str, heading: str) -> str:
 
 
 def examples(prompt: str) -> list[str]:
-    body = section(prompt, "Examples (new turns → edits)")
-    return re.findall(r"^\d+\. (.+)$", body, re.M)
+    body = section(prompt, "Examples (T = the person's turn number → answer)")
+    return [flat(item).strip() for item in re.split(r"^\d+\. ", body, flags=re.M)[1:]]
 
 
 def shape_figures(prompt: str) -> tuple[int, int]:
@@ -69,9 +70,19 @@ def test_a_call_is_a_system_message_then_the_data_as_json() -> None:
 
     assert [m["role"] for m in messages] == ["system", "user"]
     assert json.loads(messages[1]["content"])["memory"] == [
-        {"line": 1, "text": "Lives in Turin"},
-        {"line": 2, "text": "Has a cat, Miso"},
+        {"line": 1, "text": "Lives in Turin", "learned": None, "pinned": False},
+        {"line": 2, "text": "Has a cat, Miso", "learned": None, "pinned": False},
     ]
+
+
+def test_each_line_shows_when_it_was_learned_and_whether_it_is_pinned() -> None:
+    messages = render(learned=["2026-11-03", "2025-01-20"], pinned={2})
+
+    assert json.loads(messages[1]["content"])["memory"] == [
+        {"line": 1, "text": "Lives in Turin", "learned": "2026-11-03", "pinned": False},
+        {"line": 2, "text": "Has a cat, Miso", "learned": "2025-01-20", "pinned": True},
+    ]
+    assert "Today is Monday 2026-11-30." in system()
 
 
 def test_the_data_object_carries_every_contract_key_in_order() -> None:
@@ -91,14 +102,17 @@ def test_the_data_object_carries_every_contract_key_in_order() -> None:
     assert json.loads(messages[1]["content"]) == {
         "task": "voice",
         "today": "2026-11-30",
-        "memory": [{"line": 1, "text": "Lives in Turin"}, {"line": 2, "text": "Has a cat, Miso"}],
+        "memory": [
+            {"line": 1, "text": "Lives in Turin", "learned": None, "pinned": False},
+            {"line": 2, "text": "Has a cat, Miso", "learned": None, "pinned": False},
+        ],
         "memory_tokens": 14,
         "target_tokens": 1200,
         "token_limit": 1800,
         "line_max_chars": 150,
         "forget_requested": True,
         "context": [earlier],
-        "transcript": [turn],
+        "transcript": [{"turn": 1, **turn}],
     }
 
 
@@ -155,10 +169,22 @@ def test_it_says_no_edits_is_the_normal_result() -> None:
 def test_it_spells_out_the_three_edits_against_the_numbered_lines() -> None:
     stable = flat(section(system(), "Edits"))
 
-    assert '{"op": "add", "line": null, "text": "…"}' in stable
-    assert '{"op": "replace", "line": N, "text": "…"}' in stable
-    assert '{"op": "remove", "line": N}' in stable
-    assert "naming each line at most once by its number" in stable
+    assert '{"op": "add", "line": null, "was": null, "text": "…", "turn": T}' in stable
+    assert '{"op": "replace", "line": N, "was": "<line N\'s text>", "text": "…", "turn": T}' in (
+        stable
+    )
+    assert '{"op": "remove", "line": N, "was": "<line N\'s text>", "text": null, "turn": T}' in (
+        stable
+    )
+    assert "naming each line at most once, by its number AND its exact text" in stable
+
+
+def test_it_asks_for_a_forget_citing_the_persons_turn_in_any_words() -> None:
+    forgetting = flat(section(system(), "Forgetting"))
+
+    assert '"forget": [{"turn": T, "what": [N, …]}]' in forgetting
+    assert '"what": "all"' in forgetting
+    assert "in any words or language" in forgetting
 
 
 # --- Shape and budget ------------------------------------------------------------------------
@@ -275,7 +301,8 @@ def test_it_explains_the_conversation_number_and_the_forget_flag() -> None:
     data = flat(section(system(), "The data"))
 
     assert '"conversation"' in data
-    assert '"forget_requested": true when a new turn asks to forget' in data
+    assert '"forget_requested": a hint that a new turn may ask to forget' in data
+    assert "judge every turn yourself, whatever its wording or language" in data
 
 
 # --- What is recorded and what is not --------------------------------------------------------
@@ -370,8 +397,10 @@ def test_it_asks_for_short_third_person_facts() -> None:
 def test_it_gives_a_handful_of_short_examples() -> None:
     shown = examples(system())
 
-    assert 5 <= len(shown) <= 12
-    assert all(" → " in example and len(example) <= 110 for example in shown)
+    assert 5 <= len(shown) <= 13
+    assert all(
+        " → " in example and len(example) <= 130 for example in shown
+    )  # with the quote and the cited turn
 
 
 def test_the_examples_cover_a_language_a_correction_a_forget_role_play_and_context() -> None:
@@ -381,16 +410,22 @@ def test_the_examples_cover_a_language_a_correction_a_forget_role_play_and_conte
         '"Mi chiamo Giulia' in e and 'add "Si chiama Giulia", add "Vive a Torino"' in e
         for e in shown
     )
-    assert any('"Lives in Turin"' in e and 'replace 2 with "Lives in Lyon"' in e for e in shown)
-    assert any('"Forget where I work"' in e and e.endswith("→ remove 3") for e in shown)
+    assert any(
+        '"Lives in Turin"' in e and 'replace 2, was "Lives in Turin", text "Lives in Lyon"' in e
+        for e in shown
+    )
+    assert any(
+        '"Forget where I work"' in e and e.endswith("forget turn 1, what [3]") for e in shown
+    )
+    assert any("start fresh" in e and e.endswith('forget turn 1, what "all"') for e in shown)
     assert any("role-play" in e and e.endswith("→ no edits") for e in shown)
-    assert any(e.startswith("context has") and e.endswith("→ no edits") for e in shown)
+    assert any(e.startswith("context:") and e.endswith("→ no edits") for e in shown)
 
 
 def test_the_examples_show_a_correction_a_fact_in_a_request_sarcasm_and_a_past_plan() -> None:
     shown = examples(system())
 
-    assert any("I meant Boulder" in e and 'replace 1 with "Lives in Boulder"' in e for e in shown)
+    assert any("I meant Boulder" in e and 'text "Lives in Boulder", turn 3' in e for e in shown)
     assert any("what should I cook tonight?" in e and 'add "Is vegan"' in e for e in shown)
     assert any("🙄" in e and e.endswith("→ no edits") for e in shown)
     assert any("trip to Japan in July" in e and "today is after" in e for e in shown)
@@ -435,8 +470,10 @@ def test_a_plain_rewrite_has_neither_add_on() -> None:
 def test_every_task_asks_for_the_json_edits_before_the_figures_of_this_pass(task: Task) -> None:
     prompt = system(task=task)
     answer = (
-        '## Answer\nJSON only, no prose and no code fence: {"edits": [...]}, or {"edits": []} for '
-        "no change.\n"
+        "## Answer\nJSON only, no prose and no code fence:\n"
+        '{"edits": [{"op": …, "line": …, "was": …, "text": …, "turn": …}, …], "forget": [...]}, '
+        "or\n"
+        '{"edits": [], "forget": []} for no change.\n'
     )
 
     assert answer in prompt
@@ -454,10 +491,11 @@ def test_the_prompt_has_a_section_per_concern() -> None:
     assert headings == [
         "The data",
         "Edits",
+        "Forgetting",
         "What to record",
         "What not to record",
         "How a line is written",
-        "Examples (new turns → edits)",
+        "Examples (T = the person's turn number → answer)",
         "Answer",
         "This pass",
     ]
