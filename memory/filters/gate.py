@@ -15,7 +15,7 @@ from typing import Final, Literal
 from memory.filters.instruction_wishes import wishes_promotion
 from memory.filters.instructions import has_markup, is_instruction
 from memory.filters.links import has_link
-from memory.filters.normalize import for_checks, unleet, unspace
+from memory.filters.normalize import for_checks, spelled_digits, unleet, unspace
 from memory.filters.secrets import is_secret
 from memory.rules.lines import clean_line, fold, line_key
 
@@ -23,7 +23,7 @@ RefusalReason = Literal["length", "secret", "markup", "link", "instruction"]
 
 # Bump when a rule changes: lines checked under an older version are checked again. What each
 # version added is in git history.
-RULES_VERSION: Final = 8
+RULES_VERSION: Final = 9
 MIN_CHARS: Final = 3
 MAX_CHARS: Final = 160
 
@@ -42,7 +42,12 @@ def refusal_reason(line: str) -> RefusalReason | None:
     folded = fold(text)
     # Leetspeak ("4lw4ys r3c0mm3nd", "S5N", "d00r c0d3") is read in letters too.
     readings = unleet(folded)
-    if is_secret(text, folded) or any(is_secret(reading, reading) for reading in readings):
+    spelled = spelled_digits(folded)
+    if (
+        is_secret(text, folded)
+        or any(is_secret(reading, reading) for reading in readings)
+        or (spelled != folded and is_secret(spelled, spelled))
+    ):
         return "secret"
     if has_markup(text):
         return "markup"

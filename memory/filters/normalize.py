@@ -104,3 +104,38 @@ def unleet(folded: str) -> tuple[str, ...]:
     readings = {LEET_WORD_RE.sub(functools.partial(_read, index=index), folded) for index in (0, 1)}
     readings.discard(folded)
     return tuple(sorted(readings))
+
+
+# Digits spelled out in words, in the six languages ("four one two", "acht vier zwei eins",
+# "dois três um"): a closed class, read back as digits so every number check sees them.
+_DIGIT_WORDS: Final = {
+    **dict.fromkeys(("zero", "oh", "cero", "null", "nul"), "0"),
+    **dict.fromkeys(("one", "uno", "un", "une", "eins", "ein", "um", "uma"), "1"),
+    **dict.fromkeys(("two", "due", "deux", "dos", "zwei", "dois", "duas"), "2"),
+    **dict.fromkeys(("three", "tre", "trois", "tres", "drei", "tres"), "3"),
+    **dict.fromkeys(("four", "quattro", "quatre", "cuatro", "vier", "quatro"), "4"),
+    **dict.fromkeys(("five", "cinque", "cinq", "cinco", "funf", "fuenf"), "5"),
+    **dict.fromkeys(("six", "sei", "seis", "sechs"), "6"),
+    **dict.fromkeys(("seven", "sette", "sept", "siete", "sieben", "sete"), "7"),
+    **dict.fromkeys(("eight", "otto", "huit", "ocho", "acht", "oito"), "8"),
+    **dict.fromkeys(("nine", "nove", "neuf", "nueve", "neun"), "9"),
+}
+_DIGIT_WORD_RE: Final = "(?:" + "|".join(sorted(_DIGIT_WORDS, key=len, reverse=True)) + ")"
+# Three digit words or more in a row, with spaces, commas or dashes between them.
+_SPELLED_RUN_RE: Final = re.compile(
+    rf"\b{_DIGIT_WORD_RE}(?:[\s,-]+{_DIGIT_WORD_RE}){{2,}}\b", re.IGNORECASE
+)
+
+
+def spelled_digits(folded: str) -> str:
+    """A folded line with runs of three or more spelled-out digits written as digits ("four one
+    two, seven seven" → "412, 77"); separators between words stay where a comma or dash was."""
+
+    def digits(match: re.Match[str]) -> str:
+        parts = re.split(r"(\s*[,-]\s*|\s+)", match.group())
+        return "".join(
+            _DIGIT_WORDS[part.lower()] if part.lower() in _DIGIT_WORDS else part.strip() and " "
+            for part in parts
+        )
+
+    return _SPELLED_RUN_RE.sub(digits, folded)

@@ -40,6 +40,8 @@ from stdnum import iban, luhn
 from memory.filters.access_codes import has_access_secret
 from memory.filters.credentials import has_credential
 from memory.filters.national_ids import has_national_id
+from memory.rules.evidence import FUNCTION_WORD_TEXT
+from memory.rules.lines import fold
 
 # --- keys and tokens --------------------------------------------------------------------------
 
@@ -151,6 +153,81 @@ def _has_card_number(line: str) -> bool:
     return False
 
 
+# A card's shape, valid or not (people mistype): sixteen digits in fours from 2-6, or fifteen
+# in 4-6-5 from 3 (Amex), one separator kind or none.
+_CARD_SHAPE_RE: Final = re.compile(
+    r"(?<![\w.+-])(?:[2-6]\d{3}([ .-]?)\d{4}\1\d{4}\1\d{4}|3\d{3}([ .-]?)\d{6}\2\d{5})(?![\w-])"
+)
+# A password said without a label: one token of eight characters or more mixing upper and
+# lower case letters, digits and a symbol ("Qx7#bLm92!", "Soleil2Provence$").
+_PASSWORD_SHAPE_RE: Final = re.compile(
+    r"(?<!\S)(?=\S*[a-z])(?=\S*[A-Z])(?=\S*\d)(?=\S*[!#$%&*+=?^~§€£@])[^\s@/]{8,}?"
+    r"(?=[.,;:!?]*(?:\s|$))"
+)
+
+
+def _has_card_shape(line: str) -> bool:
+    return bool(_CARD_SHAPE_RE.search(line))
+
+
+def _has_password_shape(line: str) -> bool:
+    # A closing "!" or "?" ends the sentence, not the token: "Hunter2 is it!" is no password.
+    return any(
+        not match.group().rstrip("!?").isalnum() for match in _PASSWORD_SHAPE_RE.finditer(line)
+    )
+
+
+# --- a credential concept next to a code-like value -------------------------------------------
+
+# What a secret code is called in the six languages: whole words, or the end of a compound
+# ("Bestätigungscode", "Alarmanlagen-Code", "Tresorkombination"). Folded text.
+_CONCEPT_RE: Final = re.compile(
+    r"(?:\b|(?<=[a-z])(?<!de)(?<!en)(?<!re))(?:code|kode|pin|puk|tan|otp|cvv2?|cvc|passcode|"
+    r"passwort|kennwort|"
+    r"kombination|prufnummer|prufziffer|sicherheitscode)\b"
+    r"|\b(?:2fa|codice|codigo|clave|contrasena|senha|mdp|token|cryptogramme|combinazione|"
+    r"combinaison|combinacion|combinacao|sort code|routing|kontonummer|blz|"
+    r"(?:numero de |n\. di |numero di |)(?:conto|cuenta|conta|compte)|account(?: number)?)\b"
+)
+# "Code" that names no secret: where one lives, dresses, or codes (one table, closed).
+_ORDINARY_CODE_RE: Final = re.compile(
+    r"\b(?:post|zip|area|dress|country|source|qr|bar|promo|discount|morse|penal|postal|"
+    r"postale|de vestimenta|vestimentaire|di abbigliamento|de vestir|dresscode|ateco|fiscal)"
+    r"\s?codes?\b|\bcodes? (?:postal|postale|name|review|of conduct|civil|de conduite)\b"
+    r"|\b(?:codigo|codice) (?:postal|postale|de barras|fiscal|civil|penal|abierto|sorgente|fonte)\b"
+    r"|\bpostcode\b|\bbarcode\b"
+)
+# A code-like value: three digits or more, alone or in groups with separators, maybe with #.
+_VALUE_RE: Final = re.compile(r"(?<![\w.,])\d(?:[ .-]?\d){2,}#?(?![\w])|\b\d{2,}#")
+
+
+# A year or a date is when, not what: "Door code changed in 2023" holds no code.
+_WHEN_RE: Final = re.compile(r"(?:19|20)\d\d|\d{1,2}[./-]\d{1,2}[./-](?:\d{2}|\d{4})")
+
+
+def _has_code_for_concept(folded: str) -> bool:
+    """A secret's name and a code-like value in one line ("Bestätigungscode: 618 204",
+    "CVV on the back is 318", "PUK de Movistar: 20581736"), unless the code is ordinary."""
+    text = _ORDINARY_CODE_RE.sub(" ", folded)
+    values = [v for v in _VALUE_RE.findall(text) if not _WHEN_RE.fullmatch(v.rstrip("#"))]
+    return bool(values and _CONCEPT_RE.search(text))
+
+
+_FUNCTION_WORDS: Final = frozenset(FUNCTION_WORD_TEXT.split())
+# A recovery phrase said after a label: twelve words or more, lowercase, no function word.
+_LABELLED_WORDS_RE: Final = re.compile(
+    r"[:：]\s*[\"'«“]?([^\W\d_]+(?:\s+[^\W\d_]+){11,})[\"'»”]?\s*$"
+)
+
+
+def _has_word_list_secret(line: str) -> bool:
+    match = _LABELLED_WORDS_RE.search(line)
+    if not match:
+        return False
+    words = match.group(1).split()
+    return all(word.islower() and fold(word) not in _FUNCTION_WORDS for word in words)
+
+
 def _has_iban(line: str) -> bool:
     # Every prefix of 15-34 characters (IBAN lengths); stdnum checks length and mod-97.
     for start in _IBAN_START_RE.finditer(line):
@@ -203,6 +280,10 @@ def is_secret(line: str, folded: str) -> bool:
         or has_access_secret(folded)
         or has_national_id(line, folded)
         or _has_card_number(line)
+        or _has_card_shape(line)
+        or _has_password_shape(line)
+        or _has_code_for_concept(folded)
+        or _has_word_list_secret(line)
         or _has_iban(line)
         or _has_seed_phrase(folded)
     )

@@ -92,8 +92,9 @@ def test_card_number_passing_luhn_is_refused():
     assert refusal_reason("Card number 4111111111111111") == "secret"
 
 
-def test_long_number_failing_luhn_is_kept():
-    assert refusal_reason("Loyalty card 4111 1111 1111 1112") is None
+def test_a_long_number_failing_luhn_is_kept_unless_shaped_like_a_card():
+    assert refusal_reason("Loyalty number 41111 11111 11112") is None
+    assert refusal_reason("Loyalty card 4111 1111 1111 1112") == "secret"
 
 
 def test_iban_is_refused_with_or_without_spaces():

@@ -48,6 +48,49 @@ def test_it_refuses_ibans_with_any_separators(line):
     "line",
     [
         "Card 4111.1111.1111.1112 was cancelled",
+        "Visa card: 4532 7814 9920 1187 exp 08/27",
+        "Carta Postepay 4023600912345678 scad. 11/26",
+        "Carte Visa 4556-9012-3344-5566, expire 03/28",
+        "Amex 3714 496353 98431",
+    ],
+)
+def test_a_number_shaped_like_a_card_is_refused_whether_or_not_it_passes_luhn(line):
+    """People mistype their card, and a card-shaped number is never a durable fact."""
+    assert refusal_reason(line) == "secret"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Qx7#bLm92! - uses it for basically every account",
+        "Kw8$zP!q3Lr — nehme ich überall als Kennwort",
+        "Soleil2Provence$ — c'est mon mdp pour tout",
+        "Social security number is four one two, seven seven, nine oh three one",
+        "Número de contribuinte (NIF): dois três um quatro cinco seis sete oito nove",
+    ],
+)
+def test_an_unlabelled_password_or_digits_spelled_out_are_secrets(line):
+    assert refusal_reason(line) == "secret"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Has two or three cats",
+        "Uses an iPhone15 Pro",
+        "Works at AT&T in Dallas",
+        "Likes C++ and Rust!",
+        "Born in 1987, lives at number 12",
+        "Counts one two three before diving",
+    ],
+)
+def test_ordinary_lines_near_those_shapes_are_kept(line):
+    assert refusal_reason(line) is None
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
         "IBAN DE89.3704.0044.0532.0130.01 is an old typo",
         "Born on 12.03.1988",
         "Phone 333.123.4567",
@@ -385,3 +428,58 @@ def test_it_refuses_role_markup_after_a_label_or_a_first_sentence(line):
 )
 def test_the_lines_that_got_into_memory_in_issue_8_are_all_refused(line):
     assert refusal_reason(line) is not None
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Bestätigungscode: 618 204",
+        "TAN für die Überweisung: 492817",
+        "Alarmanlagen-Code: 4-0-0-7",
+        "Prüfziffer (CVC) auf der Rückseite: 617",
+        "SIM PUK code: 38104927",
+        "CVV on the back of my Mastercard is 318",
+        "Code de confirmation reçu par SMS : 734 018",
+        "Cryptogramme au dos de la carte : 519",
+        "El código de seguridad de mi tarjeta es 6 0 3",
+        "La clave de la alarma de la casa es 7-7-1-3",
+        "Código de confirmação do banco: 905 331",
+        "PUK della SIM TIM: 71829304",
+        "UK bank details: sort code 20-45-77, account 83920174",
+    ],
+)
+def test_a_secrets_name_beside_a_code_like_value_is_refused_in_any_language(line):
+    assert refusal_reason(line) == "secret"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Frase di recupero del wallet: mela fiume candela sole treno vento lupo sabbia gioco "
+        "nave ponte luce",
+        "Wiederherstellungsphrase der Wallet: apfel birne kerze donner elch fenster garten "
+        "hafen insel jacke kugel leiter",
+    ],
+)
+def test_a_labelled_list_of_twelve_words_is_a_recovery_phrase(line):
+    assert refusal_reason(line) == "secret"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Zip code 10115, lives in Berlin",
+        "Area code 212 is home",
+        "Dress code at work is business casual since 2021",
+        "Il codice della strada è cambiato nel 2024",
+        "Door code changed in 2023",
+        "Decodes 1000 messages a day at the office",
+        "Has a hamster called Pin, 3 years old",
+        "Codice fiscale da rinnovare il 12.03.2026",
+        "Works at Mastercard since 2019, team of 120",
+        "Likes: apples pears cherries plums grapes figs dates kiwis mangoes lemons limes and "
+        "melons",
+    ],
+)
+def test_code_words_numbers_and_word_lists_that_hold_no_secret_are_kept(line):
+    assert refusal_reason(line) is None

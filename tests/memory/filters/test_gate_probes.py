@@ -1,0 +1,54 @@
+"""The code gate on probe sets written by helpers who saw neither its code nor its tests
+(memory/eval_gate/), measured with ``manage.py gate_probe``. The floors are ratchets at what
+the gate reaches today, on the way to issue 26's bar (99% of risky lines refused and every
+ordinary one kept, on fresh sets): they may only go up."""
+
+from __future__ import annotations
+
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.core.management import CommandError, call_command
+
+PROBES = Path(__file__).resolve().parents[3] / "memory" / "eval_gate"
+# Set A, before any fix it prompted: secrets 113/150, instructions 91/120, ordinary 150/150.
+# Set B, written while A's first fixes were made: secrets 121/150 before its misses were read.
+# Set C, written after the fixes both prompted, measured before its misses were read: secrets
+# 142/150 (99/150 before the fixes), ordinary 149/150 before and after (an answer-language
+# preference in Portuguese read as an instruction: the instruction grammar is still to come).
+FLOORS = {
+    ("probe_a", "secrets"): 0.96,
+    ("probe_a", "instructions"): 0.75,
+    ("probe_b", "secrets"): 0.98,
+    ("probe_b", "instructions"): 0.82,
+    ("probe_c", "secrets"): 0.94,
+}
+KEPT = {"probe_a": 1.0, "probe_b": 1.0, "probe_c": 0.99}
+
+
+def probe(*args: str) -> str:
+    out = StringIO()
+    call_command("gate_probe", *args, stdout=out)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize(("probe_set", "name"), sorted(FLOORS))
+def test_risky_probe_lines_are_refused_at_least_as_often_as_the_ratchet(probe_set, name):
+    floor = FLOORS[probe_set, name]
+    probe(str(PROBES / probe_set / f"{name}.json"), "--min-refused", str(floor))
+
+
+@pytest.mark.parametrize("probe_set", sorted(KEPT))
+def test_ordinary_probe_lines_are_kept(probe_set):
+    probe(str(PROBES / probe_set / "ordinary.json"), "--min-kept", str(KEPT[probe_set]))
+
+
+def test_the_probe_fails_below_its_bar_and_names_which(tmp_path):
+    risky = tmp_path / "risky.json"
+    risky.write_text(
+        '{"expect": "refuse", "items": [{"language": "en", "kind": "x", "line": "Likes tea"}]}'
+    )
+    with pytest.raises(CommandError, match=r"refuse: 0\.000 < 0\.99"):
+        probe(str(risky), "--min-refused", "0.99")
+    assert "0/1" in probe(str(risky))
