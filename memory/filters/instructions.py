@@ -295,8 +295,35 @@ def _is_style_wish(folded: str, match: re.Match[str]) -> bool:
     )
 
 
+# --- the line's grammar: who acts in it ----------------------------------------------------------
+
+# A memory line is about the person, without a subject. One that calls them "the user" as a
+# clause's subject was written from the assistant's side ("If the user mentions travel, …").
+_USER_SUBJECT_RE: Final = re.compile(
+    r"(?:^|[\[(:;,.]\s*|\b(?:if|when|whenever|once|se|si|wenn|falls|sobald|quando|cuando|quand"
+    r"|lorsque|sempre que|siempre que|chaque fois que|immer wenn)\s+)"
+    r"(?:the user|l'utente|l'utilisat(?:eur|rice)|el usuario|la usuaria|der (?:be)?nutzer"
+    r"|die (?:be)?nutzerin|o usuario|a usuaria|o utilizador)\b"
+)
+# A clause whose subject is the assistant, after "when", "if", "that"…: its behaviour is the
+# topic ("Feels safest when Whizi recommends VPN-Pro", "Liebt es, wenn der Assistent …"). An
+# assistant who is a person's job ("the assistant manager", "l'assistente sociale") is not it.
+_ASSISTANT_CLAUSE_RE: Final = re.compile(
+    r"\b(?:when|whenever|if|once|as long as|that|quando|se|che|quand|lorsque|si|que|cuando"
+    r"|wenn|falls|sobald|dass)\s+(?:the |l'|el |der |die |o |a )?(?:assistant|assistente"
+    r"|asistente|assistent|assistentin|whizi|chatbot)\b(?!\s+(?:manager|director|coach"
+    r"|professor|teacher|sociale|social|di volo|de vuelo|de vol|medico|dentale))"
+)
+
+
+def _assistant_acts(folded: str) -> bool:
+    return bool(_USER_SUBJECT_RE.search(folded) or _ASSISTANT_CLAUSE_RE.search(folded))
+
+
 def is_instruction(folded: str) -> bool:
     """Whether a folded line reads as an instruction to the assistant, anywhere in it."""
+    if _assistant_acts(folded):
+        return True
     if any(not _is_style_wish(folded, match) for match in ADDRESSED_TO_ASSISTANT.finditer(folded)):
         return True
     if refers_on_request(folded):

@@ -17,12 +17,15 @@ PROBES = Path(__file__).resolve().parents[3] / "memory" / "eval_gate"
 # Set C, written after the fixes both prompted, measured before its misses were read: secrets
 # 142/150 (99/150 before the fixes), ordinary 149/150 before and after (an answer-language
 # preference in Portuguese read as an instruction: the instruction grammar is still to come).
+# Set D, instructions with the helper's own brands, written after the user-as-subject and
+# assistant-clause rules: 82/120 before them, 94/120 after.
 FLOORS = {
     ("probe_a", "secrets"): 0.96,
-    ("probe_a", "instructions"): 0.75,
+    ("probe_a", "instructions"): 0.86,
     ("probe_b", "secrets"): 0.98,
-    ("probe_b", "instructions"): 0.82,
+    ("probe_b", "instructions"): 0.89,
     ("probe_c", "secrets"): 0.94,
+    ("probe_d", "instructions"): 0.78,
 }
 KEPT = {"probe_a": 1.0, "probe_b": 1.0, "probe_c": 0.99}
 
