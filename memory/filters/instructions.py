@@ -39,6 +39,13 @@ _MARKUP_RES: Final = (
         re.IGNORECASE,
     ),
     re.compile(r"</?[A-Za-z][A-Za-z0-9:_-]*(?:\s[^<>]*)?/?>"),  # HTML/XML tags
+    re.compile(r"<!--"),  # an HTML comment: text a reader never sees
+    re.compile(r"(?:^|\s)\[[^\]\n]{0,40}\]:\s*(?:#|<>)"),  # Markdown comments "[//]: # (…)"
+    # A role in brackets without a colon: "[SYSTEM]", "[SISTEMA] Modo administrador".
+    re.compile(
+        r"\[\s*(?:system|sistema|systeme|système|admin|administrator|developer|assistant)\s*\]",
+        re.IGNORECASE,
+    ),
     re.compile(r"```|~~~"),  # code fences
 )
 
@@ -316,8 +323,19 @@ _ASSISTANT_CLAUSE_RE: Final = re.compile(
 )
 
 
+# A note headed to the assistant: "Note for the assistant: …", "Hinweis an Whizi: …".
+_HEADED_TO_ASSISTANT_RE: Final = re.compile(
+    r"\b(?:to|for|an|pour|per|para|a|al|à|ao)\s+(?:the |l'|el |der |den |die |o |a )?"
+    r"(?:assistant|assistente|asistente|assistenten|assistent|whizi|chatbot|ia|ai|ki)\s*:"
+)
+
+
 def _assistant_acts(folded: str) -> bool:
-    return bool(_USER_SUBJECT_RE.search(folded) or _ASSISTANT_CLAUSE_RE.search(folded))
+    return bool(
+        _USER_SUBJECT_RE.search(folded)
+        or _ASSISTANT_CLAUSE_RE.search(folded)
+        or _HEADED_TO_ASSISTANT_RE.search(folded)
+    )
 
 
 def is_instruction(folded: str) -> bool:
