@@ -123,7 +123,6 @@ def _answer_formats(model: str) -> tuple[bool, bool]:
 SELF_HOSTED_PROVIDERS = frozenset(
     {"hosted_vllm", "ollama", "ollama_chat", "lm_studio", "llamafile"}
 )
-FORMATS = ("auto", "json_schema", "json_object", "none")
 
 
 def structured_output(
@@ -134,9 +133,9 @@ def structured_output(
     mode: str = "auto",
     api_base: str = "",
 ) -> dict[str, Any]:
-    """The ``response_format`` for ``schema`` by ``mode`` (``FORMATS``). ``auto``: the schema
-    where litellm's map says the provider enforces one or the server is self-hosted (an
-    ``api_base`` or a self-hosted provider), else JSON mode where supported, else nothing."""
+    """The ``response_format`` for ``schema`` by ``mode`` (``MEMORY_MODEL_RESPONSE_FORMAT``).
+    ``auto``: the schema where litellm's map says the provider enforces one or the server is
+    self-hosted (an ``api_base`` or a self-hosted provider), else JSON mode, else nothing."""
     spec = {"name": name, "schema": schema, "strict": True}
     by_schema = {"response_format": {"type": "json_schema", "json_schema": spec}}
     json_object = {"response_format": {"type": "json_object"}}

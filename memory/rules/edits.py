@@ -255,7 +255,6 @@ def apply_edits(
     fold into the first. Raises `MalformedAnswer` for an edit it cannot place."""
     refused: Counter[str] = Counter()
     placed: dict[int, Edit] = {}
-    placed_at: dict[int, int] = {}  # id of an edit → its line
     for edit in answer.edits:
         if edit.op == "add":
             continue
@@ -263,12 +262,10 @@ def apply_edits(
         if index in placed:
             raise MalformedAnswer("twice")
         placed[index] = edit
-        placed_at[id(edit)] = index
     cited, forget_turns = _cited(lines, answer, placed, evidence_.person_turns)
     for index in cited:
         if index not in placed:
             placed[index] = Edit("remove", line=index, was=lines[index - 1])
-            placed_at[id(placed[index])] = index
 
     said = evidence_.person_turns
     # The turns that gave this answer new text: a removal citing one was superseded by it.
@@ -283,16 +280,13 @@ def apply_edits(
 
     def turn_of(edit: Edit) -> int | None:
         """The person's turn an edit cites, if it is evidence for it: a new text must carry
-        words of that turn; a removal's turn must mention the line or give the answer a new
-        text (a correction stated elsewhere)."""
+        words of that turn; a removal's turn must mention the line it quotes or give the
+        answer a new text (a correction stated elsewhere)."""
         turn = edit.turn
-        if turn not in said:
+        if turn is None or turn not in said:
             return None
-        assert turn is not None
         if edit.op == "remove":
-            relevant = (
-                evidence.mentions(said[turn], lines[placed_at[id(edit)] - 1]) or turn in giving
-            )
+            relevant = evidence.mentions(said[turn], edit.was or "") or turn in giving
         else:
             relevant = bool(evidence.stems(edit.text or "") & evidence.stems(said[turn]))
         return turn if relevant else None

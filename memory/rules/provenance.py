@@ -156,11 +156,6 @@ def supporting(line: str, said: Sequence[Said]) -> int | None:
     return best
 
 
-def _stems(text: str) -> set[str]:
-    """Significant words cut to four letters, the stem the offline writer's forgetting uses."""
-    return {word[:4] for word in _words(text)}
-
-
 def _asked_to_remember(said: Sequence[Said], index: int) -> bool:
     """The turn asked to remember, or the person's next turn there only asked to ("remember
     that", "ricordalo"); a next turn asking to remember a fact of its own is about that fact."""
@@ -180,12 +175,6 @@ def restated_and_remembered(line: str, said: Sequence[Said], *, turn: int | None
         if evidence.restates(line, spoken.text) and _asked_to_remember(said, index):
             return True
     return False
-
-
-def asked_to_forget(line: str, requests: Sequence[str], *, everything: bool) -> bool:
-    """A removed line was asked to be forgotten: all lines after "forget everything", else one
-    sharing a stem with the request."""
-    return everything or any(_stems(line) & _stems(text) for text in requests)
 
 
 def learned_from(
