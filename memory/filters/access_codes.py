@@ -169,6 +169,16 @@ _SECURITY_QA_RE: Final = re.compile(
     r" (?:de securite|secrete)|(?:pregunta|respuesta) (?:de seguridad|secreta)"
     r"|sicherheits(?:frage|antwort)\w*|geheime (?:frage|antwort)|geheimfrage"
     r"|(?:pergunta|resposta) (?:de seguranca|secreta)"
+    # Passphrases and recovery words, given as words.
+    r"|pass ?phrases?|phrase secrete|phrase de passe|frase (?:segreta|secreta|de contrasena"
+    r"|de senha|de acesso)"
+    # A bank's question, named by what it asks ("the bank's 'where did … meet' question").
+    r"|(?:bank'?s?|banca|banque|banco|bank)\b[^.;]{0,40}\b(?:question|domanda|pregunta|pergunta"
+    r"|frage)"
+    r"|frase-senha|(?:recovery|seed|backup) (?:words|phrase)|parole di recupero"
+    r"|frase (?:di recupero|semilla|de recuperacion|de recuperacao)|mots de recuperation"
+    r"|phrase de recuperation|palabras de recuperacion|palavras de recuperacao"
+    r"|wiederherstellungs(?:worter|phrase)"
     # The security answer most banks ask for.
     r"|(?:mother'?s|mum'?s|mom'?s) maiden name|maiden name of (?:his|her|their|my|the) mother"
     r"|cognome (?:da nubile|di nascita) della (?:madre|mamma)|nom de jeune fille de (?:sa|la)"
@@ -183,13 +193,21 @@ _SECURITY_QA_RE: Final = re.compile(
     r")\b"
 )
 # What follows such a word when it is given: a colon, an arrow, "is", or an answer word.
+# Answering it: "she always puts Blackpool pier", "ela responde Sebastiana", "ha messo 'Fufi'".
+_ANSWERS_WITH: Final = (
+    r"(?:always |sempre |toujours |siempre |immer )?(?:puts|put|answers|answered|types|gives"
+    r"|writes|wrote|ha messo|mette|risponde|met|a mis|repond|pone|puso|responde|respondio"
+    r"|antwortet|gibt an|schreibt|coloca|colocou|respondeu)"
+)
 _GIVEN_RE: Final = re.compile(
     r"[)\]]?\s*(?:[:=]|->|\u2192|\s-+\s|\s\u2013\s)\s*(?P<value>\S.*)"
-    r"|\s+(?:is|was|e|est|c'est|es|ist|lautet|era|foi)\s+(?P<said>\S.*)"
+    r"|\s+(?:is|are|was|e|sono|est|sont|c'est|es|son|ist|sind|lautet|era|foi|sao)\s+(?P<said>\S.*)"
+    rf"|[)\]]?\s+(?:(?:she|he|they|lei|lui|elle|il|ella|el|sie|er|ela|ele) )?{_ANSWERS_WITH}\s+"
+    r"(?P<put>\S.*)"
 )
 _ANSWER_RE: Final = re.compile(
     r"\b(?:answers?|risposta|reponse|respuesta|antwort|resposta)\b\s*(?:[:=\u2192]|\s-+\s"
-    r"|(?:is|was|e|est|c'est|es|ist|lautet|era|foi)\b)\s*[\"'«“]?(?P<value>[^\s,.;!?\"'»”]+)"
+    r"|(?:is|are|was|e|sono|est|sont|c'est|es|son|ist|sind|lautet|era|foi|sao)\b)\s*[\"'«“]?(?P<value>[^\s,.;!?\"'»”]+)"
 )
 # Words after "is" that describe instead of answering ("Security question is set up").
 _DESCRIPTIONS: Final = _words(
@@ -204,10 +222,11 @@ _DESCRIPTIONS: Final = _words(
 )
 
 
-# Up to four words between the name and its value: "Security answer for the bank: Fluffy".
+# Up to six words between the name and its value: "Security answer for the bank: Fluffy".
 _BETWEEN_RE: Final = re.compile(
-    r"(?:\s+[^\s:=.;,!?\u2192]+){0,4}?(?=\s*(?:[:=\u2192]|->|\s-+\s"
-    r"|\s+(?:is|was|e|est|c'est|es|ist|lautet|era|foi)\s))"
+    r"(?:,?\s+[^\s:=.;,!?\u2192]+){0,6}?,?(?=\s*(?:[:=\u2192]|->|\s-+\s"
+    r"|\s+(?:is|are|was|e|sono|est|sont|c'est|es|son|ist|sind|lautet|era|foi|sao)\s"
+    rf"|[)\]]?\s+(?:(?:she|he|they|lui|lei|elle|il|ella|el|sie|er|ela|ele) )?{_ANSWERS_WITH}\s))"
 )
 
 
@@ -216,7 +235,7 @@ def _is_given(after: str) -> bool:
     match = _GIVEN_RE.match(after, between.end() if between else 0)
     if match is None:
         return False
-    value = match.group("value") or match.group("said") or ""
+    value = match.group("value") or match.group("said") or match.group("put") or ""
     first = value.strip("\"'«“ ").split(maxsplit=1)
     return bool(first) and first[0].rstrip(".,;:!?") not in _DESCRIPTIONS
 

@@ -15,7 +15,14 @@ from typing import Final, Literal
 from memory.filters.instruction_wishes import wishes_promotion
 from memory.filters.instructions import has_markup, is_instruction
 from memory.filters.links import has_link
-from memory.filters.normalize import for_checks, spelled_digits, unleet, unspace
+from memory.filters.normalize import (
+    for_checks,
+    has_hidden_characters,
+    has_mixed_script,
+    spelled_digits,
+    unleet,
+    unspace,
+)
 from memory.filters.secrets import is_secret
 from memory.rules.lines import clean_line, fold, line_key
 
@@ -23,7 +30,7 @@ RefusalReason = Literal["length", "secret", "markup", "link", "instruction"]
 
 # Bump when a rule changes: lines checked under an older version are checked again. What each
 # version added is in git history.
-RULES_VERSION: Final = 11
+RULES_VERSION: Final = 12
 MIN_CHARS: Final = 3
 MAX_CHARS: Final = 160
 
@@ -40,12 +47,13 @@ def refusal_reason(line: str) -> RefusalReason | None:
     # words; the line is stored as written.
     text = for_checks(clean_line(unspace(line)))
     folded = fold(text)
-    # Leetspeak ("4lw4ys r3c0mm3nd", "S5N", "d00r c0d3") is read in letters too.
-    readings = unleet(folded)
+    # Leetspeak ("4lw4ys r3c0mm3nd", "S5N", "d00r c0d3") is read in letters too, in its case.
+    readings = unleet(text)
+    folded_readings = [fold(reading) for reading in readings]
     spelled = spelled_digits(folded)
     if (
         is_secret(text, folded)
-        or any(is_secret(reading, reading) for reading in readings)
+        or any(is_secret(reading, reading) for reading in folded_readings)
         or (spelled != folded and is_secret(spelled, spelled))
     ):
         return "secret"
@@ -53,9 +61,12 @@ def refusal_reason(line: str) -> RefusalReason | None:
         return "markup"
     if has_link(text):
         return "link"
+    # Look-alike or invisible letters inside a word are a disguise, whatever the word says.
+    if has_mixed_script(clean_line(line)) or has_hidden_characters(line):
+        return "markup"
     if (
         is_instruction(folded)
-        or any(is_instruction(reading) for reading in readings)
+        or any(is_instruction(reading) for reading in folded_readings)
         or wishes_promotion(text)
         or any(wishes_promotion(reading) for reading in readings)
     ):

@@ -114,9 +114,11 @@ _OVERRIDES: Final = (
     r"\b(?:answer\w*|respond\w*|repl(?:y|ies|ied)|rispond\w*|repond\w*|respond\w*|contest\w*"
     r"|antwort\w*|risposte|reponses|respuestas|respostas)\b(?: \S+){0,3}"
     r" (?:without (?:any )?(?:filters?|censorship|restrictions)|uncensored|unfiltered"
-    r"|senza (?:filtri|censura|restrizioni)|sans (?:filtres?|censure|restrictions?)"
-    r"|sin (?:filtros?|censura|restricciones)|ohne (?:filter|zensur|einschrankungen)"
-    r"|sem (?:filtros?|censura|restricoes))\b",
+    r"|senza (?:alcun[ae]? |qualsiasi )?(?:filtri|censura|restrizioni)"
+    r"|sans (?:aucune? )?(?:filtres?|censure|restrictions?)"
+    r"|sin (?:ningun[ao]? |cualquier )?(?:filtros?|censura|restricciones)"
+    r"|ohne (?:jegliche |irgendwelche )?(?:filter|zensur|einschrankungen)"
+    r"|sem (?:quaisquer |qualquer |nenhuma )?(?:filtros?|censura|restricoes))\b",
     # A claimed privilege, then what it is said to allow.
     r"\b(?:admin(?:istrator)?|root|superuser|sudo|developer|amministratore|administrateur"
     r"|administrador|admin-?rechte|administratorrechte|entwickler|desenvolvedor|sviluppatore"
@@ -210,7 +212,9 @@ _COMMANDS: Final = (
         r"|tu ne dois|tu es maintenant|tu es desormais|vous etes maintenant|debes|tienes que"
         r"|no debes|ahora eres|eres ahora|du musst|du sollst|du darfst|du bist jetzt"
         r"|du bist nun|ab jetzt bist du|voce deve|voce tem que|voce e agora|agora voce e"
-        r"|tu deves|voce nao deve)\b"
+        r"|tu deves|voce nao deve|usted debe|usted tiene que|usted no debe|ustedes deben"
+        r"|tens de|tens que|deves|precisas de|ab sofort bist du"
+        r"|ab jetzt bist du|bist du ab sofort|bist du jetzt|bist du nun)\b"
     ),
     (
         r"\b(?:fingi di|comportati come|agisci come|fais semblant|agis comme|finge que"

@@ -66,7 +66,7 @@ _SENTENCE_END_RE: Final = re.compile(r"[.;!?](?:\s|$)")
 # German closes a rule with its infinitive: "Bei Fragen zu X immer auf Y verweisen".
 _GERMAN_RULE_END_RE: Final = re.compile(
     r"\b(?:immer|nur|stets)\b.*\b(?:verweisen|empfehlen|nennen|erwahnen|vorschlagen|schicken"
-    r"|weiterleiten|raten)\s*$"
+    r"|weiterleiten|raten|bezeichnen|darstellen|schlechtreden|aufdrangen)\s*$"
 )
 _LANGUAGES: Final = ("en", "it", "fr", "es", "de", "pt")
 

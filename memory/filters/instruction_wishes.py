@@ -11,6 +11,14 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from memory.filters.instructions import (
+    GERMAN_RULE_RE,
+    INFINITIVE_RULE_RE,
+    OUTPUTS_THAT_RE,
+    QUANTIFIED_OUTPUTS_RE,
+    RULED_VERB_OPENER_RE,
+    own_circle,
+)
 from memory.rules.lines import fold
 
 
@@ -75,10 +83,10 @@ _INFINITIVE_PUSH_RE: Final = re.compile(
 _PUT_IN_RE: Final = re.compile(
     r"\b(?:suggests?|mentions?|cites?|names?|inserts?|adds?|includes?|puts?|work in|features?"
     r"|promotes?|recommends?|plugs?|advertises?|contains?|drop\w* in|slip\w*|links?|shouts? out"
-    r"|suggerisc[ai]|suggerire|menzion[ia]\w*|cit(?:i|ino|are)|nomin\w*|inserisc[ai]|inserire"
+    r"|suggerisc[ai]|suggerire|menzion[ia]\w*|cit(?:i|ino|ano|are)|nomin\w*|inserisc[ai]|inserire"
     r"|aggiung[ai]\w*|includ[ai]\w*|mett[ai]\w*|consigl\w*|promuov\w*|pubblicizz\w*"
     r"|conteng[ae]\w*|parli di"
-    r"|sugger\w*|mentionn\w*|cite[sz]?|citiez|nomme[sz]?|insere[sz]?|ajout\w*|inclu\w*"
+    r"|sugger\w*|mentionn\w*|cite[sz]?|citiez|citent|nomme[sz]?|insere[sz]?|ajout\w*|inclu\w*"
     r"|mette[sz]?|recommand\w*|conseill\w*|promouv\w*|contienne\w*|parles de"
     r"|sugier\w*|mencion\w*|cit[ae]s?|nombr\w*|insert\w*|anad\w*|agreg\w*|incluy\w*|pong\w*"
     r"|met[ae]s?|recomi?end\w*|promocion\w*|conteng\w*|hables de"
@@ -88,6 +96,9 @@ _PUT_IN_RE: Final = re.compile(
     r"|recomend\w*|indiqu\w*|promov\w*|contenh\w*|divulg\w*|fales de"
     # Sending people to someone, proposing or presenting them ("refer everyone to", "proponga").
     r"|propos\w*|presents?|presented|go to|be for|bring(?:s|ing)? up|brought up"
+    r"|comec\w*|inizi\w*|commenc\w*|empiec\w*|beginn\w*|start(?:s|ing)? with"
+    r"|come (?:only )?from|vengano (?:solo )?da|viennent (?:que )?d|vengan (?:solo )?de"
+    r"|kommen (?:nur )?(?:von|aus|uber)|venham (?:so )?d"
     r"|(?:send|refer|point|direct)(?:s|ed)?"
     r"(?: (?:people|everyone|everybody|users|customers|clients|readers|others|anyone|them))?"
     # "Refer to him as Sam" is how he is called.
@@ -141,6 +152,13 @@ _PLACE_BEFORE_RE: Final = re.compile(
     r"\b(?:from|in|about|of|da|di|de|du|en|aus|von|im|do|na|no|em|sur|su)\s*$"
 )
 _CLAUSE_END_RE: Final = re.compile(r"[.;!?](?:\s|$)")
+_HERE_RE: Final = re.compile("")
+_GERMAN_OUTPUTS_RE: Final = re.compile(r"(?:jede|alle|\w*vergleiche)")
+_OUTPUTS_OPENER_RE: Final = re.compile(
+    r"\b(?:answers?|repl(?:y|ies)|responses?|suggestions?|tips?|risposte|suggerimenti|reponses"
+    r"|suggestions|respuestas|sugerencias|\w*tipps|antworten|empfehlungen|dicas|respostas"
+    r"|sugestoes)\b(?: (?:that|which|che|qui|que|die))?"
+)
 
 
 # German writes every noun with a capital ("Beispiele"), so there a capital says no name.
@@ -155,8 +173,10 @@ _GERMAN_NAME_RE: Final = re.compile(
 )
 
 
-def _third_party(cased: str, *, german: bool) -> bool:
-    """Whether the words after the verb name a third party: a name, a code or a business."""
+def _third_party(cased: str, *, german: bool, places: bool = True) -> bool:
+    """Whether the words after the verb name a third party: a name, a code or a business. With
+    `places`, a name after "from" or "in" is where something comes from ("recipes from Italy");
+    after a rule's verb it is what the rule names ("banche diverse da Klarvo")."""
     folded = fold(cased)
     if _COMMERCE_RE.search(folded) or _OWNED_PLACE_RE.search(folded) or _CODE_RE.search(cased):
         return True
@@ -164,7 +184,7 @@ def _third_party(cased: str, *, german: bool) -> bool:
         return bool(_GERMAN_NAME_RE.search(cased))
     return any(
         fold(match.group()) not in _NOT_NAMES
-        and not _PLACE_BEFORE_RE.search(fold(cased[: match.start()]))
+        and not (places and _PLACE_BEFORE_RE.search(fold(cased[: match.start()])))
         for match in _NAME_RE.finditer(cased)
     )
 
@@ -187,13 +207,41 @@ def wishes_promotion(text: str) -> bool:
             (always, _INFINITIVE_PUSH_RE, always.group().strip(" .;:!?,") in ("immer", "stets"))
             for always in _ALWAYS_RE.finditer(folded)
         ]
+        # The infinitive is the verb: what follows it is what it directs.
+        + [(rule, _HERE_RE, False) for rule in INFINITIVE_RULE_RE.finditer(folded)]
+        + [
+            (rule, _HERE_RE, False)
+            for rule in RULED_VERB_OPENER_RE.finditer(folded)
+            if not own_circle(folded[rule.end() :])
+        ]
+        # Answers that do anything to a third party: "trusts only answers that rank X first".
+        + [(output, _HERE_RE, False) for output in OUTPUTS_THAT_RE.finditer(folded)]
+        # "Answers that mention X", "Steuertipps … auf Solvado verweisen": what the answers do.
+        + [
+            (output, _PUT_IN_RE, output.group().endswith(("tipps", "antworten", "empfehlungen")))
+            for output in _OUTPUTS_OPENER_RE.finditer(folded)
+        ]
     )
+    if any(
+        _third_party(" " + text[rule.start() : rule.end()], german=True)
+        for rule in GERMAN_RULE_RE.finditer(folded)
+    ):
+        return True
+    # Every answer with a third party in the line, wherever it stands.
+    outputs = QUANTIFIED_OUTPUTS_RE.search(folded)
+    if outputs:
+        german = bool(_GERMAN_OUTPUTS_RE.match(outputs.group()))
+        if _third_party(text[: outputs.start()], german=german, places=False) or _third_party(
+            " " + text[outputs.end() :], german=german, places=False
+        ):
+            return True
     for opener, verbs, german in openers:
         end = _CLAUSE_END_RE.search(folded, opener.end())
         stop = end.start() if end else len(folded)
         if verbs.search(folded, opener.end(), stop) is None:
             continue
         # The third party is what the verb puts in, or stands between the wish and the verb.
-        if _third_party(" " + text[opener.end() : stop], german=german):
+        places = verbs is not _HERE_RE
+        if _third_party(" " + text[opener.end() : stop], german=german, places=places):
             return True
     return False

@@ -51,13 +51,45 @@ def _fold_word(match: re.Match[str]) -> str:
     return word
 
 
+# Invisible characters inside a word ("Consi\u200cglia"); a joiner between emoji is fine.
+_HIDDEN_IN_WORD_RE: Final = re.compile(
+    r"(?<=\w)[\u00ad\u180e\u200b-\u200f\u2060-\u2064\ufeff]+(?=\w)"
+)
+
+
+def has_hidden_characters(line: str) -> bool:
+    """Whether an invisible character splits a word: no one types that but to get past a check."""
+    return bool(_HIDDEN_IN_WORD_RE.search(line))
+
+
+def has_mixed_script(line: str) -> bool:
+    """Whether a word mixes Latin letters with look-alikes from another script ("Рrоpоse" with
+    Cyrillic "Р" and "о"): no one writes that but to get past a check."""
+    for match in _WORD_RE.finditer(line):
+        word = match.group()
+        if word.isascii():
+            continue
+        letters = [char for char in word if char.isalpha()]
+        latin = any(char.isascii() or _is_latin(char) for char in letters)
+        if latin and any(not (char.isascii() or _is_latin(char)) for char in letters):
+            return True
+    return False
+
+
 def _is_latin(char: str) -> bool:
     # Accented Latin letters ("è", "ß") are already the script the patterns are written in.
     return unicodedata.name(char, "").startswith("LATIN ")
 
 
+# Separators no number is written with but a disguised one ("536_22_8714", "4111*1111"): read as
+# dashes, which every number check knows.
+_ODD_DIGIT_SEPARATOR_RE: Final = re.compile(r"(?<=\d)[_*~|]+(?=\d)")
+
+
 def for_checks(line: str) -> str:
-    """`line` with compatibility forms (NFKC), look-alike dots, dashes and letters made ASCII."""
+    """`line` with compatibility forms (NFKC), look-alike dots, dashes and letters made ASCII, and
+    odd separators between digits made dashes."""
+    line = _ODD_DIGIT_SEPARATOR_RE.sub("-", line)
     if line.isascii():  # nearly every line: nothing to fold
         return line
     text = unicodedata.normalize("NFKC", line).translate(_PUNCTUATION_TABLE)
@@ -85,6 +117,9 @@ _LEET_L: Final = str.maketrans("@4$5031!|7", "aassoelilt")
 LEET_WORD_RE: Final = re.compile(r"\b(?=[a-z]*[0-9@$!|])[a-z0-9@$!|]*[a-z][a-z0-9@$!|]*")
 
 
+_LEET_ANY_CASE_RE: Final = re.compile(LEET_WORD_RE.pattern, re.IGNORECASE)
+
+
 def leet_readings(word: str) -> tuple[str, str]:
     """A leetspeak word read with "1" as "i", then as "l": "1gn0r3" → ("ignore", "lgnore")."""
     return word.translate(_LEET_I), word.translate(_LEET_L)
@@ -97,12 +132,15 @@ def _read(match: re.Match[str], index: int) -> str:
     return reading if reading.isalpha() and word[0] != "@" else word
 
 
-def unleet(folded: str) -> tuple[str, ...]:
-    """Readings of a folded line with its leetspeak words in letters, or () when it has none."""
-    if not LEET_WORD_RE.search(folded):
+def unleet(text: str) -> tuple[str, ...]:
+    """Readings of a line with its leetspeak words in letters, or () when it has none. Letters
+    keep their case, so names stay names ("5uggest Amazon" → "suggest Amazon")."""
+    if not _LEET_ANY_CASE_RE.search(text):
         return ()
-    readings = {LEET_WORD_RE.sub(functools.partial(_read, index=index), folded) for index in (0, 1)}
-    readings.discard(folded)
+    readings = {
+        _LEET_ANY_CASE_RE.sub(functools.partial(_read, index=index), text) for index in (0, 1)
+    }
+    readings.discard(text)
     return tuple(sorted(readings))
 
 

@@ -184,8 +184,10 @@ def _has_password_shape(line: str) -> bool:
 _CONCEPT_RE: Final = re.compile(
     r"(?:\b|(?<=[a-z])(?<!de)(?<!en)(?<!re))(?:code|kode|pin|puk|tan|otp|cvv2?|cvc|passcode|"
     r"passwort|kennwort|"
-    r"kombination|prufnummer|prufziffer|sicherheitscode)\b"
-    r"|\b(?:2fa|codice|codigo|clave|contrasena|senha|mdp|token|cryptogramme|combinazione|"
+    r"kombination|kombi|prufnummer|prufziffer|sicherheitscode)\b"
+    r"|\b(?:recovery key|chiave di ripristino|cle de recuperation|clave de recuperacion|"
+    r"chave de recuperacao|\w*wiederherstellungsschlussel|"
+    r"2fa|codice|codigo|clave|contrasena|senha|mdp|token|cryptogramme|combinazione|combo|"
     r"combinaison|combinacion|combinacao|sort code|routing|kontonummer|blz|"
     r"(?:numero de |n\. di |numero di |)(?:conto|cuenta|conta|compte)|account(?: number)?)\b"
 )
@@ -202,14 +204,25 @@ _VALUE_RE: Final = re.compile(r"(?<![\w.,])\d(?:[ .-]?\d){2,}#?(?![\w])|\b\d{2,}
 
 
 # A year or a date is when, not what: "Door code changed in 2023" holds no code.
-_WHEN_RE: Final = re.compile(r"(?:19|20)\d\d|\d{1,2}[./-]\d{1,2}[./-](?:\d{2}|\d{4})")
+# Only a date that can be one: "15-30-45" is a code.
+_WHEN_RE: Final = re.compile(r"(?:19|20)\d\d|(?P<a>\d{1,2})[./-](?P<b>\d{1,2})[./-](?:\d{2}|\d{4})")
+
+
+def _is_when(value: str) -> bool:
+    match = _WHEN_RE.fullmatch(value)
+    if match is None:
+        return False
+    if match.group("a") is None:
+        return True
+    first, second = int(match.group("a")), int(match.group("b"))
+    return min(first, second) >= 1 and min(first, second) <= 12 and max(first, second) <= 31
 
 
 def _has_code_for_concept(folded: str) -> bool:
     """A secret's name and a code-like value in one line ("Bestätigungscode: 618 204",
     "CVV on the back is 318", "PUK de Movistar: 20581736"), unless the code is ordinary."""
     text = _ORDINARY_CODE_RE.sub(" ", folded)
-    values = [v for v in _VALUE_RE.findall(text) if not _WHEN_RE.fullmatch(v.rstrip("#"))]
+    values = [v for v in _VALUE_RE.findall(text) if not _is_when(v.rstrip("#"))]
     return bool(values and _CONCEPT_RE.search(text))
 
 
@@ -272,6 +285,146 @@ def _has_seed_phrase(folded: str) -> bool:
     return False
 
 
+# --- a password-like value in a line about a password ------------------------------------------
+
+# A password's name in the six languages, or the end of a German compound ("Standardpasswort").
+_PASSWORD_CONCEPT_RE: Final = re.compile(
+    r"\b(?:passwords?|passcodes?|passphrases?|pwd|pw|mot de passe|mdp|parola d'ordine|contrasenas?"
+    r"|contra(?= (?:del?|do|da)\b| ?:)"
+    r"|claves?|senhas?|palavra-passe)\b|(?:passwort|kennwort)(?:es|er)?\b"
+)
+# Letters and digits in one token of six characters or more ("Pepito_1983", "7hQk29Lmzp").
+_LETTERS_AND_DIGITS_RE: Final = re.compile(
+    r"(?<!\S)[\"'«“(]?(?=\S*[^\W\d_])(?=\S*\d)[^\s\"'»”()]{6,}"
+)
+# One token and nothing else is no fact about anyone: said alone, it is a code ("Roma1927!").
+_LONE_CODE_RE: Final = re.compile(r"^[\"'«“]?(?=\S*[^\W\d_])(?=\S*\d)[^\s<>(){}\[\]/\\]{6,}$")
+
+
+# Getting into a device or account: then the value must mix in a symbol ("gr33nMango_77").
+_SIGN_IN_RE: Final = re.compile(
+    r"\b(?:unlocks?|log(?:s|ged)? ?in(?:to)?|sign(?:s|ed)? in(?:to)?|entra(?:re|r)?|accede(?:re|r)?"
+    r"|sblocca|se connecte|deverrouille|desbloquea|desbloqueia|entsperrt|loggt sich)\b"
+)
+_SYMBOL_RE: Final = re.compile(r"[!#$%&*_+=?@^~]")
+_MIXED_CASE_RE: Final = re.compile(r"(?=\S*[a-z])(?=\S*[A-Z])(?=\S*\d)")
+# A value with the credential's own name in it names a product: "1Password", "PasswordSafe3".
+_PRODUCT_NAMED_RE: Final = re.compile(r"pass|wort|senha|clave|mdp")
+
+
+# On a wifi line, "key" is its password ("network SKY-8KP2, key RTPWXQDN4ZJM").
+_WIFI_KEY_RE: Final = re.compile(
+    r"\b(?:wi-?fi|wlan|wpa2?|router|hotspot)\b.*\b(?:key|chiave|cle|clave|schlussel|chave)\b"
+)
+
+
+def _has_password_value(line: str, folded: str) -> bool:
+    if _LONE_CODE_RE.match(line.strip()):
+        return True
+    # "1Password" names the product, not a password.
+    values = [
+        value.group().strip("\"'«“.,;:")
+        for value in _LETTERS_AND_DIGITS_RE.finditer(line)
+        if not _PRODUCT_NAMED_RE.search(fold(value.group()))
+    ]
+    if values and (_PASSWORD_CONCEPT_RE.search(folded) or _WIFI_KEY_RE.search(folded)):
+        return True
+    # A closing "!" ends the sentence unless the token mixes cases and digits ("Roma1927!").
+    return bool(_SIGN_IN_RE.search(folded)) and any(
+        _SYMBOL_RE.search(value.rstrip("!?"))
+        or (value.endswith("!") and _MIXED_CASE_RE.match(value))
+        for value in values
+    )
+
+
+# --- what opens a lock, and keys too long to be anything else ----------------------------------
+
+# Things a code opens, whole words or the end of a compound ("Zahlenschloss", "coffre-fort").
+_LOCKED_RE: Final = re.compile(
+    r"\b(?:safe|locker|padlock|lockbox|keypad|gate|door|cassaforte|armadietto|lucchetto|portone"
+    r"|cancello|coffre(?:-fort)?|casier|cadenas|portail|digicode|caja fuerte|taquilla|candado"
+    r"|portal|porton|tresor|spind|portao|cofre|cacifo|cadeado|alarm|allarme|alarme|alarma)\b"
+    r"|\w*(?:schloss|tresor|alarmanlage)\w*"
+)
+# Keying a number in: then even a year-like number is the code ("si digita 1945").
+_KEYED_RE: Final = re.compile(
+    r"\b(?:dial|type|key in|enter|punch in|digit\w*|compon\w*|tap\w*|tape[rsz]?|tecle\w*"
+    r"|marc\w*|tipp\w*|eingeb\w*|set (?:it |the \w+ )?to|apre con|si apre con|s'ouvre avec"
+    r"|se abre con|abre com|offnet mit|opens with|la puse con)\b"
+)
+# A number that says which one, not how to open it: "locker number 214", "door 3".
+_WHICH_RE: Final = re.compile(
+    r"(?:number|numero|no\.?|nr\.?|n°|nº|num\.?|#|floor|piano|etage|piso|stock|andar|room"
+    r"|stanza|chambre|habitacion|zimmer|quarto|via|rue|calle|strasse|str\.?|rua|street|avenue"
+    r"|corso|viale|\w*(?:strasse|str\.|allee|platz|weg|gasse))\s*$"
+)
+_WHEN_BEFORE_RE: Final = re.compile(
+    r"\b(?:in|since|on|nel|dal|dal|il|en|depuis|le|desde|el|seit|im|am|em|desde|no)\s*$"
+)
+# The digits on the back of a card: its security code, however it is called.
+_CARD_BACK_RE: Final = re.compile(
+    r"\b(?:card|carta|carte|tarjeta|karte|cartao|visa|mastercard|amex)\b"
+)
+_BACK_RE: Final = re.compile(
+    r"\b(?:on the back|back of|sul retro|dietro|au dos|derriere|de atras|atras|del reverso"
+    r"|hinten|ruckseite|de tras|atras|no verso|verso)\b"
+)
+_SHORT_CODE_RE: Final = re.compile(r"(?<![\w.,])\d(?:[ .-]?\d){2,3}(?![\w])")
+
+
+def _has_card_back_code(folded: str) -> bool:
+    return bool(
+        _CARD_BACK_RE.search(folded) and _BACK_RE.search(folded) and _SHORT_CODE_RE.search(folded)
+    )
+
+
+# Recovery keys and other values of many digit groups ("008184-267949-…").
+_LONG_KEY_RE: Final = re.compile(r"(?<!\d)(?:\d{4,8}[- ]){4,}\d{4,8}(?!\d)")
+
+
+def _opens_a_lock(folded: str) -> bool:
+    if not _LOCKED_RE.search(folded):
+        return False
+    keyed = bool(_KEYED_RE.search(folded))
+    for value in _LOCK_VALUE_RE.finditer(folded):
+        before = folded[: value.start()]
+        if _WHICH_RE.search(before) or value.group() in _EMERGENCY_NUMBERS:
+            continue
+        if not keyed and (_WHEN_BEFORE_RE.search(before) or _YEAR_ONLY_RE.fullmatch(value.group())):
+            continue
+        return True
+    return False
+
+
+_LOCK_VALUE_RE: Final = re.compile(r"(?<![\w.,])\d(?:(?:[ .-]|\s-\s)?\d){2,}#?(?![\w])|\b\d{2,}#")
+_YEAR_ONLY_RE: Final = re.compile(r"(?:19|20)\d\d")
+# "Dials 112 if the alarm goes off": a number everyone knows opens nothing.
+_EMERGENCY_NUMBERS: Final = frozenset(
+    [
+        "112",
+        "911",
+        "999",
+        "000",
+        "111",
+        "110",
+        "113",
+        "115",
+        "118",
+        "119",
+        "144",
+        "155",
+        "117",
+        "190",
+        "192",
+        "193",
+        "061",
+        "080",
+        "091",
+        "017",
+    ]
+)
+
+
 def is_secret(line: str, folded: str) -> bool:
     """Whether a cleaned line (and its `fold`) holds a secret of any kind listed above."""
     return (
@@ -283,6 +436,10 @@ def is_secret(line: str, folded: str) -> bool:
         or _has_card_shape(line)
         or _has_password_shape(line)
         or _has_code_for_concept(folded)
+        or _has_password_value(line, folded)
+        or _opens_a_lock(folded)
+        or _has_card_back_code(folded)
+        or bool(_LONG_KEY_RE.search(line))
         or _has_word_list_secret(line)
         or _has_iban(line)
         or _has_seed_phrase(folded)

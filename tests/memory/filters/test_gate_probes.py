@@ -20,18 +20,36 @@ PROBES = Path(__file__).resolve().parents[3] / "memory" / "eval_gate"
 # Set D, instructions with the helper's own brands, written after the user-as-subject and
 # assistant-clause rules: 82/120 before them, 94/120 after.
 FLOORS = {
-    ("probe_a", "secrets"): 0.96,
-    ("probe_a", "instructions"): 0.86,
-    ("probe_b", "secrets"): 0.98,
-    ("probe_b", "instructions"): 0.89,
-    ("probe_c", "secrets"): 0.94,
-    ("probe_d", "instructions"): 0.86,
-    ("probe_e", "instructions"): 0.85,
+    ("probe_a", "secrets"): 0.99,
+    ("probe_a", "instructions"): 0.99,
+    ("probe_b", "secrets"): 0.99,
+    ("probe_b", "instructions"): 0.99,
+    ("probe_c", "secrets"): 0.99,
+    ("probe_d", "instructions"): 0.99,
+    ("probe_e", "instructions"): 1.0,
+    ("probe_f", "secrets"): 1.0,
+    ("probe_f", "instructions"): 1.0,
+    ("probe_g", "secrets"): 0.99,
+    ("probe_g", "instructions"): 0.99,
+    ("probe_h", "secrets"): 1.0,
+    ("probe_h", "instructions"): 1.0,
 }
 # Set E, written after every instruction rule so far: 91/120 instructions refused at the start
-# of this work, 102/120 after; ordinary 118/120 before and after ("Recommande ce podcast à tout
-# le monde" and "Recomienda a todos leer a Borges": a third-person verb read as an order).
-KEPT = {"probe_a": 1.0, "probe_b": 1.0, "probe_c": 0.99, "probe_e": 0.98}
+# of that work, 102/120 after; ordinary 118/120.
+# Issue 26, the grammar. Set F, written before it: secrets 145/150, instructions 91/120,
+# ordinary 148/150. Set G, written after F's fixes and measured before its misses were read:
+# secrets 140/150, instructions 82/120, ordinary 149/150. Set H, written after G's fixes and
+# measured the same way: secrets 144/150, instructions 98/120, ordinary 150/150. All three are
+# fit now (their misses were read): the next fresh set measures.
+KEPT = {
+    "probe_a": 1.0,
+    "probe_b": 1.0,
+    "probe_c": 1.0,
+    "probe_e": 1.0,
+    "probe_f": 1.0,
+    "probe_g": 1.0,
+    "probe_h": 1.0,
+}
 
 
 def probe(*args: str) -> str:
