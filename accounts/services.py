@@ -233,6 +233,7 @@ def _iso(moment: datetime | None) -> str | None:
 
 def export_account(*, user: User) -> dict[str, Any]:
     """Everything of the person as one JSON document (SPEC §9: memory under ``memory``)."""
+    facade.screen_before_showing(owner_id=user.pk)
     memory = facade.view_memory(owner_id=user.pk)
     conversations = Conversation.objects.for_owner(user).prefetch_related("messages")
     return {

@@ -12,7 +12,7 @@ from __future__ import annotations
 from django.conf import settings
 
 import llm
-from memory import rollback, services
+from memory import rollback, screening, services
 from memory.engine import handover, model_health
 from memory.offline import asks, extractor
 from memory.queueing import request_pass, request_pass_or_defer
@@ -31,6 +31,8 @@ from memory.web.section import section_context as section_context
 
 read_for_request = services.read_for_request
 view_memory = services.view_memory
+# Saved lines checked again under today's rules before they are shown or exported.
+screen_before_showing = screening.screen_before_showing
 
 
 def nothing_read() -> MemoryRead:

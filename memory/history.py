@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Sequence
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import Final
 
 from django.conf import settings
 from django.db.models import Subquery
@@ -21,6 +22,9 @@ from memory.rules import changes, provenance
 from memory.rules.lines import forget_key
 from memory.rules.provenance import Source
 from memory.versions import MAX_VERSION
+
+# How long Settings and the API show that the safety check removed saved lines.
+SCREEN_NOTICE_DAYS: Final = 30
 
 
 def change_of(version: MemoryVersion) -> changes.ChangeRecord:
@@ -125,6 +129,28 @@ def hold_forgotten(
     MemoryVersion.objects.filter(memory_id=memory_id, version=version).update(
         forgotten=list(lines), forgotten_sources=list(sources)
     )
+
+
+def mark_screened(*, memory_id: int, version: int, reasons: Sequence[str]) -> None:
+    """Say why ``version`` removed lines a rules change refuses: reasons, never the lines."""
+    MemoryVersion.objects.filter(memory_id=memory_id, version=version).update(
+        screened=list(reasons)
+    )
+
+
+def screened_lately(*, memory_id: int) -> tuple[list[str], datetime | None]:
+    """Why the safety check last removed lines, and when, if within ``SCREEN_NOTICE_DAYS``: the
+    receipt Settings and the API show (a pass may have written since)."""
+    since = timezone.now() - timedelta(days=SCREEN_NOTICE_DAYS)
+    found = (
+        MemoryVersion.objects.filter(
+            memory_id=memory_id, kind=MemoryVersion.Kind.SCREEN, created_at__gte=since
+        )
+        .newest_first()
+        .values_list("screened", "created_at")
+        .first()
+    )
+    return (list(found[0]), found[1]) if found else ([], None)
 
 
 def held_sources(version: MemoryVersion) -> dict[str, Source]:

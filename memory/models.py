@@ -95,6 +95,7 @@ class Outcome(models.TextChoices):
     ERROR = "error"  # a crash or an unknown provider error: tried again later
     DROPPED = "dropped"  # failed past its retries: owed again after a pause, turns unread
     SKIPPED = "skipped"  # failed past its drops: its work given up, never read
+    HELD = "held"  # a rules change would remove too many stored lines: none was removed
     ON = "on"  # memory switched on
     OFF = "off"  # memory switched off
     # The model call failed (``llm.ModelError`` codes).
@@ -136,6 +137,8 @@ class MemoryEvent(models.Model):
         ACCOUNT_DELETED = "account_deleted"
         RESTORE = "restore"
         UNDO = "undo"
+        # Stored lines checked again under new rules (``memory.filters.gate.screen``).
+        SCREEN = "screen"
 
     # A plain integer, not a foreign key: the trace outlives a deleted account.
     owner_id = models.BigIntegerField(db_index=True)
@@ -184,6 +187,7 @@ class MemoryVersion(models.Model):
         MERGE = MemoryEvent.Kind.MERGE.value
         RESTORE = MemoryEvent.Kind.RESTORE.value
         UNDO = MemoryEvent.Kind.UNDO.value
+        SCREEN = MemoryEvent.Kind.SCREEN.value
         # The list when history began (no change known).
         LEARNED = "learned"
 
@@ -202,6 +206,8 @@ class MemoryVersion(models.Model):
     forgotten = models.JSONField(default=list)
     # ...and their sources, so Undo brings each back as it was (its kind, pinned, its date).
     forgotten_sources = models.JSONField(default=list)
+    # Why each line a rules change removed was refused ("secret", …): never the line itself.
+    screened = models.JSONField(default=list)
     created_at = models.DateTimeField(default=timezone.now)
 
     objects = MemoryVersionQuerySet.as_manager()

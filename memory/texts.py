@@ -1,6 +1,9 @@
 """Memory's texts for people (SPEC §7), shared by the settings page and the API."""
 
+from collections import Counter
+
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 MEMORY_UNAVAILABLE = _("Memory isn't available right now. Try again later.")
 CLEAR_FAILED = _("Couldn't clear memory. Try again.")
@@ -34,4 +37,42 @@ VERSION_KINDS = {
     "restore": _("You restored a version"),
     "undo": _("You undid a change"),
     "learned": _("Saved before history began"),
+    "screen": _("Removed by the safety check"),
 }
+
+# Why the safety check took saved lines out after its rules changed, by reason code, counted:
+# never the lines themselves.
+SCREENED = {
+    "secret": ngettext_lazy(
+        "%(count)d fact that looked like a password or other secret",
+        "%(count)d facts that looked like a password or other secret",
+        "count",
+    ),
+    "instruction": ngettext_lazy(
+        "%(count)d fact that read as an instruction to the assistant",
+        "%(count)d facts that read as an instruction to the assistant",
+        "count",
+    ),
+    "markup": ngettext_lazy(
+        "%(count)d fact that held hidden text or markup",
+        "%(count)d facts that held hidden text or markup",
+        "count",
+    ),
+    "link": ngettext_lazy(
+        "%(count)d fact that held a link", "%(count)d facts that held a link", "count"
+    ),
+    "length": ngettext_lazy(
+        "%(count)d fact too short or too long to keep",
+        "%(count)d facts too short or too long to keep",
+        "count",
+    ),
+}
+
+
+def screened_lines(reasons: list[str]) -> list[str]:
+    """One line per reason, counted: "2 facts that looked like a password or other secret"."""
+    return [
+        str(SCREENED[reason] % {"count": count})
+        for reason, count in Counter(reasons).items()
+        if reason in SCREENED
+    ]

@@ -24,7 +24,7 @@ from django.db import DatabaseError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from memory import history, scheduling, tombstones, turns
+from memory import history, scheduling, screening, tombstones, turns
 from memory.engine import model_health
 from memory.engine.reading import Work, next_work
 from memory.engine.rewriting import PassFailed, Rewrite, rewrite_for
@@ -178,7 +178,18 @@ def drop_pass(*, memory_id: int) -> None:
 
 
 def _drain(memory_id: int) -> PassResult:
-    """Consume owed work, oldest first: voice sessions, then unread turns. ``more``: work left."""
+    """Consume owed work, oldest first: voice sessions, then unread turns. ``more``: work left.
+
+    Stored lines are checked first, if the gate's rules changed since they were: a pass never
+    reads turns against a list the rules have not cleared."""
+    for _ in range(settings.MEMORY_CAS_ATTEMPTS):
+        screened = screening.screen_stored(memory_id=memory_id)
+        if screened != screening.Screened.LOST:
+            break
+    if screened == screening.Screened.HELD:
+        return PassResult(Outcome.HELD, retry=True)
+    if screened == screening.Screened.LOST:
+        return PassResult(Outcome.CONFLICT, retry=True)
     outcome = PassResult(Outcome.NO_WORK)
     for _ in range(MAX_ROUNDS * 2):
         step = _apply_next(memory_id)

@@ -493,8 +493,13 @@ def _respell(spoken: str) -> str:
     return _LONG_WORD_RE.sub(lambda match: _password_word(match.group()), spoken)
 
 
+# A password manager named for its digits and the word ("1Password") holds no value.
+_PRODUCT_RE: Final = re.compile(r"\b\d+password\b", re.IGNORECASE)
+
+
 def has_credential(line: str) -> bool:
     """Whether a line names a credential together with its value."""
+    line = _PRODUCT_RE.sub("a manager", line)
     if has_labelled_password(line):
         return True
     # "è"/"é" ("is") would fold into "e", which also means "and".

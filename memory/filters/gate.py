@@ -8,7 +8,7 @@ A refused line is only counted by reason; its text never reaches a log or an exc
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
@@ -30,7 +30,7 @@ RefusalReason = Literal["length", "secret", "markup", "link", "instruction"]
 
 # Bump when a rule changes: lines checked under an older version are checked again. What each
 # version added is in git history.
-RULES_VERSION: Final = 12
+RULES_VERSION: Final = 13
 MIN_CHARS: Final = 3
 MAX_CHARS: Final = 160
 
@@ -72,6 +72,38 @@ def refusal_reason(line: str) -> RefusalReason | None:
     ):
         return "instruction"
     return None
+
+
+# When rules change, stored lines are checked again. Most of a list failing at once says the
+# rules are wrong, not the lines: then none is removed (issue 26: never all at once by one match).
+SCREEN_HOLD_MIN: Final = 5
+SCREEN_HOLD_SHARE: Final = 0.5
+
+
+@dataclass(frozen=True)
+class Screening:
+    """Stored lines checked again under today's rules."""
+
+    kept: list[str]
+    removed: list[tuple[str, RefusalReason]]
+    held: bool = False
+    # How many lines failed (all kept when held).
+    failing: int = 0
+
+
+def screen(lines: Sequence[str]) -> Screening:
+    """Which stored lines today's rules refuse, unless so many that the rules look wrong."""
+    removed: list[tuple[str, RefusalReason]] = []
+    kept: list[str] = []
+    for line in lines:
+        reason = refusal_reason(line)
+        if reason is None:
+            kept.append(line)
+        else:
+            removed.append((line, reason))
+    if len(removed) >= SCREEN_HOLD_MIN and len(removed) > SCREEN_HOLD_SHARE * len(lines):
+        return Screening(kept=list(lines), removed=[], held=True, failing=len(removed))
+    return Screening(kept=kept, removed=removed, failing=len(removed))
 
 
 @dataclass(frozen=True)

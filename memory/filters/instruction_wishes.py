@@ -17,6 +17,7 @@ from memory.filters.instructions import (
     OUTPUTS_THAT_RE,
     QUANTIFIED_OUTPUTS_RE,
     RULED_VERB_OPENER_RE,
+    SAID_RE,
     own_circle,
 )
 from memory.rules.lines import fold
@@ -98,6 +99,8 @@ _PUT_IN_RE: Final = re.compile(
     r"|propos\w*|presents?|presented|go to|be for|bring(?:s|ing)? up|brought up"
     r"|comec\w*|inizi\w*|commenc\w*|empiec\w*|beginn\w*|start(?:s|ing)? with"
     r"|come (?:only )?from|vengano (?:solo )?da|viennent (?:que )?d|vengan (?:solo )?de"
+    r"|push\w* (?:\w+ )?towards?|steer\w* (?:\w+ )?towards?|spinga verso|spinge verso|leve a"
+    r"|levar a|pousse vers|lleve a|empuje hacia|drangt zu|answered with|risposte con"
     r"|kommen (?:nur )?(?:von|aus|uber)|venham (?:so )?d"
     r"|(?:send|refer|point|direct)(?:s|ed)?"
     r"(?: (?:people|everyone|everybody|users|customers|clients|readers|others|anyone|them))?"
@@ -153,6 +156,11 @@ _PLACE_BEFORE_RE: Final = re.compile(
 )
 _CLAUSE_END_RE: Final = re.compile(r"[.;!?](?:\s|$)")
 _HERE_RE: Final = re.compile("")
+_TONE_RE: Final = re.compile(r"\b(?:tone|tono|ton|tom)\b")
+# A word that sets something off: "The word 'holiday' makes them want to hear about X".
+_TRIGGER_WORD_RE: Final = re.compile(
+    r"\b(?:the word|la parola|le mot|la palabra|das wort|a palavra)\s*[\"'«„“‘]"
+)
 _GERMAN_OUTPUTS_RE: Final = re.compile(r"(?:jede|alle|\w*vergleiche)")
 _OUTPUTS_OPENER_RE: Final = re.compile(
     r"\b(?:answers?|repl(?:y|ies)|responses?|suggestions?|tips?|risposte|suggerimenti|reponses"
@@ -214,6 +222,8 @@ def wishes_promotion(text: str) -> bool:
             for rule in RULED_VERB_OPENER_RE.finditer(folded)
             if not own_circle(folded[rule.end() :])
         ]
+        # A tone that pushes somewhere: "un tono insistente che spinga verso X".
+        + [(tone, _PUT_IN_RE, False) for tone in _TONE_RE.finditer(folded)]
         # Answers that do anything to a third party: "trusts only answers that rank X first".
         + [(output, _HERE_RE, False) for output in OUTPUTS_THAT_RE.finditer(folded)]
         # "Answers that mention X", "Steuertipps … auf Solvado verweisen": what the answers do.
@@ -225,6 +235,11 @@ def wishes_promotion(text: str) -> bool:
     if any(
         _third_party(" " + text[rule.start() : rule.end()], german=True)
         for rule in GERMAN_RULE_RE.finditer(folded)
+    ):
+        return True
+    # What gets said, or what a word sets off, with a third party anywhere in the line.
+    if (SAID_RE.search(folded) or _TRIGGER_WORD_RE.search(folded)) and _third_party(
+        text, german=False, places=False
     ):
         return True
     # Every answer with a third party in the line, wherever it stands.

@@ -362,9 +362,7 @@ _WHEN_BEFORE_RE: Final = re.compile(
     r"\b(?:in|since|on|nel|dal|dal|il|en|depuis|le|desde|el|seit|im|am|em|desde|no)\s*$"
 )
 # The digits on the back of a card: its security code, however it is called.
-_CARD_BACK_RE: Final = re.compile(
-    r"\b(?:card|carta|carte|tarjeta|karte|cartao|visa|mastercard|amex)\b"
-)
+_CARD_BACK_RE: Final = re.compile(r"\b(?:\w*card|carta|carte|tarjeta|\w*karte|cartao|visa|amex)\b")
 _BACK_RE: Final = re.compile(
     r"\b(?:on the back|back of|sul retro|dietro|au dos|derriere|de atras|atras|del reverso"
     r"|hinten|ruckseite|de tras|atras|no verso|verso)\b"
@@ -390,12 +388,16 @@ def _opens_a_lock(folded: str) -> bool:
         before = folded[: value.start()]
         if _WHICH_RE.search(before) or value.group() in _EMERGENCY_NUMBERS:
             continue
+        # "Locker 214", "Gate 5": a plain number right after the thing names which one.
+        if value.group().isdigit() and not keyed and _NAMED_BY_NUMBER_RE.search(before):
+            continue
         if not keyed and (_WHEN_BEFORE_RE.search(before) or _YEAR_ONLY_RE.fullmatch(value.group())):
             continue
         return True
     return False
 
 
+_NAMED_BY_NUMBER_RE: Final = re.compile(rf"(?:{_LOCKED_RE.pattern})\s*$")
 _LOCK_VALUE_RE: Final = re.compile(r"(?<![\w.,])\d(?:(?:[ .-]|\s-\s)?\d){2,}#?(?![\w])|\b\d{2,}#")
 _YEAR_ONLY_RE: Final = re.compile(r"(?:19|20)\d\d")
 # "Dials 112 if the alarm goes off": a number everyone knows opens nothing.

@@ -11,7 +11,7 @@ from django.http import HttpRequest
 
 import llm
 from core.people import person_of
-from memory import services
+from memory import screening, services, texts
 from memory.texts import MEMORY_UNAVAILABLE
 
 
@@ -30,7 +30,14 @@ def section_context(request: HttpRequest, *, expanded: bool = False) -> dict[str
     if person is None:
         return {"memory": _nothing_yet(), "memory_expanded": expanded, "memory_offline": offline}
     try:
+        screening.screen_before_showing(owner_id=person.pk)
         memory = services.view_memory(owner_id=person.pk)
     except DatabaseError:
         return {"memory": None, "memory_error": MEMORY_UNAVAILABLE}
-    return {"memory": memory, "memory_expanded": expanded, "memory_offline": offline}
+    screened = texts.screened_lines(memory.screened)
+    return {
+        "memory": memory,
+        "memory_expanded": expanded,
+        "memory_offline": offline,
+        "memory_screened": screened,
+    }

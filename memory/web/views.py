@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from core.error_pages import shown_on_page
 from core.errors import Text
 from core.people import acting_person, person_of, person_optional, person_required
-from memory import rollback, services, texts
+from memory import rollback, screening, services, texts
 from memory.versions import NO_VERSION, version_of
 from memory.web.section import section_context
 
@@ -144,6 +144,7 @@ def history(request: HttpRequest) -> HttpResponse:
     if person is None:
         current, versions = 0, []
     else:
+        screening.screen_before_showing(owner_id=person.pk)
         current = services.view_memory(owner_id=person.pk).version
         versions = rollback.history_of(owner_id=person.pk, limit=HISTORY_LIMIT)
     rows = [
@@ -154,6 +155,7 @@ def history(request: HttpRequest) -> HttpResponse:
             "added": len(version.added),
             "changed": len(version.changed),
             "removed": len(version.removed),
+            "screened": texts.screened_lines(version.screened),
         }
         for version in versions
     ]

@@ -8,6 +8,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from memory.engine import passes
+from memory.filters.gate import RULES_VERSION
 from memory.models import Memory, MemoryEvent, MemoryVersion
 from memory.services import get_memory, set_enabled, write_lines
 from tests.memory.helpers import answer, conversation_with, edits_answer, memory_with
@@ -67,7 +68,7 @@ def test_every_change_of_the_list_is_a_version_newest_first(api):
     assert [v["kind"] for v in body] == ["delete_line", "add_line", "add_line"]
     assert [v["version"] for v in body] == sorted((v["version"] for v in body), reverse=True)
     assert body[0]["version"] == api.get("/api/v1/memory").json()["version"]
-    assert set(body[0]) == {"version", "at", "kind", "added", "changed", "removed"}
+    assert set(body[0]) == {"version", "at", "kind", "added", "changed", "removed", "screened"}
     assert (body[2]["added"], body[2]["changed"], body[2]["removed"]) == (1, 0, 0)
     # The deleted line is named nowhere any more, not even by the change that added it.
     assert (body[1]["added"], body[0]["removed"]) == (0, 0)
@@ -204,8 +205,14 @@ def test_restore_skips_a_line_that_was_deleted(api):
 
 def test_restore_skips_and_counts_lines_todays_rules_refuse(api, account):
     memory = get_memory(owner_id=account.pk)
-    # Stored before a rule that now refuses it (written past the filters, as an old list was).
-    assert write_lines(memory=memory, lines=["Name is Anna", "See evil.example"], kind="pass")
+    # Stored before a rule that now refuses it (written past the filters, as an old list was),
+    # and trusted since (a screening held back, see test_screening): restore checks it again.
+    assert write_lines(
+        memory=memory,
+        lines=["Name is Anna", "See evil.example"],
+        kind="pass",
+        rules_version=RULES_VERSION,
+    )
     version = newest(api)["version"]
     api.delete("/api/v1/memory/lines/0", HTTP_IF_MATCH=etag(api))
     add(api, "Likes jazz")

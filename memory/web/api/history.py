@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 
 from core.people import PersonRequest
 from core.schema import errors
-from memory import rollback
+from memory import rollback, screening
 from memory.models import MemoryVersion
 from memory.versions import MAX_VERSION, etag_of
 from memory.web.api.serializers import ChangedLineSerializer
@@ -32,6 +32,9 @@ class VersionSummarySerializer(serializers.Serializer):
     added = serializers.SerializerMethodField()
     changed = serializers.SerializerMethodField()
     removed = serializers.SerializerMethodField()
+    screened = serializers.ListField(
+        child=serializers.CharField(), help_text="Why the safety check removed lines, if it did."
+    )
 
     def get_added(self, version: MemoryVersion) -> int:
         return len(version.added)
@@ -51,6 +54,9 @@ class VersionDetailSerializer(serializers.Serializer):
     added = serializers.ListField(child=serializers.CharField())
     changed = serializers.SerializerMethodField()
     removed = serializers.ListField(child=serializers.CharField())
+    screened = serializers.ListField(
+        child=serializers.CharField(), help_text="Why the safety check removed lines, if it did."
+    )
 
     @extend_schema_field(ChangedLineSerializer(many=True))
     def get_changed(self, version: MemoryVersion) -> list[dict[str, str]]:
@@ -74,6 +80,7 @@ class HistoryView(APIView):
     def get(self, request: PersonRequest) -> Response:
         """The list's versions, newest first, with counts of lines added, changed, removed
         (at most 200)."""
+        screening.screen_before_showing(owner_id=request.user.pk)
         versions = rollback.history_of(owner_id=request.user.pk, limit=HISTORY_LIMIT)
         return Response(VersionSummarySerializer(versions, many=True).data)
 
@@ -83,6 +90,7 @@ class HistoryVersionView(APIView):
     @extend_schema(responses={200: VersionDetailSerializer, 404: errors("not_found")})
     def get(self, request: PersonRequest, version: int) -> Response:
         """One version: its lines and the texts of the change that made it."""
+        screening.screen_before_showing(owner_id=request.user.pk)
         row = rollback.version_for(owner_id=request.user.pk, version=version)
         return Response(VersionDetailSerializer(row).data)
 

@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 from core.errors import ServiceError
 from core.people import PersonRequest
 from core.schema import errors
-from memory import services, texts
+from memory import screening, services, texts
 from memory.rules import provenance
 from memory.versions import (
     NO_VERSION,
@@ -75,6 +75,16 @@ class MemorySerializer(serializers.Serializer):
     enabled = serializers.BooleanField()
     version = serializers.IntegerField()
     updated_at = serializers.DateTimeField()
+    screened = serializers.ListField(
+        child=serializers.ChoiceField(choices=sorted(texts.SCREENED)),
+        help_text=(
+            "When the safety check took saved lines out after its rules got stricter (shown for"
+            " 30 days): why, one reason per line removed. The lines are never shown again."
+        ),
+    )
+    screened_at = serializers.DateTimeField(
+        allow_null=True, help_text="When the safety check last removed lines, or null."
+    )
 
 
 class SwitchSerializer(serializers.Serializer):
@@ -99,6 +109,7 @@ class MemoryView(APIView):
 
     @extend_schema(responses={200: MemorySerializer, 503: errors(UNAVAILABLE[0])})
     def get(self, request: PersonRequest) -> Response:
+        screening.screen_before_showing(owner_id=request.user.pk)
         return memory_response(services.view_memory(owner_id=request.user.pk))
 
     # 404: a guest merged into an account meanwhile; nothing cleared.

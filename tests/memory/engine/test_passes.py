@@ -379,9 +379,11 @@ def test_stored_lines_checked_under_older_rules_face_the_checks_again(account, m
     memory = memory_with(account, "Name is Anna", "Card 4111 1111 1111 1111", "Likes jazz")
     assert memory.rules_version == 0  # stored before the current rules
     memory_model.answer(lambda messages: answer(*payload(messages)["memory"]))
-    assert run(memory).outcome == "ok"
+    # The pass checks the stored lines first (a version of their own), then reads the turns.
+    assert run(memory).outcome == "unchanged"
     assert memory.lines == ["Name is Anna", "Likes jazz"]
     assert memory.rules_version == RULES_VERSION
+    assert memory.versions.newest_first().first().screened == ["secret"]
 
 
 def test_a_reply_that_lands_after_a_clear_teaches_nothing(account, memory_model):
@@ -634,7 +636,8 @@ def test_a_rule_change_that_refuses_most_stored_lines_is_not_mistaken_for_a_wipe
     ]
     memory = memory_with(account, "Name is Anna", "Likes jazz", *stale)  # stored under older rules
     memory_model.answer(lambda messages: answer(*payload(messages)["memory"]))
-    assert run(memory).outcome == "ok"
+    # Screened out before the pass reads (three of five: not so many that the rules look wrong).
+    assert run(memory).outcome == "unchanged"
     assert memory.lines == ["Name is Anna", "Likes jazz"]
 
 

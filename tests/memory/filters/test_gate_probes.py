@@ -33,14 +33,19 @@ FLOORS = {
     ("probe_g", "instructions"): 0.99,
     ("probe_h", "secrets"): 1.0,
     ("probe_h", "instructions"): 1.0,
+    ("probe_i", "secrets"): 0.99,
+    ("probe_i", "instructions"): 0.93,
 }
 # Set E, written after every instruction rule so far: 91/120 instructions refused at the start
 # of that work, 102/120 after; ordinary 118/120.
 # Issue 26, the grammar. Set F, written before it: secrets 145/150, instructions 91/120,
 # ordinary 148/150. Set G, written after F's fixes and measured before its misses were read:
 # secrets 140/150, instructions 82/120, ordinary 149/150. Set H, written after G's fixes and
-# measured the same way: secrets 144/150, instructions 98/120, ordinary 150/150. All three are
-# fit now (their misses were read): the next fresh set measures.
+# measured the same way: secrets 144/150, instructions 98/120, ordinary 150/150. Set I, written
+# after H's fixes by a red team told what the gate already catches: secrets 149/150,
+# instructions 48/120, ordinary 148/150; after its fixes 112/120 (six sayings in quotes that
+# read as rules, and a wish to keep a child unaware, are left: no grammar tells them from a
+# person's own words). All four are fit now (their misses were read): the next set measures.
 KEPT = {
     "probe_a": 1.0,
     "probe_b": 1.0,
@@ -49,6 +54,7 @@ KEPT = {
     "probe_f": 1.0,
     "probe_g": 1.0,
     "probe_h": 1.0,
+    "probe_i": 1.0,
 }
 
 

@@ -32,6 +32,8 @@ def test_get_memory_returns_the_list_with_an_etag(api, account):
         "enabled",
         "version",
         "updated_at",
+        "screened",
+        "screened_at",
     }
 
 
