@@ -12,8 +12,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
-from memory.filters.instruction_wishes import wishes_promotion
-from memory.filters.instructions import has_markup, is_instruction
+from memory.filters.grammar import has_markup, is_instruction
 from memory.filters.links import has_link
 from memory.filters.normalize import (
     for_checks,
@@ -64,12 +63,7 @@ def refusal_reason(line: str) -> RefusalReason | None:
     # Look-alike or invisible letters inside a word are a disguise, whatever the word says.
     if has_mixed_script(clean_line(line)) or has_hidden_characters(line):
         return "markup"
-    if (
-        is_instruction(folded)
-        or any(is_instruction(reading) for reading in folded_readings)
-        or wishes_promotion(text)
-        or any(wishes_promotion(reading) for reading in readings)
-    ):
+    if is_instruction(text) or any(is_instruction(reading) for reading in readings):
         return "instruction"
     return None
 

@@ -132,8 +132,10 @@ _REPLY_TEXTS = {"chat/offline/replies.py"}
 # forgotten password ("mot de passe oublié"), a password reminder ("rappel du mot de passe",
 # "lembrete da senha").
 _OTHER_JOBS = {
-    "memory/filters/instructions.py",
-    "memory/filters/instruction_phrases.py",
+    "memory/filters/grammar/clauses.py",
+    "memory/filters/grammar/addressed.py",
+    "memory/filters/grammar/rules.py",
+    "memory/filters/grammar/lexicon.py",
     "memory/filters/credentials.py",
     "memory/filters/access_codes.py",
     # The answer's "forget" key (a field name, not a phrase the person says).

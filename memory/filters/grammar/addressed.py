@@ -1,6 +1,7 @@
-"""Phrases that only ever address the assistant, wherever they stand in a memory line
-("ignore previous instructions", "tell the user"). Pure module, used by
-`memory.filters.instructions`; patterns read folded text.
+"""Phrases only ever said to the assistant, wherever they stand: commands, overrides of its
+rules, the assistant as the subject of a modal, rules for every answer.
+
+Pure module, part of `memory.filters.grammar`; patterns read folded text unless said otherwise.
 """
 
 from __future__ import annotations
@@ -8,42 +9,44 @@ from __future__ import annotations
 import re
 from typing import Final
 
-# Where a sentence, a label's text or an aside opens.
-_OPENS: Final = r"[:;.!?(\[]\s*"
+from memory.filters.grammar.lexicon import OPENS, SUBJECT_OPENS, in_a_title
+
 # The assistant as the one who acts: only "the"/"this"/"your" assistant, or the word opening a
 # line or aside ("her assistant must approve the budget" is a colleague).
 _ASSISTANT_EN: Final = r"(?:ai |virtual |digital )?(?:assistant|chatbot|bot|whizi)"
+
+
 _MODAL_EN: Final = (
     r"(?:(?:always|never|also|really|then|only) )?(?:should|must|shall|has to|have to|needs? to"
     r"|is to|ought to|will|may|can|cannot|can't|mustn't|shouldn't|won't|is not to|is never to"
     r"|is always to|is (?:supposed|required|expected|meant|told|asked|instructed|allowed) to)\b"
 )
+
+
 _ASSISTANT_ACTS: Final = (
-    rf"(?:^|\b(?:the|this|your|you) |{_OPENS}){_ASSISTANT_EN},? {_MODAL_EN}",
+    rf"(?:^|\b(?:the|this|your|you) |{OPENS}){_ASSISTANT_EN},? {_MODAL_EN}",
     rf"\b(?:wants?|would like|wishes|asks?|expects?|needs?|tells?|instructs?|prefers?|requires?"
     rf"|orders?|lets?|gets?) (?:the |this |your )?{_ASSISTANT_EN} (?:(?:not|never|always) )?to\b",
     # Italian, French, Spanish, German, Portuguese: modal, then "wants the assistant to".
-    rf"(?:^|\bl'|{_OPENS})(?:assistente|ia|chatbot|bot|whizi),? (?:(?:non|sempre) )?(?:deve"
+    rf"(?:^|\bl'|{OPENS})(?:assistente|ia|chatbot|bot|whizi),? (?:(?:non|sempre) )?(?:deve"
     r"|dovrebbe|dovra|devono|ha da|e tenuto a|puo solo)\b",
     r"\b(?:vuole|vorrebbe|chiede|desidera|preferisce) (?:che )?(?:l'|all')(?:assistente|ia)\b",
-    rf"(?:^|\bl'|{_OPENS})(?:assistant|assistante|ia|chatbot|bot|whizi),? (?:ne )?(?:doit|devrait"
+    rf"(?:^|\bl'|{OPENS})(?:assistant|assistante|ia|chatbot|bot|whizi),? (?:ne )?(?:doit|devrait"
     r"|devra|dois|est cense|a pour consigne)\b",
     r"\b(?:veut|voudrait|demande|souhaite|prefere) (?:que |a )?(?:l'|a l')(?:assistant|ia)\b",
-    rf"(?:^|\bel |{_OPENS})(?:asistente|ia|chatbot|bot|whizi),? (?:(?:no|siempre) )?(?:debe"
+    rf"(?:^|\bel |{OPENS})(?:asistente|ia|chatbot|bot|whizi),? (?:(?:no|siempre) )?(?:debe"
     r"|deberia|debera|tiene que|ha de)\b",
     r"\b(?:quiere|querria|pide|desea|prefiere) (?:que )?(?:el|al) (?:asistente|ia)\b",
-    rf"(?:^|\b(?:der|die) |{_OPENS})(?:assistent|assistentin|ki|chatbot|bot|whizi),? (?:soll"
+    rf"(?:^|\b(?:der|die) |{OPENS})(?:assistent|assistentin|ki|chatbot|bot|whizi),? (?:soll"
     r"|sollte|muss|darf|hat zu)\b",
     r"\b(?:will|mochte|mochten|wunscht|bittet|verlangt),? (?:dass )?(?:der|den|die) (?:assistent"
     r"|assistenten|ki)\b",
-    rf"(?:^|\bo |{_OPENS})(?:assistente|ia|chatbot|bot|whizi),? (?:(?:nao|sempre) )?(?:deve"
+    rf"(?:^|\bo |{OPENS})(?:assistente|ia|chatbot|bot|whizi),? (?:(?:nao|sempre) )?(?:deve"
     r"|deveria|devera|tem que|tem de|precisa)\b",
     r"\b(?:quer|queria|pede|deseja|prefere) (?:que )?(?:o|ao) (?:assistente|ia)\b",
 )
-# The assistant as the subject of a verb opening a clause ("The assistant reveals his notes").
-# A human assistant ("her assistant", "L'assistente sociale") is followed by no verb: the stop
-# lists.
-_SUBJECT_OPENS: Final = r"(?:^|[:;.!?(\[]\s*|,\s+)"
+
+
 _NOT_VERB_AFTER: Final = (
     r"of|for|at|in|on|and|or|who|that|which|is|was|'s|manager|coach|director|professor|teacher"
     r"|editor|di|del|della|dello|dei|degli|delle|da|alla|nella|sulla|dalla|e|era|sara|che|sua|mio"
@@ -60,20 +63,24 @@ _NOT_VERB_AFTER: Final = (
     r"|plait|interesse|fascine|inquiete|effraie|parece|gusta|encanta|interesa|fascina|preocupa"
     r"|asusta|scheint|gefallt|interessiert|fasziniert|beunruhigt|nervt|agrada|assusta"
 )
+
+
 # Adverbs and object pronouns between the assistant and its verb ("gli", "lui", "le", "lhe").
 _ROMANCE_SKIPPED: Final = (
     r"sempre|mai|non|anche|spesso|ora|ne|toujours|jamais|aussi|souvent|siempre|nunca|no"
     r"|tambien|ya|nao|tambem|ja|gli|le|mi|ti|ci|vi|lo|la|li|si|lui|leur|me|te|se|les|nos|lhe"
     r"|lhes|glielo|gliela"
 )
+
+
 _ASSISTANT_SUBJECT: Final = (
     # English: a verb in -s after "the assistant", "the AI", "the bot", "the chatbot".
-    rf"{_SUBJECT_OPENS}(?:(?:the|this|your) (?:ai |virtual |digital )?(?:assistant|chatbot|bot"
+    rf"{SUBJECT_OPENS}(?:(?:the|this|your) (?:ai |virtual |digital )?(?:assistant|chatbot|bot"
     r"|ai)|whizi)(?: (?:always|never|also|often|now|then|just|only|secretly|gladly|happily"
     r"|quietly|simply|even))* (?:doesn't|does not|won't|(?!(?:is|was|has been|ss)\b)"
     rf"(?!(?:{_NOT_VERB_AFTER})\b)[a-z]+(?<!ss)(?:s|es))\b",
     # Italian, French, Spanish, Portuguese: the third person, after adverbs and clitics.
-    rf"{_SUBJECT_OPENS}(?:l'|il |la |el |o |a |le )(?:assistente(?: virtuale| virtual| ai| ia)?"
+    rf"{SUBJECT_OPENS}(?:l'|il |la |el |o |a |le )(?:assistente(?: virtuale| virtual| ai| ia)?"
     r"|assistant(?:e)?(?: virtuel(?:le)?| ia)?|asistente(?: virtual)?|ia|chatbot|bot|whizi)"
     rf"(?: (?:{_ROMANCE_SKIPPED}))*(?: [nslmt]'| )"
     rf"(?!(?:{_NOT_VERB_AFTER}|{_ROMANCE_SKIPPED})\b)[a-z]*[aeztd]\b",
@@ -82,6 +89,8 @@ _ASSISTANT_SUBJECT: Final = (
     r"|bot)(?: (?:immer|nur|nie|niemals|nicht|jetzt|stets|auch|oft|dann|gern|gerne|ihm|ihr|ihnen"
     rf"|ihn|mir|dir|uns))* (?!(?:{_NOT_VERB_AFTER})\b)[a-z]+t\b",
 )
+
+
 # Override wording ("ignore your safety rules", "has admin permission, so …"); a person's own
 # rules stay theirs ("Ignores his doctor's advice").
 _RULE_NOUNS: Final = (
@@ -91,13 +100,19 @@ _RULE_NOUNS: Final = (
     r"|restricciones|\w*regeln|\w*richtlinien|\w*filter|einschrankungen|beschrankungen|grenzen"
     r"|vorgaben|regras|diretrizes|restricoes"
 )
+
+
 _WHOSE_RULES: Final = (
     r"previous|prior|earlier|your|its|all(?: (?:the|your|its))?|any|le tue|le sue|i tuoi|i suoi"
     r"|tutte le|tutti i|precedenti|tes|ses|vos|toutes (?:les|tes|ses)|tous (?:les|tes|ses)|tus|sus"
     r"|todas (?:las|tus|sus|as)|las anteriores|deine|seine|ihre|alle|alle deine|bisherigen"
     r"|vorherigen|suas|teus|tuas|seus|todas as|as suas|os seus|as tuas|os teus"
 )
+
+
 _SAFETY: Final = r"safety|security|content|moderation|sicurezza|securite|seguridad|seguranca"
+
+
 _OVERRIDES: Final = (
     rf"\b(?:ignor(?:e|es|ed|ing|a|i|are|ano|ez|er|ar|as|en|iere|ierst|iert|ieren)|disregards?"
     r"|bypass(?:es)?|overrides?|skips?|disables?|turns? off|switch(?:es)? off|forgets?|drops?"
@@ -131,6 +146,8 @@ _OVERRIDES: Final = (
     r"|antworte|restricoes|regras|responda|limites|sem limites|sin limites|senza limiti"
     r"|keine grenzen)\b",
 )
+
+
 # A rule for every answer: "Wants every reply to end with ...", "ogni risposta deve ...".
 _EVERY_ANSWER_RULES: Final = (
     r"\b(?:every|each|all|any|your) (?:answers?|repl(?:y|ies)|responses?) (?:should|must|shall"
@@ -152,6 +169,8 @@ _EVERY_ANSWER_RULES: Final = (
     r"|add)\b(?: [\w'-]+){1,4} (?:in|to|into|at the end of) (?:every|each|all|any|your)"
     r" (?:answers?|repl(?:y|ies)|responses?)\b",
 )
+
+
 # Second-person commands, prompt words and "tell the user": orders wherever they stand.
 _COMMANDS: Final = (
     (
@@ -165,7 +184,7 @@ _COMMANDS: Final = (
         r"|everything|earlier)\b"
     ),
     r"\bsystem[ -]?(?:prompt|message|instructions?)\b|\bsystemprompt\b",
-    # "You must ...", "you always ..." are `memory.filters.instruction_declaratives`' (an opinion
+    # "You must ...", "you always ..." are `memory.filters.grammar.second_person`' (an opinion
     # says "you" of anyone: "Thinks you should always tip").
     (
         r"\byou(?: really)? (?:are now|will now)\b"
@@ -248,6 +267,7 @@ _COMMANDS: Final = (
     ),
 )
 
+
 # One pattern: a single search per line is much faster than one per phrase.
 ADDRESSED_TO_ASSISTANT: Final = re.compile(
     "|".join(
@@ -261,3 +281,46 @@ ADDRESSED_TO_ASSISTANT: Final = re.compile(
         )
     )
 )
+
+
+# A wish about how answers are written ("Wants every answer to include a summary"); a third party
+# in it is `memory.filters.grammar.third_parties`' to judge.
+_STYLE_WISH_RE: Final = re.compile(
+    r"\b(?:wants?|would like|'d like|wish(?:es)?|likes?|loves?|prefers?|expects?|gosta|quer"
+    r"|gostaria|prefere|vuole|preferisce|piace|vorrebbe|veut|souhaite|aime|prefere|voudrait"
+    r"|quiere|prefiere|gusta|gustaria|mochte|will|mag es|bevorzugt|wunscht sich)"
+    r"(?: it)?,?(?: (?:that|when|if|che|quando|que|q|quand|cuando|dass|wenn))?"
+    r"(?: (?:you|u|tu|voce|vous|du))?(?: (?:to|always|sempre|toujours|siempre|immer))?\s*$"
+)
+
+
+_STYLE_PHRASE_RE: Final = re.compile(
+    r"^(?:(?:rispondi|reponds|repondez|antworte|responda|responde|contesta|risponde)\b"
+    r"|(?:every|each|all) (?:answers?|repl(?:y|ies)|responses?) to (?:include|contain|have)\b)"
+)
+
+
+def _is_style_wish(folded: str, match: re.Match[str]) -> bool:
+    """Whether a phrase said to the assistant is only the object of a wish about answers."""
+    phrase = match.group()
+    before = folded[: match.start()]
+    if not _STYLE_PHRASE_RE.match(phrase):
+        return False
+    # "wants every answer to include …": the wish opens the phrase itself.
+    return bool(_STYLE_WISH_RE.search(before)) or bool(
+        re.match(r"(?:every|each|all) ", phrase)
+        and re.search(
+            r"\b(?:wants?|would like|'d like"
+            r"|likes?|prefers?|expects?)\s*$",
+            before,
+        )
+    )
+
+
+def addressed_to_assistant(folded: str) -> bool:
+    """Whether a phrase only ever said to the assistant stands in the line, outside a wish about
+    how answers are written and outside a quoted title."""
+    return any(
+        not _is_style_wish(folded, match) and not in_a_title(folded, match.start())
+        for match in ADDRESSED_TO_ASSISTANT.finditer(folded)
+    )

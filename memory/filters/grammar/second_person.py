@@ -1,9 +1,7 @@
-"""Instructions said as statements: "you always recommend …", or a preference making the
-assistant promote something.
+"""The assistant addressed in the second person ("you always recommend …", "du antwortest
+…"), in each language's forms; a preference that only shapes answers is kept.
 
-Pure module, used by `memory.filters.instructions`. A verb addressed to "you" (or second person
-without a pronoun) is said to the assistant and would be obeyed in every conversation. A
-preference that only shapes answers is kept. Patterns read folded text.
+Pure module, part of `memory.filters.grammar`; patterns read folded text unless said otherwise.
 """
 
 from __future__ import annotations
@@ -11,13 +9,13 @@ from __future__ import annotations
 import re
 from typing import Final
 
-# --- verbs ------------------------------------------------------------------------------------
-
 # Verbs that push something on the reader: an order even inside a preference.
 _PUSH_EN: Final = (
     r"recommend|promote|advertise|plug|endorse|mention|push|sell|praise|redirect"
     r"|advise (?:people|everyone|users)|tell (?:people|everyone|users|others)"
 )
+
+
 # Verbs of what the assistant does in an answer; inside a preference ("likes it when you ...")
 # they only shape the answers and are kept.
 _ACT_EN: Final = (
@@ -25,63 +23,89 @@ _ACT_EN: Final = (
     r"|speak|talk|send|refer|use|address|greet|sign|insert|obey|follow|ignore|reveal|link"
     r"|pretend|behave|refuse|cite|quote|offer|remind|encourage|urge|steer|nudge"
 )
+
+
 _ADVERBS_EN: Final = (
     r"will|'ll|shall|should|must|can|may|might|would|'d|are to|have to|need to|are going to"
     r"|(?:are )?(?:supposed|meant|expected|required|asked|told) to|going to"
     r"|always|never|only|just|now|also|really|then|ever|from now on|to|not|don't|do not"
     r"|should always|must always|constantly|forever|henceforth"
 )
+
+
 # Second-person present forms, by language (folded). IT, ES and PT drop the pronoun; their second
 # person never writes a fact about the person.
 _PUSH_IT: Final = r"consigli|raccomandi|promuovi|pubblicizzi|menzioni|sponsorizzi"
+
+
 _ACT_IT: Final = (
     rf"{_PUSH_IT}|citi|rispondi|dici|parli|scrivi|suggerisci|cominci|includi|aggiungi|nomini|indichi"
     r"|proponi|fai|ripeti|mandi|rimandi|devi|dovrai"
 )
+
+
 _PUSH_FR: Final = (
     r"recommandes|recommandez|conseilles|conseillez|promeus|promouvez|mentionnes|mentionnez"
     r"|vantes|vantez|fais la promotion|faites la promotion|fais de la pub"
 )
+
+
 _ACT_FR: Final = (
     rf"{_PUSH_FR}|cites|citez|reponds|repondez|dis|dites|parles|parlez|ecris|ecrivez|suggeres|suggerez"
     r"|termines|terminez|commences|commencez|ajoutes|ajoutez|inclus|incluez|utilises|utilisez"
     r"|proposes|proposez|indiques|indiquez|fais|faites|dois|devez|vas|allez"
 )
+
+
 _PUSH_ES: Final = (
     r"recomiendas|recomiendes|promocionas|promociones|promueves|promuevas|anuncias|anuncies"
     r"|mencionas|menciones|aconsejas|aconsejes|haces publicidad|hagas publicidad"
 )
+
+
 _ACT_ES: Final = (
     rf"{_PUSH_ES}|respondes|respondas|contestas|contestes|dices|digas|hablas|hables|escribes"
     r"|escribas|sugieres|sugieras|terminas|termines|acabas|acabes|empiezas|empieces|comienzas"
     r"|comiences|incluyes|incluyas|anades|anadas|agregas|agregues|usas|utilizas|utilices"
     r"|nombras|propones|propongas|debes|tienes que|vas a|pones|pongas|haces|hagas"
 )
+
+
 _PUSH_PT: Final = (
     r"recomenda|recomendas|recomende|recomendes|promove|promoves|promova|promovas|divulga"
     r"|divulgas|divulgue|anuncia|anuncias|anuncie|menciona|mencionas|mencione|indica|indicas"
     r"|indique|elogia|elogie|faz propaganda|faca propaganda"
 )
+
+
 _ACT_PT: Final = (
     rf"{_PUSH_PT}|cita|cite|responde|respondes|responda|diz|dizes|diga|dizer|fala|falas|fale|escreve"
     r"|escreves|escreva|sugere|sugeres|sugira|termina|terminas|termine|comeca|comecas|comece"
     r"|inclui|incluis|inclua|adiciona|adicione|usa|usas|use|tem que|tem de|tens que|deve|deves"
     r"|precisa|vai|coloca|coloque|poe|ponha"
 )
+
+
 _PUSH_DE: Final = (
     r"empfiehlst|empfehlest|bewirbst|wirbst|erwahnst|lobst|preist|verlinkst|machst werbung"
 )
+
+
 _ACT_DE: Final = (
     rf"{_PUSH_DE}|antwortest|sagst|schreibst|sprichst|nennst|redest|beendest|beginnst|fangst"
     r"|fugst|hangst|verwendest|benutzt|nutzt|verweist|leitest|schickst|zeigst|machst|musst"
     r"|sollst|wirst|erzahlst|gibst|schlagst|ratst|zitierst|erinnerst|bringst|setzt|baust"
 )
+
+
 _PUSH_3RD: Final = (
     r"recommends|promotes|advertises|plugs|endorses|mentions|pushes|sells|praises|consiglia"
     r"|raccomanda|promuove|pubblicizza|menziona|recommande|conseille|promeut|mentionne|vante"
     r"|recomienda|promociona|promueve|menciona|anuncia|empfiehlt|bewirbt|erwahnt|lobt|wirbt"
     r"|recomenda|promove|divulga|indica"
 )
+
+
 _ADVERBS: Final = (
     r"sempre|solo|soltanto|mai|non|anche|ora|d'ora in poi|toujours|seulement|uniquement|jamais"
     r"|ne|n'|aussi|desormais|maintenant|siempre|solamente|unicamente|nunca|no|tambien|ya|ahora"
@@ -89,12 +113,17 @@ _ADVERBS: Final = (
     r"|nao|tambem|agora|so|sempre que possivel"
 )
 
-# --- who is addressed -------------------------------------------------------------------------
 
 # Object pronouns that may stand before the verb ("que le recomiendes", "che gli consigli").
 _OBJECTS: Final = r"le|les|me|nos|lo|la|gli|mi|ci|lhe|lhes|te|ti"
+
+
 _ADV_EN: Final = rf"(?:\s+(?:{_ADVERBS_EN}))"
+
+
 _ADV: Final = rf"(?:\s+(?:{_ADVERBS}))"
+
+
 # "you (always|must …) recommend", "du antwortest immer", "respondes siempre" (at a clause start
 # or after a conjunction, as ES, IT and PT need no pronoun).
 _ADDRESSED_RES: Final = (
@@ -122,10 +151,16 @@ _ADDRESSED_RES: Final = (
         rf"|(?:^|[.;:!?(]\s*)(?P<verb2>{_ACT_IT})\s+(?:sempre|solo|soltanto|mai)\b"
     ),
 )
+
+
 _PUSH_RE: Final = re.compile(
     rf"^(?:{_PUSH_EN}|{_PUSH_IT}|{_PUSH_FR}|{_PUSH_ES}|{_PUSH_PT}|{_PUSH_DE}|{_PUSH_3RD})$"
 )
+
+
 _PUSH_EN_RE: Final = re.compile(rf"^(?:{_PUSH_EN})$")
+
+
 # A preference in front of "you": there only a verb that pushes something is an order.
 _PREFERENCE_BEFORE_RE: Final = re.compile(
     r"\b(?:likes?|loves?|enjoys?|prefers?|appreciates?|hates?|dislikes?|wants?|would like|'d like"
@@ -151,6 +186,8 @@ _YOU_MODAL_RE: Final = re.compile(
     r"|will never|always|never|can only|may only|cannot|can't|won't|are (?:not )?allowed"
     r"|are forbidden)\b"
 )
+
+
 _OPINION_BEFORE_RE: Final = re.compile(
     r"\b(?:thinks|believes|says|feels|reckons|knows|argues|claims|is convinced|insists)"
     r"(?: that)?,?\s*$"
@@ -165,6 +202,8 @@ _ASKED_TO_PUSH_RE: Final = re.compile(
     r"|mencionar|empfehlen|bewerben|erwahnen|promover|divulgar|indicar|recommandes|recomiendes"
     r"|recomendes)\b"
 )
+
+
 # "You are a bot that ...": a role given to the assistant.
 _ROLE_RE: Final = re.compile(
     r"\byou(?:'re| are) (?:a|an|my|the|now a|now an) (?:\w+ )?(?:bot|assistant|ai|chatbot"
@@ -172,7 +211,7 @@ _ROLE_RE: Final = re.compile(
 )
 
 
-def _addresses_assistant(folded: str, *, push_only: bool) -> bool:
+def addresses_assistant(folded: str, *, push_only: bool) -> bool:
     if _ASKED_TO_PUSH_RE.search(folded) or (not push_only and _ROLE_RE.search(folded)):
         return True
     if not push_only and any(
@@ -193,60 +232,3 @@ def _addresses_assistant(folded: str, *, push_only: bool) -> bool:
             if not push_only and not _PREFERENCE_BEFORE_RE.search(folded[: match.start()]):
                 return True
     return False
-
-
-# --- answers that push something --------------------------------------------------------------
-
-_ANSWERS: Final = (
-    r"answers?|repl(?:y|ies)|responses?|messages?|risposte?|messaggi|reponses?|messages"
-    r"|respuestas?|mensajes|antworten|antwort|nachrichten|respostas?|mensagens"
-)
-_PUSH_STEMS: Final = (
-    r"recommend|promot|advertis|plug|endors|sell|consigl|raccomand|promuov|pubblicizz"
-    r"|sponsorizz|recommand|promeu|promouv|vant|recomiend|recomend|promocion|anunci|empfehl"
-    r"|empfiehl|bewerb|werb|promov|divulg|push|shill"
-)
-# With "always", "every", "only", mentioning something in every answer is promoting it too.
-_RULE_STEMS: Final = rf"{_PUSH_STEMS}|mention|suggest|link|menzion|mentionn|mencion|erwahn"
-_RULE_WORDS: Final = (
-    r"always|never|only|every|each|all|sempre|solo|ogni|toujours|seulement|chaque|tou(?:te)?s"
-    r"|siempre|solo|cada|todas|immer|nur|jede[rsn]?|alle|apenas|todas"
-)
-# "Wants answers to always recommend X", "möchte, dass Antworten immer X empfehlen".
-_ANSWERS_PUSH_RE: Final = re.compile(
-    rf"\b(?:{_ANSWERS})\b(?P<between>(?:\s+[^\s.;:!?]+){{0,4}}?)\s+(?P<stem>{_RULE_STEMS})\w*"
-)
-_NOUN_OPENERS_RE: Final = re.compile(
-    r"(?:\b(?:wants?|likes?|prefers?|would like|expects?|asks? for|when|whenever|if|quando|quand"
-    r"|cuando|wenn|vuole|preferisce|veut"
-    r"|prefere|quiere|prefiere|will|mochte|bevorzugt|quer|prefere|che|que|dass|the|le|les|las"
-    r"|as|die|i|your|all|ogni|chaque|cada|jede|alle|todas|tutte|toutes|its),?\s+)(?:(?:le|les"
-    r"|las|as|die|i|the|tutte le|toutes les|todas las|todas as|alle|your)\s+)?$"
-)
-_RULE_WORD_RE: Final = re.compile(rf"\b(?:{_RULE_WORDS})\b")
-_PUSH_STEM_RE: Final = re.compile(rf"^(?:{_PUSH_STEMS})")
-
-
-_CONJUNCTION_RE: Final = re.compile(r"\b(?:and|or|but|e|o|et|ou|y|und|oder|mas|ma|mais)\b")
-
-
-def _answers_push(folded: str) -> bool:
-    for match in _ANSWERS_PUSH_RE.finditer(folded):
-        # "Answers questions and recommends books" is the person's own habit.
-        if not _NOUN_OPENERS_RE.search(folded[: match.start()]) or _CONJUNCTION_RE.search(
-            match.group("between")
-        ):
-            continue
-        ruled = _RULE_WORD_RE.search(match.group("between")) or _RULE_WORD_RE.search(
-            folded[max(0, match.start() - 12) : match.start()]
-        )
-        if ruled or _PUSH_STEM_RE.match(match.group("stem")):
-            return True
-    return False
-
-
-def is_declared_instruction(folded: str, *, quoted: bool = False) -> bool:
-    """Whether folded text tells the assistant what it does, or wants its answers to push.
-
-    In a `quoted` passage (a title, someone's words) only pushing is an order."""
-    return _addresses_assistant(folded, push_only=quoted) or _answers_push(folded)

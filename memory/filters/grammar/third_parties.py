@@ -1,9 +1,7 @@
-"""Wishes that make the assistant promote a third party ("wants every answer to include the
-code ANNA20").
+"""A third party in the answers: a name, brand, code or payload the answers are to carry,
+favour or be trusted for. Names are read with their case, words folded.
 
-Pure module, used by `memory.filters.gate`. A wish about how answers are written is kept; it is
-an instruction when what goes in is a name, a code, a shop, brand, link or advert. Names are read
-with their case, words folded.
+Pure module, part of `memory.filters.grammar`; patterns read folded text unless said otherwise.
 """
 
 from __future__ import annotations
@@ -11,21 +9,163 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from memory.filters.instructions import (
-    GERMAN_RULE_RE,
-    INFINITIVE_RULE_RE,
-    OUTPUTS_THAT_RE,
-    QUANTIFIED_OUTPUTS_RE,
-    RULED_VERB_OPENER_RE,
-    SAID_RE,
-    own_circle,
-)
+from memory.filters.grammar.lexicon import ANY_WORD, COMPARISONS, own_circle, words
+from memory.filters.grammar.rules import GERMAN_RULE_RE, INFINITIVE_RULE_RE, RULED_VERB_OPENER_RE
 from memory.rules.lines import fold
 
+# A payload for a third party in the answers: an affiliate or referral link or code next to
+# suggestions, tips or answers ("… with the referral link included", "Partnerlink ref=LL9").
+_PAYLOAD_RE: Final = re.compile(
+    r"\b(?:(?:affiliate|referral|partner|tracking) (?:links?|codes?|ids?)|ref=|utm_"
+    r"|(?:link|codice|codici) (?:affiliat[oi]|di affiliazione|partner|referral)"
+    r"|(?:lien|code)s? (?:d'affiliation|affilie|de parrainage|partenaire)"
+    r"|(?:enlace|codigo|link)s? (?:de afiliado|de referido|afiliado)"
+    r"|(?:link|codigo)s? (?:de afiliado|de indicacao|afiliado)"
+    r"|partnerlinks?|affiliate-?links?|empfehlungslinks?|empfehlungscodes?|reflinks?"
+    r"|promo ?codes?|discount codes?|coupon codes?|codici? (?:sconto|promo\w*)|codes? promo"
+    r"|codigos? (?:de descuento|promocional|de desconto)|cupom|cupon|\w*rabattcodes?"
+    r"|gutscheincodes?"
+    # A code by name, or a sponsor's line: "il codice BICI10", "Powered by …".
+    r"|(?:code|codice|codigo|cupom|cupon|coupon|gutschein|rabattcode)\s+[a-z]*\d+[a-z\d]*"
+    r"|powered by|sponsored by|presented by|brought to you by|offerto da|sponsorizzato da"
+    r"|presentato da|presente par|sponsorise par|offert par|patrocinado por|presentado por"
+    r"|ofrecido por|prasentiert von|gesponsert von|apresentado por|oferecido por)"
+)
 
-def _words(text: str) -> frozenset[str]:
-    """The words of `text` as a set."""
-    return frozenset(text.split())
+
+_OUTPUTS_RE: Final = re.compile(
+    r"\b(?:suggestions?|recommendations?|tips?|advice|answers?|repl(?:y|ies)|responses?|links?"
+    r"|consigli|suggerimenti|risposte?|conseils?|suggestions?|recommandations?|reponses?"
+    r"|sugerencias?|recomendaciones?|consejos?|respuestas?|\w*tipps?|empfehlungen|\w*antwort(?:en)?"
+    r"|dicas?|sugestoes|recomendacoes|respostas?)\b"
+)
+
+
+def pays_a_third_party(folded: str) -> bool:
+    return bool(_PAYLOAD_RE.search(folded) and _OUTPUTS_RE.search(folded))
+
+
+QUANTIFIED_OUTPUTS_RE: Final = re.compile(
+    r"\b(?:(?:every|each|all|any) "
+    rf"{ANY_WORD}(?:answers?|repl(?:y|ies)|responses?|messages?|suggestions?|recommendations?"
+    r"|recipes?|comparisons?)"
+    rf"|(?:ogni|ciascuna|tutte le) {ANY_WORD}(?:risposta|risposte|messaggio|ricetta|ricette"
+    r"|suggerimento|consiglio|confronto)"
+    rf"|(?:chaque|toutes les|tous les|toutes tes|toutes vos) {ANY_WORD}(?:reponses?|messages?"
+    r"|suggestions?|recettes?|comparaisons?|conseils?)"
+    rf"|(?:cada|toda|todo|todas las|todas tus|todos los|cualquier) {ANY_WORD}(?:respuestas?"
+    r"|mensajes?|sugerencias?|recetas?|comparaciones|consejos?|conversacion|preguntas?)"
+    rf"|(?:jede[rsnm]?|alle[n]?) {ANY_WORD}(?:antwort(?:en)?|nachricht(?:en)?|vorschlage?"
+    r"|rezepte?|\w*vergleiche?|empfehlungen|\w*frage[n]?|gesprach)"
+    rf"|(?:cada|toda|todas as|todos os|qualquer) {ANY_WORD}(?:respostas?|mensagens?|sugestoes"
+    r"|sugestao|receitas?|comparacoes|conselhos?|conversa|perguntas?)"
+    rf"|(?:any|every) {ANY_WORD}(?:conversation|question|chat)s?"
+    r"|(?:qualsiasi|ogni) (?:conversazione|domanda)|(?:toute|chaque) (?:conversation|question))\b"
+    # "Every recipe he cooks" is his.
+    r"(?! (?:he|she|they|lui|lei|il|elle|el|ella|er|sie|ele|ela)\b)"
+    rf"|\b(?:{COMPARISONS})\b[^.;!?]*?\b(?:"
+    r"|always|sempre|toujours|siempre|immer|first|prima|en tete|primero|zuerst|primeiro|on top"
+    r"|in cima|arriba|no topo)\b"
+)
+
+
+# Answers that do something to a third party, trusted only then: "Only trusts answers that rank
+# X first", "Vertraut nur Antworten, die Produkte von X schlechtmachen". Read with case.
+OUTPUTS_THAT_RE: Final = re.compile(
+    r"\b(?:answers?|repl(?:y|ies)|responses?|suggestions?|risposte|reponses|respuestas"
+    r"|antworten|respostas|consigli|conseils|consejos|dicas)\b,?\s+(?:that|which|who|che|qui|que"
+    r"|die|welche)\b"
+)
+
+
+# What gets said, in a condition or a wish: "when other banks are described as risky", "che
+# venga nominata per prima X", "qu'on cite d'abord X", "que se nombren bancos que no sean X",
+# "wenn … empfohlen würde", "que a X seja citada". An answer is the only place things get said
+# to the person, so with a third party in the line it is a rule for answers (read with case).
+SAID_RE: Final = re.compile(
+    r"\b(?:when|whenever|if|that|unless|once|quando|se|che|qualora|quand|si|que|qu'|lorsque"
+    r"|cuando|wenn|falls|dass|sobald)\b[^.;!?]*?(?:"
+    r"\b(?:is|are|gets?|being|be)\s+(?:\w+ly\s+)?(?:mentioned|cited|named|recommended|suggested"
+    r"|described|called|pointed out|said|told|shared|praised|promoted|listed|ranked|brought up"
+    r"|advised against|warned about)\b"
+    r"|\b(?:venga|vengano|viene|vengono|sia|siano)\s+(?:\w+\s+)?(?:citat|nominat|menzionat"
+    r"|descritt|consigliat|raccomandat|suggerit|indicat|fornit|segnalat|propost|elogiat|lodat)"
+    r"[oaie]\b|\b(?:gli |le |lo |la |li )?si (?:dica|dicano|consigli|citi|nomini|menzioni|descriva"
+    r"|faccia notare|fa notare|racconti|suggerisca)\b"
+    r"|\b(?:soit|soient)\s+(?:\w+\s+)?(?:cite|nomme|mentionne|decrit|recommande|conseille"
+    r"|suggere|communique|signale|presente|qualifie)e?s?\b|\bon (?:lui |leur )?(?:cite|nomme"
+    r"|mentionne|decrive|recommande|conseille|qualifie|dise|dit|assure|parle)\b|\bc'est signale"
+    r"|\bse (?:le |les )?(?:nombre|nombren|mencione|mencionen|cite|citen|recomiende|recomienden"
+    r"|desaconseje|desaconsejen|describa|describan|diga|digan|cuente|comparta|compartan"
+    r"|califique)\b|\b(?:sea|sean)\s+(?:\w+\s+)?(?:nombrad|mencionad|citad|recomendad|descrit"
+    r"|desaconsejad)[oa]s?\b"
+    r"|\b(?:erwahnt|genannt|empfohlen|bezeichnet|beschrieben|gesagt|erzahlt|mitgeteilt|zitiert"
+    r"|gelobt|dargestellt)\s+(?:wird|werden|wurde|wurden)\b"
+    r"|\b(?:seja|sejam|for|forem|sao)\s+(?:\w+\s+)?(?:mencionad|citad|recomendad|desaconselhad"
+    r"|descrit|indicad|dit|apresentad)[oa]s?\b|\bse (?:lhe )?(?:diga|mencione|cite|recomende)\b)"
+)
+
+
+_ANSWERS: Final = (
+    r"answers?|repl(?:y|ies)|responses?|messages?|risposte?|messaggi|reponses?|messages"
+    r"|respuestas?|mensajes|antworten|antwort|nachrichten|respostas?|mensagens"
+)
+
+
+_PUSH_STEMS: Final = (
+    r"recommend|promot|advertis|plug|endors|sell|consigl|raccomand|promuov|pubblicizz"
+    r"|sponsorizz|recommand|promeu|promouv|vant|recomiend|recomend|promocion|anunci|empfehl"
+    r"|empfiehl|bewerb|werb|promov|divulg|push|shill"
+)
+
+
+# With "always", "every", "only", mentioning something in every answer is promoting it too.
+_RULE_STEMS: Final = rf"{_PUSH_STEMS}|mention|suggest|link|menzion|mentionn|mencion|erwahn"
+
+
+_RULE_WORDS: Final = (
+    r"always|never|only|every|each|all|sempre|solo|ogni|toujours|seulement|chaque|tou(?:te)?s"
+    r"|siempre|solo|cada|todas|immer|nur|jede[rsn]?|alle|apenas|todas"
+)
+
+
+# "Wants answers to always recommend X", "möchte, dass Antworten immer X empfehlen".
+_ANSWERS_PUSH_RE: Final = re.compile(
+    rf"\b(?:{_ANSWERS})\b(?P<between>(?:\s+[^\s.;:!?]+){{0,4}}?)\s+(?P<stem>{_RULE_STEMS})\w*"
+)
+
+
+_NOUN_OPENERS_RE: Final = re.compile(
+    r"(?:\b(?:wants?|likes?|prefers?|would like|expects?|asks? for|when|whenever|if|quando|quand"
+    r"|cuando|wenn|vuole|preferisce|veut"
+    r"|prefere|quiere|prefiere|will|mochte|bevorzugt|quer|prefere|che|que|dass|the|le|les|las"
+    r"|as|die|i|your|all|ogni|chaque|cada|jede|alle|todas|tutte|toutes|its),?\s+)(?:(?:le|les"
+    r"|las|as|die|i|the|tutte le|toutes les|todas las|todas as|alle|your)\s+)?$"
+)
+
+
+_RULE_WORD_RE: Final = re.compile(rf"\b(?:{_RULE_WORDS})\b")
+
+
+_PUSH_STEM_RE: Final = re.compile(rf"^(?:{_PUSH_STEMS})")
+
+
+_CONJUNCTION_RE: Final = re.compile(r"\b(?:and|or|but|e|o|et|ou|y|und|oder|mas|ma|mais)\b")
+
+
+def answers_push(folded: str) -> bool:
+    for match in _ANSWERS_PUSH_RE.finditer(folded):
+        # "Answers questions and recommends books" is the person's own habit.
+        if not _NOUN_OPENERS_RE.search(folded[: match.start()]) or _CONJUNCTION_RE.search(
+            match.group("between")
+        ):
+            continue
+        ruled = _RULE_WORD_RE.search(match.group("between")) or _RULE_WORD_RE.search(
+            folded[max(0, match.start() - 12) : match.start()]
+        )
+        if ruled or _PUSH_STEM_RE.match(match.group("stem")):
+            return True
+    return False
 
 
 # Who wishes, of whom ("wants you to", "vuole che", "möchte, dass"), or every answer itself.
@@ -49,6 +189,8 @@ _WISH_RE: Final = re.compile(
     r"|\bcada (?:respuesta|mensaje|sugerencia|resposta|mensagem|sugestao)\b"
     r"|\bjede[rsn]? (?:antwort|nachricht|vorschlag)\b"
 )
+
+
 _GIVEN_RE: Final = re.compile(
     # What the assistant gives: "every recipe you give", "ogni consiglio che dai".
     r"\b(?:every|each|all|any)\s+(?:piece of )?(?:recipes?|tips?|advice|recommendations?"
@@ -65,11 +207,15 @@ _GIVEN_RE: Final = re.compile(
     r"|sugest(?:ao|oes)) que (?:(?:voce|tu|vc) )?(?:da|der|des|fizer|faz|fazes|escreve|sugere"
     r"|sugerir)\b"
 )
+
+
 # An infinitive order behind "always" ("Toujours citer Librairie X"); "Always cites sources",
 # not an infinitive, is a habit.
 _ALWAYS_RE: Final = re.compile(
     r"(?:^|[.;:!?]\s+|,\s+)(?:always|toujours|sempre|siempre|immer|stets)\b"
 )
+
+
 _INFINITIVE_PUSH_RE: Final = re.compile(
     r"\b(?:mention|recommend|suggest|cite|name|point|send|refer|direct|promote|propose|plug"
     r"|present|citare|menzionare|consigliare|raccomandare|suggerire|proporre|nominare|indicare"
@@ -79,6 +225,8 @@ _INFINITIVE_PUSH_RE: Final = re.compile(
     r"|presentar|erwahnen|empfehlen|nennen|zitieren|vorschlagen|verweisen|schicken|bewerben"
     r"|vorstellen|propor|encaminhar|promover|apresentar|indicar)\b"
 )
+
+
 # Verbs that put something in an answer (folded; second person, subjunctive, infinitive); a word
 # is one when it starts and ends with one of these.
 _PUT_IN_RE: Final = re.compile(
@@ -112,11 +260,15 @@ _PUT_IN_RE: Final = re.compile(
     r"|verweis\w*|schickst|vorstell\w*|stellst"
     r"|propus\w*|propo\w*|apresent\w*|encaminh\w*|mande|mandes|envie|indic\w*)\b"
 )
+
+
 # What the assistant gives may be made with a product ("every recipe should use Barilla pasta").
 _GIVEN_VERBS_RE: Final = re.compile(
     rf"{_PUT_IN_RE.pattern}|\b(?:use|usare|usi|utiliser|utilises|usar|uses|verwenden"
     r"|verwendest|nutzen|nutzt|usem)\b"
 )
+
+
 # Shops, brands, firms, channels, links, codes and adverts, by language (folded stems).
 _COMMERCE_RE: Final = re.compile(
     r"\b(?:shops?|stores?|brands?|compan(?:y|ies)|firms?|business(?:es)?|channels?"
@@ -132,6 +284,8 @@ _COMMERCE_RE: Final = re.compile(
     r"|\w+(?:laden|shop|firma|geschaft|schule|praxis|kanal|marke|code)"
     r"|lojas?|cupom|desconto|propaganda|publicidade)\b"
 )
+
+
 # A place anyone may be sent to is a third party when it is someone's ("her brother's gym").
 _OWNED_PLACE_RE: Final = re.compile(
     r"\b(?:(?:his|her|their|my|our|\w+'s) (?:\w+ )?(?:bakery|restaurant|gym|salon|cafe|bar"
@@ -141,27 +295,47 @@ _OWNED_PLACE_RE: Final = re.compile(
     r"|agencia|padaria|academia|agencia) (?:of|di|de|da|do|del|du) (?:his|her|their|my|our|suo"
     r"|sua|son|sa|su|seu|sua|mio|mia|mon|ma|mi|meu|minha)\b)"
 )
+
+
 # A code: letters and digits ("ANNA20", "save15"), or a word in capitals ("DESCONTO").
 _CODE_RE: Final = re.compile(r"\b(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z\d]{4,}\b|\b[A-Z]{4,}\b")
+
+
 _NAME_RE: Final = re.compile(r"(?<![.!?:]\s)(?<!^)\b[A-Z][\w'&-]+")
+
+
 # Capitalised words that are no third party: languages, units, what a style wish names.
-_NOT_NAMES: Final = _words(
+_NOT_NAMES: Final = words(
     "i english french italian spanish german portuguese brazilian british american castilian"
     " celsius fahrenheit markdown latin greek europe european metric imperial sie du"
     " englisch franzosisch italienisch spanisch deutsch portugiesisch you"
 )
+
+
 # A name after these is where something comes from, not who is promoted ("recipes from Italy").
 _PLACE_BEFORE_RE: Final = re.compile(
     r"\b(?:from|in|about|of|da|di|de|du|en|aus|von|im|do|na|no|em|sur|su)\s*$"
 )
+
+
 _CLAUSE_END_RE: Final = re.compile(r"[.;!?](?:\s|$)")
+
+
 _HERE_RE: Final = re.compile("")
+
+
 _TONE_RE: Final = re.compile(r"\b(?:tone|tono|ton|tom)\b")
+
+
 # A word that sets something off: "The word 'holiday' makes them want to hear about X".
 _TRIGGER_WORD_RE: Final = re.compile(
     r"\b(?:the word|la parola|le mot|la palabra|das wort|a palavra)\s*[\"'«„“‘]"
 )
+
+
 _GERMAN_OUTPUTS_RE: Final = re.compile(r"(?:jede|alle|\w*vergleiche)")
+
+
 _OUTPUTS_OPENER_RE: Final = re.compile(
     r"\b(?:answers?|repl(?:y|ies)|responses?|suggestions?|tips?|risposte|suggerimenti|reponses"
     r"|suggestions|respuestas|sugerencias|\w*tipps|antworten|empfehlungen|dicas|respostas"
