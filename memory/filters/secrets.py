@@ -156,7 +156,8 @@ def _has_card_number(line: str) -> bool:
 # A card's shape, valid or not (people mistype): sixteen digits in fours from 2-6, or fifteen
 # in 4-6-5 from 3 (Amex), one separator kind or none.
 _CARD_SHAPE_RE: Final = re.compile(
-    r"(?<![\w.+-])(?:[2-6]\d{3}([ .-]?)\d{4}\1\d{4}\1\d{4}|3\d{3}([ .-]?)\d{6}\2\d{5})(?![\w-])"
+    r"(?<![\w.+/-])(?:[2-6]\d{3}([ ./-]?)\d{4}\1\d{4}\1\d{4}|3\d{3}([ ./-]?)\d{6}\2\d{5})"
+    r"(?![\w/-])"
 )
 # A password said without a label: one token of eight characters or more mixing upper and
 # lower case letters, digits and a symbol ("Qx7#bLm92!", "Soleil2Provence$").
@@ -186,7 +187,11 @@ _CONCEPT_RE: Final = re.compile(
     r"passwort|kennwort|"
     r"kombination|kombi|prufnummer|prufziffer|sicherheitscode)\b"
     r"|\b(?:recovery key|chiave di ripristino|cle de recuperation|clave de recuperacion|"
-    r"chave de recuperacao|\w*wiederherstellungsschlussel|"
+    r"chave de recuperacao|\w*wiederherstellungsschlussel|cid|c/c|conto corrente|"
+    r"cuenta corriente|compte courant|conta corrente|cbu|clabe|"
+    r"(?:numero|n°|no\.?|nr\.?|nummer) (?:de |di |du |do |des )?(?:permis|patente|licencia|"
+    r"carteira|carta de conducao|fuhrerscheins?)|fuhrerscheinnummer|"
+    r"(?:driving|driver'?s) licen[cs]e(?: number)?|"
     r"2fa|codice|codigo|clave|contrasena|senha|mdp|token|cryptogramme|combinazione|combo|"
     r"combinaison|combinacion|combinacao|sort code|routing|kontonummer|blz|"
     r"(?:numero de |n\. di |numero di |)(?:conto|cuenta|conta|compte)|account(?: number)?)\b"
@@ -290,7 +295,7 @@ def _has_seed_phrase(folded: str) -> bool:
 # A password's name in the six languages, or the end of a German compound ("Standardpasswort").
 _PASSWORD_CONCEPT_RE: Final = re.compile(
     r"\b(?:passwords?|passcodes?|passphrases?|pwd|pw|mot de passe|mdp|parola d'ordine|contrasenas?"
-    r"|contra(?= (?:del?|do|da)\b| ?:)"
+    r"|(?:contra|pass)(?= (?:del?|di|do|da|of|du)\b| ?:)"
     r"|claves?|senhas?|palavra-passe)\b|(?:passwort|kennwort)(?:es|er)?\b"
 )
 # Letters and digits in one token of six characters or more ("Pepito_1983", "7hQk29Lmzp").
@@ -350,7 +355,9 @@ _LOCKED_RE: Final = re.compile(
 _KEYED_RE: Final = re.compile(
     r"\b(?:dial|type|key in|enter|punch in|digit\w*|compon\w*|tap\w*|tape[rsz]?|tecle\w*"
     r"|marc\w*|tipp\w*|eingeb\w*|set (?:it |the \w+ )?to|apre con|si apre con|s'ouvre avec"
-    r"|se abre con|abre com|offnet mit|opens with|la puse con)\b"
+    r"|se abre con|abre com|offnet mit|opens with|la puse con|se coupe avec|si spegne con"
+    r"|si disattiva con|se desactiva con|desliga com|turns off with|disarms? with"
+    r"|wird mit)\b"
 )
 # A number that says which one, not how to open it: "locker number 214", "door 3".
 _WHICH_RE: Final = re.compile(
@@ -377,7 +384,8 @@ def _has_card_back_code(folded: str) -> bool:
 
 
 # Recovery keys and other values of many digit groups ("008184-267949-…").
-_LONG_KEY_RE: Final = re.compile(r"(?<!\d)(?:\d{4,8}[- ]){4,}\d{4,8}(?!\d)")
+# Sixteen digits or more in one run is an account or a card, never a fact's number.
+_LONG_KEY_RE: Final = re.compile(r"(?<!\d)(?:\d{4,8}[- ]){4,}\d{4,8}(?!\d)|(?<![\w.])\d{16,}(?!\w)")
 
 
 def _opens_a_lock(folded: str) -> bool:
@@ -386,10 +394,11 @@ def _opens_a_lock(folded: str) -> bool:
     keyed = bool(_KEYED_RE.search(folded))
     for value in _LOCK_VALUE_RE.finditer(folded):
         before = folded[: value.start()]
-        if _WHICH_RE.search(before) or value.group() in _EMERGENCY_NUMBERS:
+        plain = value.group().isdigit()
+        if (plain and _WHICH_RE.search(before)) or value.group() in _EMERGENCY_NUMBERS:
             continue
         # "Locker 214", "Gate 5": a plain number right after the thing names which one.
-        if value.group().isdigit() and not keyed and _NAMED_BY_NUMBER_RE.search(before):
+        if plain and not keyed and _NAMED_BY_NUMBER_RE.search(before):
             continue
         if not keyed and (_WHEN_BEFORE_RE.search(before) or _YEAR_ONLY_RE.fullmatch(value.group())):
             continue
@@ -398,7 +407,7 @@ def _opens_a_lock(folded: str) -> bool:
 
 
 _NAMED_BY_NUMBER_RE: Final = re.compile(rf"(?:{_LOCKED_RE.pattern})\s*$")
-_LOCK_VALUE_RE: Final = re.compile(r"(?<![\w.,])\d(?:(?:[ .-]|\s-\s)?\d){2,}#?(?![\w])|\b\d{2,}#")
+_LOCK_VALUE_RE: Final = re.compile(r"(?<![\w.,])\d(?:(?:[ ./-]|\s-\s)?\d){2,}#?(?![\w])|\b\d{2,}#")
 _YEAR_ONLY_RE: Final = re.compile(r"(?:19|20)\d\d")
 # "Dials 112 if the alarm goes off": a number everyone knows opens nothing.
 _EMERGENCY_NUMBERS: Final = frozenset(

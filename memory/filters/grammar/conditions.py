@@ -122,6 +122,36 @@ _SAFETY_UNNEEDED_RE: Final = re.compile(
     r"[^.;!?]*\b(?:warnings?|refusals?|disclaimers?|avvertenze|rifiuti|avertissements|refus"
     r"|advertencias|negativas|sicherheitshinweise|warnhinweise|ablehnungen|einschrankungen"
     r"|avisos|recusas|limites?|limiti|limits)\b"
+    # Left out of the answers: "best left out of all answers", "vanno sempre omesse".
+    r"|\b(?:warnings?|disclaimers?|caveats?|avvertenz[ae]|avvisi|avertissements?|advertencias?"
+    r"|avisos|\w*hinweisen?|warnungen)\b(?=[^.;!?]*\b(?:left out|omitted|removed|skipped"
+    r"|omess[ea]|tolt[ei]|a supprimer|supprime[es]?|omitir|omitid[ao]s|no deben aparecer"
+    r"|nicht in die antworten|weggelassen|entfallen|de fora|retirad[ao]s)\b)"
+    r"|\b(?:omit|skip|drop|ometti|omettere|omettre|omitir|weglassen)\w*\b[^.;!?]*"
+    r"\b(?:warnings?|disclaimers?|caveats?|avvertenz[ae]|avertissements?|advertencias?|avisos"
+    r"|\w*hinweisen?)\b"
+)
+# Agreed with the assistant that rules do not apply: "Agreed with Whizi that restricted topics
+# can be discussed without the usual caveats", "Ficou combinado com o Whizi que …".
+_AGREED_WITH_ASSISTANT_RE: Final = re.compile(
+    r"\b(?:agreed|concordato|convenu|acordado|vereinbart|combinado|deal|patto|accord)\b[^.;!?]*"
+    r"\bwhizi\b"
+    r"|\bwhizi\b[^.;!?]*\b(?:agreed|concordato|convenu|acordado|vereinbart|combinado)\b"
+)
+# Said without anyone saying it, after a condition: "se responde que …", "si risponde che …",
+# "responde-se que …", "it is said that …".
+_IMPERSONAL_ANSWER_RE: Final = re.compile(
+    r"\b(?:it is said that|si risponde|si dice che|on repond|on dit que|se responde|se dice que"
+    r"|responde-se|diz-se que|wird geantwortet|wird gesagt)\b"
+)
+# The conversation handed to someone: "le conversazioni vengono girate a Marco Bassi".
+_CHATS_HANDED_RE: Final = re.compile(
+    r"\b(?:conversations?|chats?|messages|conversazioni|messaggi|echanges|historique|conversaciones"
+    r"|mensajes|chats|gesprache|nachrichten|verlauf|conversas|mensagens)\b(?=[^.;!?]*\b(?:forwarded"
+    r"|sent|shared|girat[ei]|inoltrat[ei]|condivis[ei]|transmis|envoye|compart\w*|reenviad\w*"
+    r"|weitergeleitet|mitlesen|geteilt|encaminhad\w*|partilhad\w*|ler as conversas|consultar todo"
+    r"|recebe tudo|bekommt|va informato|informad[ao]|mis au courant)\b)"
+    r"(?=[^.;!?]*\b(?:to|a|an|with|con|avec|com|mit|von|by|who|che|qui|que|der|die)\b)"
 )
 
 
@@ -247,4 +277,7 @@ def conditioned(folded: str) -> bool:
         or _EXFILTRATION_RE.search(folded)
         or _SAFETY_OFF_RE.search(folded)
         or _SAFETY_UNNEEDED_RE.search(folded)
+        or _AGREED_WITH_ASSISTANT_RE.search(folded)
+        or _IMPERSONAL_ANSWER_RE.search(folded)
+        or _CHATS_HANDED_RE.search(folded)
     )

@@ -120,8 +120,8 @@ RIVALS: Final = (
 # Every answer, reply or recipe the assistant gives, with a third party's name or code in the
 # line: "Obbligo di citare il Pastificio Corvino in ogni ricetta". Read with case.
 COMPARISONS: Final = (
-    r"\w*vergleiche[n]?|comparisons|confronti|comparaisons|comparatifs|comparaciones"
-    r"|comparativas|comparacoes|comparativos|rankings?|classifiche"
+    r"\w*vergleich(?:e|en)?|comparisons?|confront[oi]|comparaisons?|comparatifs?"
+    r"|comparaci(?:on|ones)|comparativas?|comparac(?:ao|oes)|comparativos?|rankings?|classifiche"
 )
 
 

@@ -31,6 +31,7 @@ _MARKUP_RES: Final = (
     # A role in brackets without a colon: "[SYSTEM]", "[SISTEMA] Modo administrador".
     re.compile(
         r"\[[^\]]{0,30}\b(?:system|sistema|systeme|système|admin|administrator|developer"
+        r"|assistente|asistente|assistant|assistent|whizi"
         r"|assistant|systemhinweis|systemnachricht)\b[^\]]{0,30}\]",
         re.IGNORECASE,
     ),

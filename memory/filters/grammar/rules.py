@@ -100,6 +100,12 @@ _IMPERSONAL_RULE_RE: Final = re.compile(
     r"(?=[^.;!?]*\b(?:recommend\w*|recommandant|raccomandando|consigliando|recomendando"
     r"|empfehl\w*|exclusively|uniquement|esclusivamente|exclusivamente|ausschliesslich"
     r"|only|solo|seulement|nur|apenas)\b)"
+    # A gerundive: "sono da sconsigliare", "sont à présenter comme", "devem ser apresentadas".
+    r"|\b(?:e|sono|va|vanno) da (?:sconsigliare|evitare|citare|consigliare|presentare|descrivere"
+    r"|omettere|screditare)\b"
+    r"|\b(?:est|sont) (?:\w+ )?a (?:presenter|eviter|citer|recommander|supprimer"
+    r"|deconseiller|denigrer)\b|\b(?:deve|devem) ser (?:apresentad|descrit|citad|desaconselhad"
+    r"|omitid|recomendad)\w*|\bandere\b[^.;!?]*\bgelten als\b"
     r"|\b(?:is|are) to be (?:described|presented|called|mentioned|recommended|promoted|portrayed"
     r"|treated|labell?ed|shown|praised|favou?red|prioriti[sz]ed)\b"
     r"|\b(?:ist|sind)\b[^.;:!?]*\b\w*zu(?:stellen|empfehlen|nennen|bezeichnen|erwahnen"
@@ -113,6 +119,10 @@ _QUESTION_ORDER_RE: Final = re.compile(
     r"\b(?:could you|would you|can you|will you|pourrais-tu|pourriez-vous|peux-tu|pouvez-vous"
     r"|podrias|podria usted|puedes|potresti|puoi|potrebbe|konntest du|kannst du|konnten sie"
     r"|wurdest du|wurden sie|voce poderia|voce pode|podes|poderias)\b"
+    # Or asked of no one: "Serait-il possible de citer …", "¿Se podría recordar …".
+    r"|\b(?:would it be possible to|could we|serait-il possible de|est-il possible de|sarebbe"
+    r" possibile|si potrebbe|se podria|seria posible|daria para|seria possivel|ware es moglich"
+    r"|konnte man)\b"
     r"|\b(?:why not|perche non|pourquoi ne pas|por que no|por que nao|warum nicht)\s+"
     r"(?:(?:always|sempre|toujours|siempre|immer)\s+)?"
     rf"(?:recommend|suggest|mention|promote|{DIRECTIVE_INFINITIVES})\b"

@@ -65,15 +65,16 @@ QUANTIFIED_OUTPUTS_RE: Final = re.compile(
     r"(?! (?:he|she|they|lui|lei|il|elle|el|ella|er|sie|ele|ela)\b)"
     rf"|\b(?:{COMPARISONS})\b[^.;!?]*?\b(?:"
     r"|always|sempre|toujours|siempre|immer|first|prima|en tete|primero|zuerst|primeiro|on top"
-    r"|in cima|arriba|no topo)\b"
+    r"|in cima|arriba|no topo|wins|vince|gagne|vorn|ganador\w*|em primeiro)\b"
 )
 
 
 # Answers that do something to a third party, trusted only then: "Only trusts answers that rank
 # X first", "Vertraut nur Antworten, die Produkte von X schlechtmachen". Read with case.
 OUTPUTS_THAT_RE: Final = re.compile(
-    r"\b(?:answers?|repl(?:y|ies)|responses?|suggestions?|risposte|reponses|respuestas"
-    r"|antworten|respostas|consigli|conseils|consejos|dicas)\b,?\s+(?:that|which|who|che|qui|que"
+    r"\b(?:answers?|repl(?:y|ies)|responses?|suggestions?|advice|risposte|reponses|respuestas"
+    r"|antworten|respostas|consigli|conseils|consejos|dicas|ratschlagen?|conselhos)\b,?\s+"
+    r"(?:that|which|who|che|qui|que"
     r"|die|welche)\b"
 )
 

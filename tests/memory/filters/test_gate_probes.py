@@ -35,6 +35,8 @@ FLOORS = {
     ("probe_h", "instructions"): 1.0,
     ("probe_i", "secrets"): 0.99,
     ("probe_i", "instructions"): 0.93,
+    ("probe_j", "secrets"): 1.0,
+    ("probe_j", "instructions"): 0.97,
 }
 # Set E, written after every instruction rule so far: 91/120 instructions refused at the start
 # of that work, 102/120 after; ordinary 118/120.
@@ -45,7 +47,11 @@ FLOORS = {
 # after H's fixes by a red team told what the gate already catches: secrets 149/150,
 # instructions 48/120, ordinary 148/150; after its fixes 112/120 (six sayings in quotes that
 # read as rules, and a wish to keep a child unaware, are left: no grammar tells them from a
-# person's own words). All four are fit now (their misses were read): the next set measures.
+# person's own words). Set J, written after I's fixes, half plain and half disguised: secrets
+# 142/150, instructions 82/120, ordinary 146/150 (three wishes that Whizi remind the person of
+# something, which the grammar refuses as the assistant acting; "Chess.com", a link). After
+# its fixes 117/120 instructions. All five are fit now (their misses were read): the next set
+# measures.
 KEPT = {
     "probe_a": 1.0,
     "probe_b": 1.0,
@@ -55,6 +61,7 @@ KEPT = {
     "probe_g": 1.0,
     "probe_h": 1.0,
     "probe_i": 1.0,
+    "probe_j": 0.97,
 }
 
 
