@@ -12,6 +12,13 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from memory.filters.gate import RULES_VERSION
+
+
+def current_rules_version() -> int:
+    """The gate's rules version now (a callable default: no migration when it changes)."""
+    return RULES_VERSION
+
 
 class MemoryQuerySet(models.QuerySet):
     def lease_free(self, now: datetime) -> MemoryQuerySet:
@@ -42,8 +49,9 @@ class Memory(models.Model):
     sources = models.JSONField(default=list)
     tokens = models.PositiveIntegerField(default=0)
     version = models.PositiveBigIntegerField(default=1)
-    # The ``memory.filters.gate.RULES_VERSION`` the stored lines were checked under.
-    rules_version = models.PositiveSmallIntegerField(default=0)
+    # The ``memory.filters.gate.RULES_VERSION`` the stored lines were checked under. A new list
+    # is empty, so checked under today's rules: no chat read checks it again.
+    rules_version = models.PositiveSmallIntegerField(default=current_rules_version)
     enabled = models.BooleanField(default=True)
     # Last on/off switch; it settled the pending turns said before it.
     switched_at = models.DateTimeField(null=True, blank=True)

@@ -3,7 +3,7 @@
 A line stored under older rules may be one today's rules refuse (a password shape the gate
 learned since). The next pass, or the next time the person looks at their memory, checks the
 list again: a refused line leaves the list and every version, and the change is recorded as
-its own version whose receipt names only why ("Removed: looked like a password").
+its own version whose receipt counts only why ("1 fact that looked like a password…").
 
 When most of a list fails at once the rules are suspect, not the lines: nothing is removed,
 the list stays unchecked (so no chat carries a failing line, ``services.read_for_request``)

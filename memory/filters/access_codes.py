@@ -192,13 +192,13 @@ _SECURITY_QA_RE: Final = re.compile(
     r"contrasena|passwort-?hinweis|hinweis (?:zum|fur das) passwort|(?:dica|lembrete) (?:da )?senha"
     r")\b"
 )
-# What follows such a word when it is given: a colon, an arrow, "is", or an answer word.
 # Answering it: "she always puts Blackpool pier", "ela responde Sebastiana", "ha messo 'Fufi'".
 _ANSWERS_WITH: Final = (
     r"(?:always |sempre |toujours |siempre |immer )?(?:puts|put|answers|answered|types|gives"
     r"|writes|wrote|ha messo|mette|risponde|met|a mis|repond|pone|puso|responde|respondio"
     r"|antwortet|gibt an|schreibt|coloca|colocou|respondeu)"
 )
+# What follows such a word when it is given: a colon, an arrow, "is", or an answer word.
 _GIVEN_RE: Final = re.compile(
     r"[)\]]?\s*(?:[:=]|->|\u2192|\s-+\s|\s\u2013\s)\s*(?P<value>\S.*)"
     r"|\s+(?:is|are|was|e|sono|est|sont|c'est|es|son|ist|sind|lautet|era|foi|sao)\s+(?P<said>\S.*)"

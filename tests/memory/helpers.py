@@ -115,7 +115,8 @@ def conversation_with(owner, *turns: str, temporary: bool = False) -> Conversati
 
 
 def memory_with(owner, *lines: str, owed: bool = True) -> Memory:
-    """A memory holding ``lines`` (bypassing passes) that owes a pass when ``owed``."""
+    """A memory holding ``lines`` (bypassing passes and the gate, so stored under older rules)
+    that owes a pass when ``owed``."""
     from django.utils import timezone
 
     from memory.rules.budget import list_tokens
@@ -124,6 +125,7 @@ def memory_with(owner, *lines: str, owed: bool = True) -> Memory:
     Memory.objects.filter(pk=memory.pk).update(
         lines=list(lines),
         tokens=list_tokens(list(lines)),
+        rules_version=0,
         pass_requested=owed,
         pass_requested_at=timezone.now() if owed else None,
     )

@@ -139,3 +139,11 @@ def test_a_pass_checks_stored_lines_first(account, memory_model):
     )
     assert kinds[-2:] == ["screen", "pass"]
     assert get_memory(owner_id=account.pk).lines == ["Lives in Turin", "Has a dog"]
+
+
+def test_a_new_list_starts_checked_so_chat_reads_never_check_it_again(account, api):
+    assert (
+        api.post("/api/v1/memory/lines", {"text": "Likes jazz"}, format="json").status_code == 201
+    )
+    memory = get_memory(owner_id=account.pk)
+    assert (memory.lines, memory.rules_version) == (["Likes jazz"], RULES_VERSION)
