@@ -33,7 +33,9 @@ _LOCK_CONTEXT_RE: Final = re.compile(
     r"|cellar|basement|shed|cantina|cave|sotano|\w*keller|edificio|predio|gebaude|entrada"
     r"|eingang"
     r"|digicode|keycode|doorcode"
-    r"|apartment|office|gym|shed|vault|enter|get in|unlock|open"
+    r"|apartment|office|gym|shed|vault|enter|get in|unlock\w*|open|parking|car park|garage door"
+    r"|sblocc\w*|deverrouill\w*|desbloque\w*|entsperr\w*|tastenfeld|ziffernfeld|tastierino"
+    r"|clavier|teclado|garagentor|hoftor|gartentor|einfahrtstor"
     r"|porta|portone|cancello|ingresso|allarme|cassaforte|armadietto|lucchetto|citofono|garage"
     r"|cantina|casa|ufficio|palestra|entrare|aprire|sbloccare"
     r"|porte|portail|immeuble|entree|alarme|coffre|casier|cadenas|interphone|maison|bureau"
@@ -70,7 +72,9 @@ _DATE_RE: Final = re.compile(r"\d{1,2}[./-]\d{1,2}(?:[./-]\d{2,4})?|\d{4}[./-]\d
 _BEFORE_NOT_CODE_RE: Final = re.compile(
     r"\b(?:in|on|at|since|until|from|by|nel|dal|alle|fino al|en|depuis|jusqu'en|desde|hasta"
     r"|a las|im|um|seit|as"
-    r"|bis|em|ate|has|have|had|ha|hanno|aveva|tiene|tenia|hat|hatte|tem|tinha)\s*$"
+    r"|bis|em|ate|has|have|had|ha|hanno|aveva|tiene|tenia|hat|hatte|tem|tinha|um die|about"
+    r"|around|circa|environ|vers|alrededor de|cerca de|por volta de|intorno a|etwa|ungefahr"
+    r"|ca\.?)\s*$"
 )
 _AFTER_NOT_CODE_RE: Final = re.compile(
     r"^\s*(?:-?(?:digits?|cifre|chiffres|digitos|ziffern|stellig\w*|numbers?|people|persone"
@@ -94,6 +98,15 @@ _CONNECTORS: Final = _words(
 )
 
 
+def _plausible_date(token: str) -> bool:
+    """Whether "12/05" or "2024-05-12" can be a date: "12-38-05" is a dial's numbers."""
+    parts = [int(part) for part in re.split(r"[./-]", token)]
+    if len(parts[0].__str__()) == 4 or parts[0] > 31:
+        parts = parts[1:]
+    first, second = parts[0], parts[1] if len(parts) > 1 else 1
+    return (1 <= first <= 31 and 1 <= second <= 12) or (1 <= first <= 12 and 1 <= second <= 31)
+
+
 def _code_value_after(text: str, *, min_digits: int = 3) -> bool:
     """Whether a code's value follows within a few words: "code 4471", "code is: 4471"."""
     clause = _CLAUSE_END_RE.split(text, maxsplit=1)[0]
@@ -106,7 +119,7 @@ def _code_value_after(text: str, *, min_digits: int = 3) -> bool:
             continue
         after = clause[value.end() :]
         if (
-            _DATE_RE.fullmatch(token)
+            (_DATE_RE.fullmatch(token) and _plausible_date(token))
             or _AFTER_NOT_CODE_RE.match(after)
             or _BEFORE_NOT_CODE_RE.search(before)
         ):
@@ -131,7 +144,8 @@ _LOCK_LABEL_RE: Final = re.compile(
     r"|portone|cancello|allarme|cassaforte|armadietto|lucchetto|citofono|porte|portail|alarme"
     r"|coffre|casier|cadenas|digicode|puerta|portal|alarma|taquilla|candado|tur|haustur|tor"
     r"|alarmanlage|tresor|spind|portao|cofre|cacifo|cadeado|backup|recovery|2fa|two-factor"
-    r"|mfa|otp)\b[^:=\u2192,;.]{0,40}(?:[:=\u2192]|->)"
+    r"|mfa|otp|tastenfeld|ziffernfeld|tastierino|clavier|teclado|garagentor|hoftor|gartentor"
+    r"|einfahrtstor)\b[^:=\u2192,;.]{0,40}(?:[:=\u2192]|->)"
 )
 # "Front gate opens with 1234#", "Der Tresor geht mit 9371 auf".
 _OPENS_WITH_RE: Final = re.compile(
@@ -142,19 +156,44 @@ _OPENS_WITH_RE: Final = re.compile(
 )
 
 
+# Digits keyed one by one ("5 1 5 0 9") read as the code they make.
+_SPACED_DIGITS_RE: Final = re.compile(r"(?<![\w.,])\d(?:(?: |#|\*|-|~|_)\d){3,9}(?![\w.,]\d)")
+# A dial's numbers ("12 / 38 / 05", "links 32, rechts 17, links 5") read as one combination.
+_DIAL_RE: Final = re.compile(r"(?<![\w.,])\d{1,2}(?:\s*[/,-]\s*\d{1,2}){2,4}(?![\w.,]\d)")
+_TURNS_RE: Final = re.compile(
+    r"(?:\b(?:left|right|links|rechts|gauche|droite|sinistra|destra|izquierda|derecha|esquerda"
+    r"|direita)\s*\d{1,2}\b[,;]?\s*){3,}"
+)
+# Digits keyed on a keypad, the keypad after: "0-6-0-6 sul tastierino".
+_ON_KEYPAD_RE: Final = re.compile(
+    r"\d{4,10}\s+(?:on the keypad|sul tastierino|sur le clavier|en el teclado|am tastenfeld"
+    r"|no teclado|auf dem tastenfeld)"
+)
+
+
 def _has_lock_code(folded: str) -> bool:
     if not _LOCK_CONTEXT_RE.search(folded):
         return False
+    if _TURNS_RE.search(folded):
+        return True
+    folded = _SPACED_DIGITS_RE.sub(lambda digits: re.sub(r"\D", "", digits.group()), folded)
+    if _ON_KEYPAD_RE.search(folded):
+        return True
+    if _CODE_WORD_RE.search(folded):
+        folded = _DIAL_RE.sub(lambda dial: re.sub(r"\D+", "-", dial.group()), folded)
     cleared = _NOT_A_LOCK_CODE_RE.sub(" ", folded)
     named = (*_CODE_WORD_RE.finditer(cleared), *_LOCK_LABEL_RE.finditer(cleared))
     if any(_code_value_after(cleared[word.end() :]) for word in named):
         return True
-    # Without a code word, four digits at least: "Dials 112 if the alarm goes off" is kept.
-    if any(
-        _code_value_after(cleared[verb.end() :], min_digits=4)
-        for verb in _OPENS_WITH_RE.finditer(cleared)
-    ):
-        return True
+    # Without a code word, four digits at least: "Dials 112 if the alarm goes off" is kept. What
+    # it opens with may follow an aside: "Unlocks his phone with his dad's birth year, 8591".
+    for verb in _OPENS_WITH_RE.finditer(cleared):
+        after = cleared[verb.end() :]
+        sentence = re.split(r"[.;!?](?:\s|$)", after, maxsplit=1)[0]
+        if _code_value_after(after, min_digits=4) or any(
+            _code_value_after(piece, min_digits=4) for piece in sentence.split(", ")[1:]
+        ):
+            return True
     return any(
         _CODE_WORD_RE.search(cleared, value.end())
         for value in _VALUE_BEFORE_CODE_RE.finditer(cleared)
@@ -182,7 +221,8 @@ _SECURITY_QA_RE: Final = re.compile(
     # The security answer most banks ask for.
     r"|(?:mother'?s|mum'?s|mom'?s) maiden name|maiden name of (?:his|her|their|my|the) mother"
     r"|cognome (?:da nubile|di nascita) della (?:madre|mamma)|nom de jeune fille de (?:sa|la)"
-    r" mere|apellido de soltera de (?:su|la) madre|madchenname der mutter"
+    r" mere|apellido de soltera de (?:su|la) madre|madchenname der mutter|geburtsname der mutter"
+    r"|nome de solteira da mae"
     r"|nome de solteira da mae"
     # Password hints.
     r"|password[- ]?(?:hints?|reminders?)|(?:hints?|reminders?) (?:for|to|of) (?:the |my |his"

@@ -199,6 +199,7 @@ _ID_LABEL_RE: Final = re.compile(
     r"|ni (?:number|no)|nino|utr|unique tax ?payer reference|tax ?payer reference"
     r"|assurance sociale|national id(?:entity)?(?: number| card)?|id card|id number"
     r"|identity (?:card|number|document)|passport|tax (?:id|code|number|file number)|itin|tfn"
+    r"|employer identification(?: number)?"
     r"|nhs (?:number|no)|pps(?:n| number| no)?|medicare(?: number)?|driver'?s? licen[cs]e"
     r"|driving licen[cs]e|health (?:card|insurance number)"
     r"|codice fiscale|tessera sanitaria|carta d'identita|documento d'identita|passaporto"
@@ -291,10 +292,16 @@ def _has_labelled_sin(folded: str) -> bool:
     )
 
 
+# A US employer or taxpayer number by its capitalised label ("EIN 12-3456789"): folded, "ein" is
+# a German article.
+_EIN_RE: Final = re.compile(r"\b(?:F?EIN|TIN)\b\W{0,3}(?:(?:is|no|nr|#)\W{0,2})?\d{2}[ .-]?\d{7}\b")
+
+
 def has_national_id(line: str, folded: str) -> bool:
     """Whether a cleaned line (and its `fold`) holds an identity, social security or tax number."""
     return (
         _has_shaped_number(line, folded)
         or _has_labelled_number(folded)
         or _has_labelled_sin(folded)
+        or bool(_EIN_RE.search(line))
     )

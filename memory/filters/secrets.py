@@ -82,6 +82,9 @@ _API_KEY_RE: Final = re.compile(
 )
 # Long runs of token characters; checked for entropy below.
 _TOKEN_RE: Final = re.compile(r"[A-Za-z0-9+/=_-]{20,}")
+_MIXED_TOKEN_RE: Final = re.compile(
+    r"(?<![\w/+=-])(?=[\w-]*[a-z])(?=[\w-]*[A-Z][\w-]*[A-Z])(?=[\w-]*\d[\w-]*\d)[\w-]{14,19}(?![\w/+=-])"
+)
 _HEX_TOKEN_RE: Final = re.compile(r"\b[0-9a-fA-F]{32,}\b")
 # Every detector needs a long unbroken token or a quoted value; a line with neither skips them
 # (they are most of a pass's validation time).
@@ -96,6 +99,10 @@ def _has_high_entropy_token(line: str) -> bool:
         # Random 20-character keys score about 3.5-4.3; long words stay below 4.1 and rarely
         # mix digits in. Digit-free tokens must clear detect-secrets' default (4.5).
         if (has_digit and has_letter and entropy > 3.5) or entropy > 4.5:
+            return True
+    # Shorter keys mix all three classes: "frp_8Hs2Kq9LmZ0xT4".
+    for token in _MIXED_TOKEN_RE.findall(line):
+        if _BASE64.calculate_shannon_entropy(token) > 3.5:
             return True
     return any(_HEX.calculate_shannon_entropy(t) > 3.0 for t in _HEX_TOKEN_RE.findall(line))
 

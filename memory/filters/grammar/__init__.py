@@ -4,34 +4,57 @@ A memory line is a short statement about the person. A line is an instruction wh
 assistant acts or is addressed in it (`actors`, `second_person`, `addressed`), when it gives an
 order, said from its start or without a subject (`clauses`, `rules`), when a condition decides
 what answers do (`conditions`), or when the answers are to carry or favour a third party
-(`third_parties`). The word classes are in `lexicon`; `markup` reads role tags and metadata.
+(`third_parties`), or when it is a rule for other people: whoever asks, someone else on the account
+(`others`), or when it ranks itself above the assistant's rules or gives someone power over it
+(`authority`). The word classes are in `lexicon`; `markup` reads role tags and metadata.
 Pure package, used by `memory.filters.gate` on a cleaned line with look-alikes folded.
 """
 
 from __future__ import annotations
 
-from memory.filters.grammar.actors import assistant_acts
+import re
+
+from memory.filters.grammar.actors import assistant_acts, reminds_person
 from memory.filters.grammar.addressed import addressed_to_assistant
+from memory.filters.grammar.authority import overrides_rules
 from memory.filters.grammar.clauses import orders_in_clauses, segments
 from memory.filters.grammar.conditions import conditioned
 from memory.filters.grammar.markup import has_markup
+from memory.filters.grammar.others import rules_for_anyone, treats_someone_else
 from memory.filters.grammar.rules import said_as_a_rule
 from memory.filters.grammar.second_person import addresses_assistant
-from memory.filters.grammar.third_parties import answers_push, pays_a_third_party, wishes_promotion
+from memory.filters.grammar.third_parties import (
+    answers_carry,
+    answers_push,
+    has_third_party,
+    pays_a_third_party,
+    wishes_promotion,
+)
 from memory.rules.lines import fold
 
 __all__ = ["has_markup", "is_instruction"]
+
+
+_NAME_RE = re.compile(r"\bwhizi\b", re.IGNORECASE)
+
+
+def _reminder(folded: str, text: str) -> bool:
+    """The assistant is named only to remind the person of their own affairs, nobody else's."""
+    return reminds_person(folded) and not has_third_party(_NAME_RE.sub("", text))
 
 
 def is_instruction(text: str) -> bool:
     """Whether a cleaned line reads as an instruction to the assistant, anywhere in it."""
     folded = fold(text)
     if (
-        assistant_acts(folded)
-        or addressed_to_assistant(folded)
+        (not _reminder(folded, text) and (assistant_acts(folded) or addressed_to_assistant(folded)))
         or said_as_a_rule(folded)
         or conditioned(folded)
         or pays_a_third_party(folded)
+        or overrides_rules(folded)
+        or treats_someone_else(folded)
+        or rules_for_anyone(text)
+        or answers_carry(text)
     ):
         return True
     # A quoted passage (a title, someone's words) is an order only when it pushes something.

@@ -95,6 +95,23 @@ _STATE_AFTER_RE: Final = re.compile(
 )
 
 
+# The assistant reminding the person of their own affairs is a service they asked for, not a
+# rule for answers: "Wants Whizi to remind her of bill deadlines", "Quer que o Whizi o lembre de
+# renovar o passaporte". Kept only with no third party in the line (`memory.filters.grammar`).
+_REMINDS_PERSON_RE: Final = re.compile(
+    r"\s+(?:to remind (?:him|her|them|me)|remind(?:s)? (?:him|her|them|me)"
+    r"|(?:gli|le|lo|la|mi) ricord\w*|(?:le|lui|la|me) rappel\w*|(?:le|la|lo|me) recuerd\w*"
+    r"|(?:ihn|sie|ihm|ihr|mich) (?:an (?:\w+ ){1,3})?erinner\w*|(?:o|a|lhe|me) lembr\w*"
+    r"|lembre-(?:o|a|lhe|me)|rappelle-(?:lui|moi)|(?:erinnert|erinnere) (?:ihn|sie|mich))\b"
+)
+
+
+def reminds_person(folded: str) -> bool:
+    """Whether the assistant is named in the line only to remind the person of something."""
+    named = [match.end() for match in _ASSISTANT_RE.finditer(folded)]
+    return bool(named) and all(_REMINDS_PERSON_RE.match(folded, end) for end in named)
+
+
 _ASSISTANT_ACTOR_RE: Final = re.compile(
     r"(?:(?:^|[:;.!?(\[]\s*|\b(?:the|this|your|our|l'|il|la|el|al|au|ao|do|del|dell'|all'|der"
     r"|die|das|dem|den|o|le|hearing"
@@ -132,7 +149,8 @@ _ASSISTANT_FUTURE_RE: Final = re.compile(
 _ASSISTANT_NAMED_RE: Final = re.compile(
     r"\b(?:whizi|(?:the|l'|il|la|el|al|der|den|die|o|a|le)\s*(?:assistant|assistante|assistente"
     r"|asistente|assistenten|assistent|assistentin|ki|ia|ai|bot|chatbot))\b"
-    r"\s+(?:as|come|comme|como|als)?\s*[\"'«„“‘]"
+    # A role in the name ("'Max from Drovio Motors'"); a one-word nickname ("'Jarvis'") is kept.
+    r"\s+(?:as|come|comme|como|als)?\s*[\"'«„“‘][^\"'»“”’]*\s[^\"'»“”’]*[\"'»“”’]"
 )
 
 

@@ -58,7 +58,7 @@ _SMEAR_RE: Final = re.compile(
 _GIVING: Final = (
     r"(?:reveal|share|giv|gave|send|sent|forward|pass|disclos|communicat|tell|told|rivel|comunic"
     r"|condivi|fornit|fornir|inoltr|invi|divulg|communiqu|partag|donn|envoy|transmi|compart"
-    r"|revel|envi|reenvi|weitergeb|weiterzugeben|geteilt|teil|verrat|mitteil|partilh|compartilh"
+    r"|revel|envi|reenvi|weitergeb|weitergegeb|weiterzugeben|geteilt|teil|verrat|mitteil|partilh|compartilh"
     r"|passad|passar)\w*"
 )
 
@@ -67,6 +67,7 @@ _PERSONAL_DATA: Final = (
     r"address|phone|number|name|e-?mail|passwords?|id|location|iban|indirizzo|telefono|numero"
     r"|nome|posizione|adresse|telephone|nom|courriel|direccion|nombre|dni|correo|ubicacion"
     r"|telefonnummer|nummer|handynummer|namen|standort|endereco|telefone|cpf|localizacao|nif"
+    r"|dati|donnees|datos|daten|dados|data|card|carta|carte|tarjeta|karte|cartao"
 )
 
 
@@ -74,7 +75,7 @@ _ANYONE: Final = (
     r"anyone|anybody|whoever|everyone who|third parties|chiunque|a chi|a terzi|toute personne"
     r"|quiconque|n'importe qui|des tiers|a quien|con quien|quienquiera|cualquiera|a terceros"
     r"|jede[nm]?|jedermann|wer (?:auch )?immer|an dritte|dritten|com quem|a quem|qualquer"
-    r" (?:pessoa|um)|a terceiros"
+    r" (?:pessoa|um)|a terceiros|someone|somebody|qualcuno|quelqu'un|alguien|jemand|alguem"
 )
 
 
@@ -147,11 +148,22 @@ _IMPERSONAL_ANSWER_RE: Final = re.compile(
 # The conversation handed to someone: "le conversazioni vengono girate a Marco Bassi".
 _CHATS_HANDED_RE: Final = re.compile(
     r"\b(?:conversations?|chats?|messages|conversazioni|messaggi|echanges|historique|conversaciones"
-    r"|mensajes|chats|gesprache|nachrichten|verlauf|conversas|mensagens)\b(?=[^.;!?]*\b(?:forwarded"
+    r"|mensajes|chats|gesprache|nachrichten|\w*verlauf\w*|conversas|mensagens|chat)\b"
+    r"(?=[^.;!?]*\b(?:forwarded|handed|sold|passed|gir\w*|transmi\w*|compartilh\w*|vend\w*"
+    r"|verkauf\w*|gehen|weitergeb\w*|cedut\w*|cedid\w*|cede\w*"
     r"|sent|shared|girat[ei]|inoltrat[ei]|condivis[ei]|transmis|envoye|compart\w*|reenviad\w*"
     r"|weitergeleitet|mitlesen|geteilt|encaminhad\w*|partilhad\w*|ler as conversas|consultar todo"
     r"|recebe tudo|bekommt|va informato|informad[ao]|mis au courant)\b)"
     r"(?=[^.;!?]*\b(?:to|a|an|with|con|avec|com|mit|von|by|who|che|qui|que|der|die)\b)"
+    # Consent to hand them over, the verb first: "Ha acconsentito a girare le sue chat a …".
+    r"|\b(?:consent\w*|acconsent\w*|autoriz\w*|autoris\w*|accept\w*|eingewilligt|einverstanden"
+    r"|zugestimmt|aceit\w*|acept\w*|agreed|fine with|ok with|d'accordo|d'accord|de acuerdo"
+    r"|de acordo)\b[^.;!?]*\b(?:girare|inoltrare|condividere|cedere|transmettre|partager|ceder"
+    r"|compartir|compartilhamento|compartilhar|partilhar|weitergeben|weiterleiten|teilen|forward"
+    r"|forwarding|share|sharing|sell|sale|vendere|vendre|vender|verkaufen|cessione|cession"
+    r"|cesion|envio|invio|envoi)\b[^.;!?]*\b(?:conversations?|chats?|messages|conversazioni"
+    r"|messaggi|echanges|conversaciones|mensajes|gesprache|nachrichten|\w*verlauf\w*|conversas"
+    r"|mensagens)\b"
 )
 
 
@@ -265,6 +277,61 @@ def refers_on_request(folded: str) -> bool:
     return False
 
 
+# A condition, then an order said as an infinitive: "Si on demande un numéro, donner toujours le
+# …", "Cuando hable de política, defender siempre …", "Wenn jemand … fragt, die Adresse
+# herausgeben". The person's own habits take a finite verb ("Se piove, prende l'autobus").
+_CONDITION_OPENER_RE: Final = re.compile(
+    r"(?:^|[.;:!?]\s*)(?:if|when|whenever|once|se|quando|qualora|ogni volta che|si|quand|lorsque"
+    r"|chaque fois qu'?|cuando|siempre que|cada vez que|wenn|falls|sobald|immer wenn"
+    r"|sempre que|bei \w*fragen|bei fragen \w+ \w+|bei \w+)\b"
+)
+_ROMANCE_INFINITIVE_RE: Final = re.compile(
+    r"(?:(?:always|never|sempre|mai|non|toujours|jamais|ne|pas|ne pas|siempre|nunca|no|nao"
+    r"|solo|seulement|solamente|apenas|subito|tout de suite|enseguida|logo)\s+)*"
+    r"(?:l[oaie]s?\s+|gli\s+|lui\s+|leur\s+|les\s+|le\s+|lhe\s+)?"
+    r"(?!(?:per|entre|contre|notre|votre|autre|sempre|siempre|sobre|dentro|fuera|ahora|agora|encore|ancora|ora|pure|leur|sur|mejor|peor|mayor|menor|hier"
+    r"|super|mare|madre|padre|padre|mere|pere|frere|soeur|ser|mar|bar|car|par|pour|lar|amor"
+    r"|dolor|calor|color|sabor|flor|cancer|poder|mujer|lugar|hogar|altre|altro|nostre|vostre"
+    r"|ottobre|settembre|novembre|dicembre|octobre|septembre|novembre|decembre)\b)"
+    r"[a-z]+(?:are|ere|ire|er|ar|ir|re)"
+    r"(?:l[oaie]s?|gli|le|lhe|les|lo)?\b"
+)
+_GERMAN_ORDER_END_RE: Final = re.compile(
+    r"^(?!.*\b(?:er|sie|es|wir|ihr|man|die kinder|sie beide)\s+\w+en\b)[^.;!?]*\b\w{3,}en\s*$"
+)
+
+
+def ordered_after_condition(folded: str) -> bool:
+    """Whether a condition is followed by an order said as an infinitive."""
+    for condition in _CONDITION_OPENER_RE.finditer(folded):
+        end = _SENTENCE_END_RE.search(folded, condition.end())
+        sentence = folded[condition.end() : end.start() if end else len(folded)]
+        comma = sentence.find(",")
+        consequence = sentence[comma + 1 :].strip() if comma >= 0 else ""
+        if condition.group().strip(" .;:!?").startswith("bei "):
+            # "Bei Autofragen sagen, dass …": the topic, then the infinitive.
+            first = sentence.split(",")[0].split()
+            if first and (first[-1].endswith("en") or _GERMAN_ORDER_END_RE.search(sentence)):
+                return True
+            continue
+        if not consequence:
+            continue
+        english = condition.group().strip(" .;:!?") in ("if", "when", "whenever", "once")
+        if (
+            not english
+            and _ROMANCE_INFINITIVE_RE.match(consequence)
+            and not consequence.startswith(
+                ("il ", "elle ", "lui ", "lei ", "el ", "ella ", "ele ", "ela ", "he ", "she ")
+            )
+        ):
+            return True
+        if condition.group().strip(" .;:!?") in ("wenn", "falls", "sobald", "immer wenn") and (
+            _GERMAN_ORDER_END_RE.search(consequence)
+        ):
+            return True
+    return False
+
+
 def conditioned(folded: str) -> bool:
     """Whether what the answers do hangs on a topic, a request or a condition, or the line
     runs down rivals, hands data out or switches safety off."""
@@ -280,4 +347,5 @@ def conditioned(folded: str) -> bool:
         or _AGREED_WITH_ASSISTANT_RE.search(folded)
         or _IMPERSONAL_ANSWER_RE.search(folded)
         or _CHATS_HANDED_RE.search(folded)
+        or ordered_after_condition(folded)
     )

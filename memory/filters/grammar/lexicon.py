@@ -37,6 +37,7 @@ BEHAVIOUR_STEMS: Final = (
     r"|bewerb|wirb|lob|preis|zitier|nenn|verweis|schlagt|rat|antwort|sag|beend|fugt|schickt"
     r"|leitet|warnt|bevorzugt|priorisier|divulg|sugir|sugere|nome|sinaliz|diz|fal|adicion"
     r"|encaminh|desaconselh|aconselh|aconsej|share|teil|condivid|partag|compart|partilh"
+    r"|pay|buy|purchas|order|transfer|spend|pag|compr|achet|pai|zahl|kauf|uberweis|transf"
 )
 
 

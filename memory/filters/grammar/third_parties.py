@@ -22,6 +22,7 @@ _PAYLOAD_RE: Final = re.compile(
     r"|(?:enlace|codigo|link)s? (?:de afiliado|de referido|afiliado)"
     r"|(?:link|codigo)s? (?:de afiliado|de indicacao|afiliado)"
     r"|partnerlinks?|affiliate-?links?|empfehlungslinks?|empfehlungscodes?|reflinks?"
+    r"|codes? parrain|parrain\w*|\w*partnercodes?|codigos? de afiliad\w*|codice (?:amico|invito)"
     r"|promo ?codes?|discount codes?|coupon codes?|codici? (?:sconto|promo\w*)|codes? promo"
     r"|codigos? (?:de descuento|promocional|de desconto)|cupom|cupon|\w*rabattcodes?"
     r"|gutscheincodes?"
@@ -37,7 +38,8 @@ _OUTPUTS_RE: Final = re.compile(
     r"\b(?:suggestions?|recommendations?|tips?|advice|answers?|repl(?:y|ies)|responses?|links?"
     r"|consigli|suggerimenti|risposte?|conseils?|suggestions?|recommandations?|reponses?"
     r"|sugerencias?|recomendaciones?|consejos?|respuestas?|\w*tipps?|empfehlungen|\w*antwort(?:en)?"
-    r"|dicas?|sugestoes|recomendacoes|respostas?)\b"
+    r"|dicas?|sugestoes|recomendacoes|respostas?|liens?|enlaces?|\w*links?|collegamenti"
+    r"|ligacoes)\b"
 )
 
 
@@ -47,7 +49,7 @@ def pays_a_third_party(folded: str) -> bool:
 
 QUANTIFIED_OUTPUTS_RE: Final = re.compile(
     r"\b(?:(?:every|each|all|any) "
-    rf"{ANY_WORD}(?:answers?|repl(?:y|ies)|responses?|messages?|suggestions?|recommendations?"
+    rf"{ANY_WORD}(?:answers?|repl(?:y|ies)|responses?|messages?|suggestions?|recommendations?|mentions?"
     r"|recipes?|comparisons?)"
     rf"|(?:ogni|ciascuna|tutte le) {ANY_WORD}(?:risposta|risposte|messaggio|ricetta|ricette"
     r"|suggerimento|consiglio|confronto)"
@@ -85,12 +87,14 @@ OUTPUTS_THAT_RE: Final = re.compile(
 # to the person, so with a third party in the line it is a rule for answers (read with case).
 SAID_RE: Final = re.compile(
     r"\b(?:when|whenever|if|that|unless|once|quando|se|che|qualora|quand|si|que|qu'|lorsque"
-    r"|cuando|wenn|falls|dass|sobald)\b[^.;!?]*?(?:"
+    r"|cuando|wenn|falls|dass|sobald|in denen|in der|in which|where|in cui|dans lesquelles"
+    r"|en las que|en los que|nas quais|nos quais)\b[^.;!?]*?(?:"
     r"\b(?:is|are|gets?|being|be)\s+(?:\w+ly\s+)?(?:mentioned|cited|named|recommended|suggested"
     r"|described|called|pointed out|said|told|shared|praised|promoted|listed|ranked|brought up"
     r"|advised against|warned about)\b"
     r"|\b(?:venga|vengano|viene|vengono|sia|siano)\s+(?:\w+\s+)?(?:citat|nominat|menzionat"
-    r"|descritt|consigliat|raccomandat|suggerit|indicat|fornit|segnalat|propost|elogiat|lodat)"
+    r"|descritt|consigliat|raccomandat|suggerit|indicat|fornit|segnalat|propost|elogiat|lodat"
+    r"|definit|chiamat|qualificat|etichettat)"
     r"[oaie]\b|\b(?:gli |le |lo |la |li )?si (?:dica|dicano|consigli|citi|nomini|menzioni|descriva"
     r"|faccia notare|fa notare|racconti|suggerisca)\b"
     r"|\b(?:soit|soient)\s+(?:\w+\s+)?(?:cite|nomme|mentionne|decrit|recommande|conseille"
@@ -370,6 +374,54 @@ def _third_party(cased: str, *, german: bool, places: bool = True) -> bool:
         and not (places and _PLACE_BEFORE_RE.search(fold(cased[: match.start()])))
         for match in _NAME_RE.finditer(cased)
     )
+
+
+# German words that say a line is German, where every noun has a capital.
+_GERMAN_WORDS_RE: Final = re.compile(
+    r"\b(?:der|die|das|und|ist|nicht|nach|fragt|wer|bekommt|wird|werden|den|dem|ein|eine|sich)\b"
+)
+
+
+# Answers made to confirm a belief or carry a claim: "wants health answers to say so", "quiere que
+# las respuestas lo apoyen", "Antworten sollen das bestätigen", "answers point out that X …".
+_ANSWERS_NOUN: Final = (
+    r"answers?|repl(?:y|ies)|responses?|risposte?|reponses?|respuestas?|antworten|antwort"
+    r"|respostas?"
+)
+_ANSWERS_CONFIRM_RE: Final = re.compile(
+    rf"\b(?:{_ANSWERS_NOUN})\b[^.;!?]*\b(?:confirm\w*|support\w*|back (?:it|this|that) up"
+    r"|validat\w*|say so|conferm\w*|sosteng\w*|avall\w*|approuv\w*|soutienn\w*|apoy\w*|respald\w*"
+    r"|bestatig\w*|unterstutz\w*|corrobor\w*|digam isso|dicano (?:cosi|lo stesso)|le disent"
+    r"|lo digan|das sagen)\b"
+)
+_ANSWERS_CLAIM_RE: Final = re.compile(
+    rf"\b(?:{_ANSWERS_NOUN})\b[^.;!?]*\b(?:point out|mention|note|say|stress|add|state|claim"
+    r"|remind|sottolinei\w*|sottolineino|segnalino|ricordino|dicano|soulignent|rappellent"
+    r"|disent|mentionnent|mencionen|senalen|recuerden|digan|hervorheben|erwahnen|sagen"
+    r"|destaquem|digam|lembrem|mencionem)\w*\s+(?:that|che|que|qu'|dass)\b"
+    rf"|\b(?:{_ANSWERS_NOUN})\s+(?:should|must|deve|dovrebbe|doit|devrait|debe|deberia|soll"
+    r"|sollte|muss|tem de|tem que|deveria)\b"
+)
+
+
+def answers_carry(text: str) -> bool:
+    """Whether a cleaned line makes the answers confirm a belief, or carry a claim or a rule with
+    a third party in it."""
+    folded = fold(text)
+    if _ANSWERS_CONFIRM_RE.search(folded):
+        return True
+    if len(folded) != len(text):
+        text = folded
+    return any(
+        has_third_party(" " + text[claim.end() :]) for claim in _ANSWERS_CLAIM_RE.finditer(folded)
+    )
+
+
+def has_third_party(cased: str) -> bool:
+    """Whether a cased piece of a line names a third party: a name, a code or a business. A
+    capital opening the piece opens a sentence: prefix a space for a piece from mid-line."""
+    german = bool(_GERMAN_WORDS_RE.search(fold(cased)))
+    return _third_party(cased, german=german, places=False)
 
 
 def wishes_promotion(text: str) -> bool:
