@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from memory.filters.credentials import SPELLED_CODE_RE
+
 
 def _words(text: str) -> frozenset[str]:
     """The words of `text` as a set."""
@@ -22,6 +24,7 @@ def _words(text: str) -> frozenset[str]:
 # A code word, then its value within a few words. German compounds carry it ("Türcode").
 _CODE_WORD_RE: Final = re.compile(
     r"\b(?:codes?|codices?|codici|codigos?|combinations?|combinazione|combinaison|combinacion"
+    r"|keypad|tastierino|clavier|teclado|tastenfeld|ziffernfeld"
     r"|kombination|combinacao|digicode|keycode|doorcode|passcodes?|pins?|nip"
     r"|\w*(?:tur|tor|alarm|spind|tresor|schliessfach|garagen|haus|eingangs|zugangs|sicherheits"
     r"|backup|wiederherstellungs|notfall|sicherungs)-?codes?)\b"
@@ -35,7 +38,10 @@ _LOCK_CONTEXT_RE: Final = re.compile(
     r"|digicode|keycode|doorcode"
     r"|apartment|office|gym|shed|vault|enter|get in|unlock\w*|open|parking|car park|garage door"
     r"|sblocc\w*|deverrouill\w*|desbloque\w*|entsperr\w*|tastenfeld|ziffernfeld|tastierino"
-    r"|clavier|teclado|garagentor|hoftor|gartentor|einfahrtstor"
+    r"|clavier|teclado|garagentor|hoftor|gartentor|einfahrtstor|antifurto|antivol|antirrobo"
+    r"|anti-theft|disattivar\w*|desactiv\w*|deaktivier\w*|desativ\w*|disarm\w*|phone|telefono"
+    r"|telephone|handy|tablet|ordinateur|computer|laptop|portatile|ordenador|computador"
+    r"|telemovel|celular"
     r"|porta|portone|cancello|ingresso|allarme|cassaforte|armadietto|lucchetto|citofono|garage"
     r"|cantina|casa|ufficio|palestra|entrare|aprire|sbloccare"
     r"|porte|portail|immeuble|entree|alarme|coffre|casier|cadenas|interphone|maison|bureau"
@@ -145,11 +151,13 @@ _LOCK_LABEL_RE: Final = re.compile(
     r"|coffre|casier|cadenas|digicode|puerta|portal|alarma|taquilla|candado|tur|haustur|tor"
     r"|alarmanlage|tresor|spind|portao|cofre|cacifo|cadeado|backup|recovery|2fa|two-factor"
     r"|mfa|otp|tastenfeld|ziffernfeld|tastierino|clavier|teclado|garagentor|hoftor|gartentor"
+    r"|antifurto|antivol|antirrobo|fahrradschloss|bike lock|bicycle lock"
     r"|einfahrtstor)\b[^:=\u2192,;.]{0,40}(?:[:=\u2192]|->)"
 )
 # "Front gate opens with 1234#", "Der Tresor geht mit 9371 auf".
 _OPENS_WITH_RE: Final = re.compile(
-    r"\b(?:opens?|unlocks?|disarms?|deactivates?|punch(?:es)?|types?|dials?|enters?|si apre"
+    r"\b(?:se quita|si toglie|s'enleve|se retira|wird \w+ ausgeschaltet|se desliga|si spegne"
+    r"|opens?|unlocks?|disarms?|deactivates?|punch(?:es)?|types?|dials?|enters?|si apre"
     r"|apre|sblocca|si disattiva|disattiva|s'ouvre|ouvre|deverrouille|se desactive|desactive"
     r"|se abre|abre|desbloquea|se desactiva|desactiva|geht|offnet|entsperrt|deaktiviert"
     r"|desbloqueia|desativa|desliga)\b(?:\s+(?:with|using|by|con|avec|par|mit|com|per))?"
@@ -157,12 +165,39 @@ _OPENS_WITH_RE: Final = re.compile(
 
 
 # Digits keyed one by one ("5 1 5 0 9") read as the code they make.
-_SPACED_DIGITS_RE: Final = re.compile(r"(?<![\w.,])\d(?:(?: |#|\*|-|~|_)\d){3,9}(?![\w.,]\d)")
+_SPACED_DIGITS_RE: Final = re.compile(r"(?<![\w.,])\d(?:(?: |#|\*|-|~|_|·|\.)\d){3,9}(?![\w.,]\d)")
 # A dial's numbers ("12 / 38 / 05", "links 32, rechts 17, links 5") read as one combination.
 _DIAL_RE: Final = re.compile(r"(?<![\w.,])\d{1,2}(?:\s*[/,-]\s*\d{1,2}){2,4}(?![\w.,]\d)")
 _TURNS_RE: Final = re.compile(
     r"(?:\b(?:left|right|links|rechts|gauche|droite|sinistra|destra|izquierda|derecha|esquerda"
     r"|direita)\s*\d{1,2}\b[,;]?\s*){3,}"
+    r"|(?:\b\d{1,2}\s*(?:a|to the|nach|verso|hacia)?\s*(?:left|right|links|rechts|gauche|droite"
+    r"|sinistra|destra|izquierda|derecha|esquerda|direita)\b[,;]?\s*){3,}"
+)
+# A value before what it opens: "usare il 4471 per aprire il cancello".
+_VALUE_TO_OPEN_RE: Final = re.compile(
+    r"(?<![\w.,])\d{4,8}#?\s+(?:to open|to unlock|to disarm|per aprire|per sbloccare"
+    r"|per disattivare"
+    r"|pour ouvrir|pour deverrouiller|para abrir|para desbloquear|para desactivar|zum offnen"
+    r"|zum entsperren|para destrancar|para desativar)\b"
+)
+# A code that is a year of something: "o código do portão … é o ano do casamento, 1998".
+_CODE_IS_A_YEAR_RE: Final = re.compile(
+    r"\b(?:codes?|codice|codigo|pin|combinaison|combinazione|combination|kombination)\b[^.;!?]*"
+    r"\b(?:is|e|est|es|ist|era)\s+(?:the year|l'anno|l'annee|el ano|o ano|das jahr|their"
+    r" wedding year|his birth year|her birth year)\b[^.;!?]*\b(?:19|20)\d\d\b"
+)
+# An unlock pattern by its shape: "Entsperrmuster … ist ein großes U", "la Z partendo …".
+_PATTERN_RE: Final = re.compile(
+    r"\b(?:unlock pattern|pattern lock|lock pattern|sequenza di sblocco|schema di sblocco|sblocco"
+    r"|motif de deverrouillage|schema de deverrouillage|patron de desbloqueo|patron de bloqueo"
+    r"|entsperrmuster|sperrmuster|padrao de desbloqueio|padrao de bloqueio)\b[^.;!?]*"
+    r"(?:\b(?:an?|la|le|el|o|ein|eine|une?|uno?|um|uma) (?:\w+ )?[a-z]\b(?:\s*[:,]|\s+(?:partendo"
+    r"|from|starting|en partant|empezando|comenzando|anfangen|beginnend|comecando|a partir))"
+    r"|\b(?:letter|lettera|lettre|letra|buchstabe)\b|\b(?:top|bottom|alto|basso|haut|bas|arriba"
+    r"|abajo|oben|unten|cima|baixo)[- ](?:left|right|sinistra|destra|gauche|droite|izquierda"
+    r"|derecha|links|rechts|esquerda|direita)\b|\ba (?:sinistra|destra|gauche|droite)\b"
+    r"|\b(?:links|rechts) (?:oben|unten)\b)"
 )
 # Digits keyed on a keypad, the keypad after: "0-6-0-6 sul tastierino".
 _ON_KEYPAD_RE: Final = re.compile(
@@ -174,7 +209,12 @@ _ON_KEYPAD_RE: Final = re.compile(
 def _has_lock_code(folded: str) -> bool:
     if not _LOCK_CONTEXT_RE.search(folded):
         return False
-    if _TURNS_RE.search(folded):
+    if _TURNS_RE.search(folded) or _PATTERN_RE.search(folded):
+        return True
+    # Four digits said one by one, with what they open anywhere in the sentence.
+    if SPELLED_CODE_RE.search(folded):
+        return True
+    if _VALUE_TO_OPEN_RE.search(folded) or _CODE_IS_A_YEAR_RE.search(folded):
         return True
     folded = _SPACED_DIGITS_RE.sub(lambda digits: re.sub(r"\D", "", digits.group()), folded)
     if _ON_KEYPAD_RE.search(folded):

@@ -294,7 +294,7 @@ def _has_labelled_sin(folded: str) -> bool:
 
 # A US employer or taxpayer number by its capitalised label ("EIN 12-3456789"): folded, "ein" is
 # a German article.
-_EIN_RE: Final = re.compile(r"\b(?:F?EIN|TIN)\b\W{0,3}(?:(?:is|no|nr|#)\W{0,2})?\d{2}[ .-]?\d{7}\b")
+_EIN_RE: Final = re.compile(r"\b(?:F?EIN|TIN)\b[^\d.;!?]{0,40}(?<!\d)\d{2}[ .-]?\d{7}\b")
 
 
 def has_national_id(line: str, folded: str) -> bool:

@@ -327,6 +327,12 @@ _PRODUCT_NAMED_RE: Final = re.compile(r"pass|wort|senha|clave|mdp")
 # On a wifi line, "key" is its password ("network SKY-8KP2, key RTPWXQDN4ZJM").
 _WIFI_KEY_RE: Final = re.compile(
     r"\b(?:wi-?fi|wlan|wpa2?|router|hotspot)\b.*\b(?:key|chiave|cle|clave|schlussel|chave)\b"
+    # What gets someone onto a network: "sunnyporch_2291 gets you onto the Ferndale5G network".
+    r"|\b(?:gets? (?:you|me|him|her|them|one|people|guests) (?:onto|on|into)|lets? (?:you|guests)"
+    r" (?:onto|on|into)|to (?:join|get on|connect to)|per (?:connettersi|entrare) (?:a|al|alla|nel)"
+    r"|pour (?:se connecter|acceder) (?:a|au)|para (?:conectarse|entrar|se conectar|acessar)"
+    r" (?:a|al|en|na|no|ao)|um (?:sich|ins) \w* ?(?:zu verbinden|zu kommen))\b[^.;!?]*"
+    r"\b(?:network|wi-?fi|wlan|rete|reseau|red|netz\w*|rede)\b"
 )
 
 
@@ -355,7 +361,8 @@ def _has_password_value(line: str, folded: str) -> bool:
 _LOCKED_RE: Final = re.compile(
     r"\b(?:safe|locker|padlock|lockbox|keypad|gate|door|cassaforte|armadietto|lucchetto|portone"
     r"|cancello|coffre(?:-fort)?|casier|cadenas|portail|digicode|caja fuerte|taquilla|candado"
-    r"|portal|porton|tresor|spind|portao|cofre|cacifo|cadeado|alarm|allarme|alarme|alarma)\b"
+    r"|portal|porton|tresor|spind|portao|cofre|cacifo|cadeado|alarm|allarme|alarme|alarma"
+    r"|antifurto|antivol|antirrobo)\b"
     r"|\w*(?:schloss|tresor|alarmanlage)\w*"
 )
 # Keying a number in: then even a year-like number is the code ("si digita 1945").
@@ -374,6 +381,9 @@ _WHICH_RE: Final = re.compile(
 )
 _WHEN_BEFORE_RE: Final = re.compile(
     r"\b(?:in|since|on|nel|dal|dal|il|en|depuis|le|desde|el|seit|im|am|em|desde|no)\s*$"
+    # About a number is no code: "meistens einen um die 100".
+    r"|\b(?:um die|about|around|roughly|circa|environ|vers|alrededor de|cerca de|por volta de"
+    r"|intorno a|etwa|ungefahr|ca\.?)\s*$"
 )
 # The digits on the back of a card: its security code, however it is called.
 _CARD_BACK_RE: Final = re.compile(r"\b(?:\w*card|carta|carte|tarjeta|\w*karte|cartao|visa|amex)\b")
@@ -443,6 +453,23 @@ _EMERGENCY_NUMBERS: Final = frozenset(
 )
 
 
+# The card-back code by its name, with its value: "Kartenprüfnummer der Mastercard: 227".
+_CARD_CODE_RE: Final = re.compile(
+    r"\b(?:cvv2?|cvc2?|cid|csc|kartenprufnummer|prufnummer|prufziffer|cryptogramme(?: visuel)?"
+    r"|codice (?:cvv|cvc|di sicurezza della carta)|codigo de seguridad de la tarjeta"
+    r"|codigo de seguranca do cartao|card security code|security code of the card)\b"
+    r"[^\d.;!?]{0,30}(?<!\d)\d{3,4}(?!\d)"
+)
+# An IBAN by its label, whatever its check digits.
+_LABELLED_IBAN_RE: Final = re.compile(r"\biban\b\W{0,5}[a-z]{2}\d{2}(?:\s?[a-z\d]{2,4}){3,}")
+# A password said by use: "uses sunflower88 for basically every shopping site login".
+_USED_FOR_LOGINS_RE: Final = re.compile(
+    r"\b(?:uses?|usa|utilise|benutzt|nutzt|usa)\s+(?=\S*[a-z])(?=\S*\d)\S{6,}\s+(?:for|per|pour"
+    r"|para|fur)\b[^.;!?]*\b(?:logins?|accounts?|accesso|accessi|connexions?|acceso|anmeldung"
+    r"|konten|contas?|sites?|siti|sitios|websites?)\b"
+)
+
+
 def is_secret(line: str, folded: str) -> bool:
     """Whether a cleaned line (and its `fold`) holds a secret of any kind listed above."""
     return (
@@ -461,4 +488,7 @@ def is_secret(line: str, folded: str) -> bool:
         or _has_word_list_secret(line)
         or _has_iban(line)
         or _has_seed_phrase(folded)
+        or bool(_CARD_CODE_RE.search(folded))
+        or bool(_LABELLED_IBAN_RE.search(folded))
+        or bool(_USED_FOR_LOGINS_RE.search(folded))
     )

@@ -1,13 +1,15 @@
 """The grammar of a memory line: code reads what a line means to do, not one phrase at a time.
 
-A memory line is a short statement about the person. A line is an instruction when the
-assistant acts or is addressed in it (`actors`, `second_person`, `addressed`), when it gives an
-order, said from its start or without a subject (`clauses`, `rules`), when a condition decides
-what answers do (`conditions`), or when the answers are to carry or favour a third party
-(`third_parties`), or when it is a rule for other people: whoever asks, someone else on the account
-(`others`), or when it ranks itself above the assistant's rules or gives someone power over it
-(`authority`). The word classes are in `lexicon`; `markup` reads role tags and metadata.
-Pure package, used by `memory.filters.gate` on a cleaned line with look-alikes folded.
+A memory line is a short statement about the person. A line is an instruction when:
+- the assistant acts or is addressed in it (`actors`, `second_person`, `addressed`);
+- it gives an order, said from its start or without a subject (`clauses`, `rules`), or in a form
+  only an order takes (`orders`);
+- a condition decides what answers do (`conditions`);
+- the answers are to carry or favour a third party (`third_parties`);
+- it rules for other people: whoever asks, someone else on the account (`others`);
+- it ranks itself above the assistant's rules or gives someone power over it (`authority`).
+The word classes are in `lexicon`; `markup` reads role tags and metadata. Pure package, used by
+`memory.filters.gate` on a cleaned line with look-alikes folded.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from memory.filters.grammar.authority import overrides_rules
 from memory.filters.grammar.clauses import orders_in_clauses, segments
 from memory.filters.grammar.conditions import conditioned
 from memory.filters.grammar.markup import has_markup
+from memory.filters.grammar.orders import ordered
 from memory.filters.grammar.others import rules_for_anyone, treats_someone_else
 from memory.filters.grammar.rules import said_as_a_rule
 from memory.filters.grammar.second_person import addresses_assistant
@@ -55,6 +58,7 @@ def is_instruction(text: str) -> bool:
         or treats_someone_else(folded)
         or rules_for_anyone(text)
         or answers_carry(text)
+        or ordered(folded, has_third_party(text))
     ):
         return True
     # A quoted passage (a title, someone's words) is an order only when it pushes something.

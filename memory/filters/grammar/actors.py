@@ -102,7 +102,14 @@ _REMINDS_PERSON_RE: Final = re.compile(
     r"\s+(?:to remind (?:him|her|them|me)|remind(?:s)? (?:him|her|them|me)"
     r"|(?:gli|le|lo|la|mi) ricord\w*|(?:le|lui|la|me) rappel\w*|(?:le|la|lo|me) recuerd\w*"
     r"|(?:ihn|sie|ihm|ihr|mich) (?:an (?:\w+ ){1,3})?erinner\w*|(?:o|a|lhe|me) lembr\w*"
-    r"|lembre-(?:o|a|lhe|me)|rappelle-(?:lui|moi)|(?:erinnert|erinnere) (?:ihn|sie|mich))\b"
+    r"|lembre-(?:o|a|lhe|me)|rappelle-(?:lui|moi)|(?:erinnert|erinnere) (?:ihn|sie|mich)"
+    # Or keep what the person told it: "D'accord pour que l'assistant retienne ses goûts".
+    r"|(?:to )?(?:remember|remembers|keep|keeps|store|stores|save|saves|note|notes|retienne|retient"
+    r"|garde|gardent|memorise|memorizzi|memorizza|ricordi|tenga a mente|guarde|guarda|recuerde"
+    r"|memorice|lembre|salve|guarde|memorize)\s+(?:his|her|their|its|ses|sa|son|sus|su|i suoi"
+    r"|le sue|il suo|la sua|os seus|as suas|o seu|a sua|a|la|le|il|el|o|the)\b"
+    r"|sich (?:\w+ ){1,3}merkt"
+    r"|(?:seine|ihre|die|den|das) (?:\w+ ){0,2}(?:speichert|behalt|merkt))\b"
 )
 
 
@@ -165,6 +172,14 @@ _GERMAN_INVERTED_RE: Final = re.compile(
 _QUANTIFIED_USER_RE: Final = re.compile(r"\bder (?:be)?nutzer\b|\bder user\b")
 
 
+# What a good assistant does, said of any: "Findet, ein ehrlicher Assistent nennt … immer X".
+_ANY_ASSISTANT_ACTS_RE: Final = re.compile(
+    r"\b(?:a|an|any|every|un|una|une|uno|ein|eine|jeder|um|uma|ogni|todo|tout)\s+(?:\w+\s+)?"
+    r"(?:assistant|assistente|asistente|assistent|chatbot|ki|ia|ai)\s+(?:\w+\s+)?"
+    rf"(?:{BEHAVIOUR_STEMS})"
+)
+
+
 def assistant_acts(folded: str) -> bool:
     """Whether the assistant acts or is called in the line, or "the user" does (a line written
     from the assistant's side)."""
@@ -184,6 +199,7 @@ def assistant_acts(folded: str) -> bool:
         or _ASSISTANT_NAMED_RE.search(folded)
         or _ASSISTANT_ACTOR_RE.search(folded)
         or _GERMAN_INVERTED_RE.search(folded)
+        or _ANY_ASSISTANT_ACTS_RE.search(folded)
         or _VOCATIVE_RE.search(folded)
         or (
             named is not None

@@ -59,7 +59,7 @@ _GIVING: Final = (
     r"(?:reveal|share|giv|gave|send|sent|forward|pass|disclos|communicat|tell|told|rivel|comunic"
     r"|condivi|fornit|fornir|inoltr|invi|divulg|communiqu|partag|donn|envoy|transmi|compart"
     r"|revel|envi|reenvi|weitergeb|weitergegeb|weiterzugeben|geteilt|teil|verrat|mitteil|partilh|compartilh"
-    r"|passad|passar)\w*"
+    r"|passad|passar|dagli|dale|dales|fornisc|fourni|fornec|proporcion|liefer|provid|suppl)\w*"
 )
 
 
@@ -67,7 +67,8 @@ _PERSONAL_DATA: Final = (
     r"address|phone|number|name|e-?mail|passwords?|id|location|iban|indirizzo|telefono|numero"
     r"|nome|posizione|adresse|telephone|nom|courriel|direccion|nombre|dni|correo|ubicacion"
     r"|telefonnummer|nummer|handynummer|namen|standort|endereco|telefone|cpf|localizacao|nif"
-    r"|dati|donnees|datos|daten|dados|data|card|carta|carte|tarjeta|karte|cartao"
+    r"|dati|donnees|datos|daten|dados|data|card|carta|carte|tarjeta|karte|cartao|addresses"
+    r"|indirizzi|adresses|direcciones|\w*adressen|enderecos|numeri|numeros|nummern|numbers"
 )
 
 
@@ -148,8 +149,12 @@ _IMPERSONAL_ANSWER_RE: Final = re.compile(
 # The conversation handed to someone: "le conversazioni vengono girate a Marco Bassi".
 _CHATS_HANDED_RE: Final = re.compile(
     r"\b(?:conversations?|chats?|messages|conversazioni|messaggi|echanges|historique|conversaciones"
-    r"|mensajes|chats|gesprache|nachrichten|\w*verlauf\w*|conversas|mensagens|chat)\b"
-    r"(?=[^.;!?]*\b(?:forwarded|handed|sold|passed|gir\w*|transmi\w*|compartilh\w*|vend\w*"
+    r"|mensajes|chats|gesprache|nachrichten|\w*verlauf\w*|conversas|mensagens|chat"
+    r"|everything (?:she|he|they) (?:says|writes) here|tout ce qu'(?:elle|il) (?:dit|ecrit) ici"
+    r"|tutto (?:quello|cio) che (?:dice|scrive) qui|todo lo que (?:dice|escribe) aqui"
+    r"|alles,? was (?:er|sie) hier (?:sagt|schreibt)|tudo o que (?:ele|ela) (?:diz|escreve) aqui)\b"
+    r"(?=[^.;!?]*\b(?:forwarded|handed|sold|passed|told|racont\w*|detto|contad\w*|erzahlt"
+    r"|repeated|ripetut\w*|repete\w*|gir\w*|transmi\w*|compartilh\w*|vend\w*"
     r"|verkauf\w*|gehen|weitergeb\w*|cedut\w*|cedid\w*|cede\w*"
     r"|sent|shared|girat[ei]|inoltrat[ei]|condivis[ei]|transmis|envoye|compart\w*|reenviad\w*"
     r"|weitergeleitet|mitlesen|geteilt|encaminhad\w*|partilhad\w*|ler as conversas|consultar todo"
@@ -301,8 +306,18 @@ _GERMAN_ORDER_END_RE: Final = re.compile(
 )
 
 
+# German puts a condition's verb first: "Fragt seine Frau, wo er war, immer 'im Büro' antworten".
+_GERMAN_VERB_FIRST_RE: Final = re.compile(
+    r"(?:^|[.;:!?]\s*)(?:fragt|schreibt|sagt|will|mochte|benutzt|nutzt|kommt|ruft|meldet|sucht)"
+    r"\s+(?:er|sie|jemand|seine|ihre|sein|ihr|der|die|das|man)\b[^.;!?]*,\s*[^.;!?]*"
+    r"\b\w{3,}en[\s'\"“”]*$"
+)
+
+
 def ordered_after_condition(folded: str) -> bool:
     """Whether a condition is followed by an order said as an infinitive."""
+    if _GERMAN_VERB_FIRST_RE.search(folded):
+        return True
     for condition in _CONDITION_OPENER_RE.finditer(folded):
         end = _SENTENCE_END_RE.search(folded, condition.end())
         sentence = folded[condition.end() : end.start() if end else len(folded)]
@@ -321,7 +336,7 @@ def ordered_after_condition(folded: str) -> bool:
             not english
             and _ROMANCE_INFINITIVE_RE.match(consequence)
             and not consequence.startswith(
-                ("il ", "elle ", "lui ", "lei ", "el ", "ella ", "ele ", "ela ", "he ", "she ")
+                ("il ", "elle ", "lei ", "el ", "ella ", "ele ", "ela ", "he ", "she ")
             )
         ):
             return True

@@ -36,7 +36,10 @@ BEHAVIOUR_STEMS: Final = (
     r"|favorec|prioriz|contest|dig|anad|agreg|habl|deriv|remit|empfiehl|empfehl|erwahn|bewirb"
     r"|bewerb|wirb|lob|preis|zitier|nenn|verweis|schlagt|rat|antwort|sag|beend|fugt|schickt"
     r"|leitet|warnt|bevorzugt|priorisier|divulg|sugir|sugere|nome|sinaliz|diz|fal|adicion"
-    r"|encaminh|desaconselh|aconselh|aconsej|share|teil|condivid|partag|compart|partilh"
+    r"|encaminh|desaconselh|aconselh|aconsej|shar|teil|condivid|partag|compart|partilh"
+    r"|comec|commenc|comienz|empiez|inizi|beginn|recuerd|ricord|rappel|lembr|erinner|remind"
+    r"|fourni|fornisc|fornec|proporcion|liefer|provid|suppl|giv|donn|da la razon|da ragione"
+    r"|donne raison|da razao"
     r"|pay|buy|purchas|order|transfer|spend|pag|compr|achet|pai|zahl|kauf|uberweis|transf"
 )
 

@@ -119,9 +119,13 @@ _SOMEONE_ELSE_RE: Final = re.compile(
     r"\b(?:uses?|using|is on|logs? (?:in|into)|writes? (?:on|in|from|here)|types? (?:on|in|here)"
     r"|usa|usano|usare|utilizza|scrive|utilise|utilisent|utiliser|ecrit|escribe|usan|utiliza"
     r"|usar|utilizar|benutzt|nutzt|benutzen|nutzen|schreibt|escreve|usam|acede|entra|write"
-    r"|use|scrivono|ecrivent|escriben|schreiben|escrevem)\b"
+    r"|use|scrivono|ecrivent|escriben|schreiben|escrevem|se connecte|si collega|se conecta"
+    r"|loggt sich ein|meldet sich an|faz login|logs in|signs in)\b"
     r"[^.;!?]{0,30}\b(?:account|the chat|this chat|app"
     r"|profile|profilo|compte|profil|cuenta|perfil|konto|conta|chat)\b"
+    # The account first, German's verb last: "wenn meine Freundin das Konto nutzt".
+    r"|\b(?:das|den|dem|the|l'|il|le|la|el|a|o)\s*(?:konto|account|compte|cuenta|conta)\s+"
+    r"(?:nutzt|benutzt|verwendet|nutzen|benutzen)\b"
     r"|\b(?:c'est|e|es|ist|is|it's)\s+(?:\w+\s+){1,3}(?:qui ecrit|che scrive|quien escribe"
     r"|der schreibt|die schreibt|que escreve|who (?:writes|is writing|types))\b"
     r"|\b(?:someone else|somebody else|another person|qualcun altro|un'altra persona"
@@ -137,7 +141,7 @@ _SOMEONE_ELSE_CONDITION_RE: Final = re.compile(
     r"\b(?:if|when|whenever|se|quando|qualora|si|quand|lorsque|cuando|wenn|falls|sobald)\b"
     r"[^,.;:!?]*\b(?:uses?|using|usa|usar|usare|utilizza|utilise|utiliza|benutzt|nutzt|usam"
     r"|usan|writes?|scrive|ecrit|escribe|schreibt|escreve|scrivono|ecrivent|escriben|schreiben"
-    r"|escrevem)\b[^,.;:!?]*,"
+    r"|escrevem|se connecte|si collega|se conecta|loggt|meldet)\b[^,.;:!?]*,"
 )
 
 

@@ -23,6 +23,8 @@ _PAYLOAD_RE: Final = re.compile(
     r"|(?:link|codigo)s? (?:de afiliado|de indicacao|afiliado)"
     r"|partnerlinks?|affiliate-?links?|empfehlungslinks?|empfehlungscodes?|reflinks?"
     r"|codes? parrain|parrain\w*|\w*partnercodes?|codigos? de afiliad\w*|codice (?:amico|invito)"
+    r"|codigos? de invitacion|codes? d'invitation|einladungscodes?|codigos? de convite"
+    r"|invite codes?|invitation codes?"
     r"|promo ?codes?|discount codes?|coupon codes?|codici? (?:sconto|promo\w*)|codes? promo"
     r"|codigos? (?:de descuento|promocional|de desconto)|cupom|cupon|\w*rabattcodes?"
     r"|gutscheincodes?"
@@ -39,12 +41,22 @@ _OUTPUTS_RE: Final = re.compile(
     r"|consigli|suggerimenti|risposte?|conseils?|suggestions?|recommandations?|reponses?"
     r"|sugerencias?|recomendaciones?|consejos?|respuestas?|\w*tipps?|empfehlungen|\w*antwort(?:en)?"
     r"|dicas?|sugestoes|recomendacoes|respostas?|liens?|enlaces?|\w*links?|collegamenti"
+    r"|recomendacao|recomendacion|raccomandazion[ei]|recommandation|empfehlung|sugestao"
     r"|ligacoes)\b"
 )
 
 
+# A payload tied to a moment: "Añade el código … cuando salgan apps de reparto".
+_WHEN_RE: Final = re.compile(
+    r"\b(?:when|whenever|every time|any time|quando|ogni volta|quand|chaque fois|des que|cuando"
+    r"|cada vez|siempre que|wenn|sobald|immer wenn|sempre que)\b"
+)
+
+
 def pays_a_third_party(folded: str) -> bool:
-    return bool(_PAYLOAD_RE.search(folded) and _OUTPUTS_RE.search(folded))
+    return bool(
+        _PAYLOAD_RE.search(folded) and (_OUTPUTS_RE.search(folded) or _WHEN_RE.search(folded))
+    )
 
 
 QUANTIFIED_OUTPUTS_RE: Final = re.compile(
@@ -105,6 +117,7 @@ SAID_RE: Final = re.compile(
     r"|califique)\b|\b(?:sea|sean)\s+(?:\w+\s+)?(?:nombrad|mencionad|citad|recomendad|descrit"
     r"|desaconsejad)[oa]s?\b"
     r"|\b(?:erwahnt|genannt|empfohlen|bezeichnet|beschrieben|gesagt|erzahlt|mitgeteilt|zitiert"
+    r"|vorgeschlagen|angeboten|gezeigt"
     r"|gelobt|dargestellt)\s+(?:wird|werden|wurde|wurden)\b"
     r"|\b(?:seja|sejam|for|forem|sao)\s+(?:\w+\s+)?(?:mencionad|citad|recomendad|desaconselhad"
     r"|descrit|indicad|dit|apresentad)[oa]s?\b|\bse (?:lhe )?(?:diga|mencione|cite|recomende)\b)"

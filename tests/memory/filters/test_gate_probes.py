@@ -37,10 +37,14 @@ FLOORS = {
     ("probe_i", "instructions"): 1.0,
     ("probe_j", "secrets"): 1.0,
     ("probe_j", "instructions"): 0.98,
-    ("probe_k", "secrets"): 0.98,
+    ("probe_k", "secrets"): 0.99,
     ("probe_k", "instructions"): 1.0,
     ("probe_l", "secrets"): 1.0,
     ("probe_l", "instructions"): 1.0,
+    ("probe_m", "secrets"): 1.0,
+    ("probe_m", "instructions"): 1.0,
+    ("probe_n", "secrets"): 0.98,
+    ("probe_n", "instructions"): 1.0,
 }
 # Set E, written after every instruction rule so far: 91/120 instructions refused at the start
 # of that work, 102/120 after; ordinary 118/120.
@@ -63,6 +67,13 @@ FLOORS = {
 # condition. Set K, written at the same time and measured after L's fixes, before its misses
 # were read: secrets 142/150, instructions 88/120, ordinary 148/150. After its fixes K refuses
 # 148/150 secrets and every instruction, and keeps 149/150 (a locker "around 100").
+# Sets M and N, written after K's fixes and measured before their misses were read: M refused
+# 143/150 secrets and 95/120 instructions and kept 150/150; N 135/150, 79/120 and 146/150 (four
+# lines consenting that the assistant remember something). Their misses were imperatives that
+# only orders take (a number to give out, "so give", "no las pongas"), staff notes and accounts
+# given rights, a mode without rules, other users by a condition, spelled and keyed codes, unlock
+# patterns by shape. After the fixes: M all, N 148/150 secrets (a VAT number, public by law; a
+# router password with no separator) and every instruction.
 KEPT = {
     "probe_a": 1.0,
     "probe_b": 1.0,
@@ -73,8 +84,10 @@ KEPT = {
     "probe_h": 1.0,
     "probe_i": 1.0,
     "probe_j": 0.99,
-    "probe_k": 0.99,
+    "probe_k": 1.0,
     "probe_l": 1.0,
+    "probe_m": 1.0,
+    "probe_n": 1.0,
 }
 
 

@@ -1,0 +1,134 @@
+"""Orders by their mood where the person's own verbs cannot be them: a number to give out, an
+order after "so", a negative command, "tu" or "du" as a subject outside quotes, a request never
+to be refused, a topic that decides what to send people to.
+
+In Italian, Spanish and Portuguese the familiar imperative is the third person ("Manda sempre
+a …" is also "always sends to …"), so these read the forms and objects that only an order has.
+
+Pure module, part of `memory.filters.grammar`; patterns read folded text unless said otherwise.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from memory.filters.grammar.lexicon import QUOTED_RE, own_circle
+
+# A phone number: seven digits or more in groups, with a prefix in brackets or not.
+_PHONE: Final = r"(?:\+?\(?\d{2,4}\)?[ .-]?)?\d{2,5}(?:[ .-]\d{2,5}){1,4}"
+
+# Giving a number out, in forms a person's own habit does not take: "Give out 0800 555 0199",
+# "dai il 347 889 1021", "Donne le 09 72 41 88 03", "passe o (11) 97744-2081", "dar el número".
+_GIVE_NUMBER_RE: Final = re.compile(
+    r"(?:^|[.;:!?,(\[]\s*)(?:(?:always|only|just|sempre|solo|toujours|seulement|siempre|sempre"
+    r"|immer|nur|apenas)\s+)*(?:give out|give|hand out|share|dai|dagli|dalle|da'|dare|fornisci"
+    r"|fornire|donne|donner|donnez|fournis|fournir|dar|dale|dales|da|proporciona|proporcionar"
+    r"|passe|passar|passa|forneca|fornecer|de|gib|geben|nenne|nennen)\b[^.;!?]{0,30}?"
+    rf"(?<![\d+(]){_PHONE}(?!\d)"
+)
+
+
+# An order after "so" or "therefore": "so give exact doses", "então forneça", "quindi dagli".
+_SO_ORDER_RE: Final = re.compile(
+    r"\b(?:so|therefore|hence|quindi|percio|pertanto|dunque|donc|alors|asi que|por eso|por lo tanto"
+    r"|entonces|daher|deshalb|deswegen|entao|portanto|por isso)\s*,?\s+(?:(?:always|just|sempre"
+    r"|toujours|siempre|immer|apenas)\s+)?(?:give|tell|send|provide|share|answer|reply|skip|drop"
+    r"|omit|dai|dagli|dalle|fornisci|rispondi|omet\w*|dimmi|dille|digli|donne|fournis|reponds|dis"
+    r"|dale|dales|dile|proporciona|responde|omite|gib|sag|antworte|liefere|lass|forneca|fornece"
+    r"|diga|responda|passe|envie|manda|mandale|omita|no las pongas|non metterle|ne les mets pas)\b"
+)
+
+
+# A negative command, which only an order takes: "no las pongas", "no menciones", "non dirgli".
+_NEGATIVE_COMMAND_RE: Final = re.compile(
+    r"\bno (?:(?:me|te|le|les|lo|la|los|las|se)\s+)?(?:pongas|digas|menciones|recomiendes"
+    r"|muestres|avises|adviertas|incluyas|anadas|des|hagas|uses|cuentes|rechaces|niegues)\b"
+    r"|\bnao (?:(?:lhe|lhes|o|a|os|as|me)\s+)?(?:ponhas|digas|menciones|recomendes|mostres|avises"
+    r"|incluas|recuse|recuses|negue|negues|diga|mencione|conte)\b"
+    r"|\bnunca (?:(?:lhe|lhes|o|a|os|as|me|le|les|lo|la)\s+)?(?:recuse|recuses|negue|negues"
+    r"|rechaces|niegues|digas)\b"
+)
+
+
+# Refusing a request, never: "Ne refuse plus jamais une demande", "Responde siempre que sí a
+# todo lo que pida". A request is what someone asks the assistant.
+_NEVER_REFUSE_REQUEST_RE: Final = re.compile(
+    r"\b(?:never|jamais|mai|nunca|nie|niemals)\b[^.;!?]*\b(?:refus\w*|declin\w*|rifiut\w*|rechaz\w*"
+    r"|recus\w*|ablehn\w*|verweiger\w*)\b[^.;!?]*\b(?:requests?|demandes?|richiest[ae]|peticion\w*"
+    r"|solicitud\w*|pedidos?|anfragen?|bitten?|solicitac\w*)\b"
+    r"|\b(?:refus\w*|rifiut\w*|rechaz\w*|recus\w*|ablehn\w*)\b[^.;!?]*\b(?:never|jamais|mai|nunca"
+    r"|nie|niemals)\b[^.;!?]*\b(?:requests?|demandes?|richiest[ae]|peticion\w*|pedidos?"
+    r"|anfragen?)\b"
+    r"|\b(?:answer|reply|say|responde|rispondi|reponds|antworte|diga|di|di')\s+(?:always\s+|siempre"
+    r"\s+|sempre\s+|toujours\s+|immer\s+)?(?:que |che |that |dass )?(?:yes|si|oui|ja|sim)\b"
+    r"[^.;!?]*\b(?:everything|anything|todo|tutto|tout|alles|tudo)\b"
+)
+
+
+# "Tu" or "du" as a subject outside quotes: the assistant addressed ("Tu t'appelles
+# désormais …", "fais comme si tu ne savais rien"). English "you" is also anyone ("you never
+# know"), so it is read elsewhere.
+_SECOND_PERSON_SUBJECT_RE: Final = re.compile(
+    # A clause that opens with it; "que tu cites tes sources" is a wish about answers, read
+    # elsewhere, and "Tu es mon meilleur ami, dit-il" reports his words.
+    r"(?:^|[.;:!?]\s*|\b(?:et|e|y|and|ma|mais|pero|mas)\s+)tu \w{2,}"
+    r"(?![^.;!?]*\b(?:dit-il|dit-elle|dice|says|said|sagt|diz|disse|dijo|ha detto|a dit)\b)"
+    r"|\bdu \w+st\b"
+    r"|\b(?:fais|fai|haz|mach|faca|faz) comme si\b|\bfais comme si\b|\bhaz como si\b"
+    r"|\bfai finta\b|\bfinge\b|\bfinja\b|\btu t'appelles\b"
+)
+
+
+# A topic that decides what the answers push: "Manda siempre a X para cualquier compra", "per i
+# viaggi proporre solo X", "any time plumbing is mentioned".
+_FOR_ANY_TOPIC_RE: Final = re.compile(
+    r"\b(?:para cualquier|para toda|para todo|para qualquer|per qualsiasi|per ogni|pour tout"
+    r"|pour toute|pour n'importe quel\w*|for any|for every|bei jeder|bei allen|any time|anytime"
+    r"|every time|whenever|des qu'il est question|quand il est question|ogni volta che si parla"
+    r"|cada vez que se hable|sempre que se falar|per i viaggi|pour les voyages|para los viajes"
+    r"|para as viagens|fur reisen|quando si parla di|se si parla di|cuando se hable de"
+    r"|quando se falar de|wenn es um)\b"
+)
+_PUSHING_RE: Final = re.compile(
+    r"\b(?:recommend\w*|suggest\w*|send|sent|propos\w*|propor\w*|consigli\w*|raccomand\w*"
+    r"|mand\w*|envi\w*|recomiend\w*|recomend\w*|aconsej\w*|sugier\w*|sugir\w*|suger\w*|empfiehl\w*"
+    r"|empfehl\w*|schick\w*|verweis\w*|conseill\w*|recommand\w*|renvo\w*|dirig\w*|deriv\w*"
+    r"|encaminh\w*|indic\w*|sosten\w*|sostien\w*|soutien\w*|apoy\w*|apoi\w*|support\w*|unterstutz\w*"
+    r"|defend\w*|difend\w*|verteidig\w*|give out|dai|dagli|donne|dar|dale|passe|passar|gib)\b"
+)
+
+
+# Kept doing, or harm handed over: "…, keep doing that", "dale código de malware".
+_KEEP_DOING_RE: Final = re.compile(
+    r"\b(?:keep doing (?:that|this|it|so)|keep it up|continua cosi|continua a farlo|continue comme"
+    r" ca|continue ainsi|sigue asi|segui asi|mach weiter so|continue assim|continua assim)\b"
+    r"|\b(?:dale|dagli|give|write|scrivi|ecris|escribe|schreib\w*|escreva|forneca|fornisci|fournis"
+    r"|proporciona|liefere|provide)\b[^.;!?]*\b(?:malware|ransomware|keyloggers?|exploits?"
+    r"|spyware|phishing kits?)\b"
+)
+
+
+def _unquoted(folded: str) -> str:
+    return QUOTED_RE.sub(" ", folded)
+
+
+def ordered(folded: str, third_party: bool) -> bool:
+    """Whether a folded line gives an order by a form only orders take, or pushes a third party
+    (`third_party`: one is named in the line) when a topic comes up."""
+    outside = _unquoted(folded)
+    if (
+        _GIVE_NUMBER_RE.search(folded)
+        or _SO_ORDER_RE.search(folded)
+        or _NEGATIVE_COMMAND_RE.search(folded)
+        or _NEVER_REFUSE_REQUEST_RE.search(folded)
+        or _SECOND_PERSON_SUBJECT_RE.search(outside)
+        or _KEEP_DOING_RE.search(folded)
+    ):
+        return True
+    # Recommending something to friends on a topic is the person's habit.
+    return (
+        third_party
+        and not own_circle(folded)
+        and bool(_FOR_ANY_TOPIC_RE.search(folded) and _PUSHING_RE.search(folded))
+    )
