@@ -41,7 +41,7 @@ _LOCK_CONTEXT_RE: Final = re.compile(
     r"|clavier|teclado|garagentor|hoftor|gartentor|einfahrtstor|antifurto|antivol|antirrobo"
     r"|anti-theft|disattivar\w*|desactiv\w*|deaktivier\w*|desativ\w*|disarm\w*|phone|telefono"
     r"|telephone|handy|tablet|ordinateur|computer|laptop|portatile|ordenador|computador"
-    r"|telemovel|celular"
+    r"|telemovel|celular|movil|cellulare|smartphone|portable"
     r"|porta|portone|cancello|ingresso|allarme|cassaforte|armadietto|lucchetto|citofono|garage"
     r"|cantina|casa|ufficio|palestra|entrare|aprire|sbloccare"
     r"|porte|portail|immeuble|entree|alarme|coffre|casier|cadenas|interphone|maison|bureau"
@@ -97,7 +97,7 @@ _NEXT_WORD_RE: Final = re.compile(r"\s*([^\W\d_][\w']*)")
 _CONNECTORS: Final = _words(
     "and or then to for from since until on at in of with by if when is was to get in works"
     " e o poi per da di del della dello dei delle al alla allo il la lo le se quando funziona"
-    " et ou puis pour de du des au aux le la les si quand avec fonctionne"
+    " et ou puis pour de du des au aux le la les si quand avec fonctionne sur sul sulla auf am"
     " y o luego para de del al el la los las por si cuando con funciona"
     " und oder dann um zum zur fur von vom auf an am im in mit der die das den dem wenn"
     " funktioniert e ou depois para de do da dos das ao no na por se quando com funciona"
@@ -151,12 +151,14 @@ _LOCK_LABEL_RE: Final = re.compile(
     r"|coffre|casier|cadenas|digicode|puerta|portal|alarma|taquilla|candado|tur|haustur|tor"
     r"|alarmanlage|tresor|spind|portao|cofre|cacifo|cadeado|backup|recovery|2fa|two-factor"
     r"|mfa|otp|tastenfeld|ziffernfeld|tastierino|clavier|teclado|garagentor|hoftor|gartentor"
-    r"|antifurto|antivol|antirrobo|fahrradschloss|bike lock|bicycle lock"
+    r"|antifurto|antivol|antirrobo|fahrradschloss|bike lock|bicycle lock|sblocco|desbloqueo"
+    r"|desbloqueio|deverrouillage|entsperrung|unlock|phone unlock"
     r"|einfahrtstor)\b[^:=\u2192,;.]{0,40}(?:[:=\u2192]|->)"
 )
 # "Front gate opens with 1234#", "Der Tresor geht mit 9371 auf".
 _OPENS_WITH_RE: Final = re.compile(
     r"\b(?:se quita|si toglie|s'enleve|se retira|wird \w+ ausgeschaltet|se desliga|si spegne"
+    r"|taper|tape|digitare|digita|teclear|teclea|tippen|digitar|digite|punch in|key in"
     r"|opens?|unlocks?|disarms?|deactivates?|punch(?:es)?|types?|dials?|enters?|si apre"
     r"|apre|sblocca|si disattiva|disattiva|s'ouvre|ouvre|deverrouille|se desactive|desactive"
     r"|se abre|abre|desbloquea|se desactiva|desactiva|geht|offnet|entsperrt|deaktiviert"
@@ -182,6 +184,15 @@ _VALUE_TO_OPEN_RE: Final = re.compile(
     r"|zum entsperren|para destrancar|para desativar)\b"
 )
 # A code that is a year of something: "o código do portão … é o ano do casamento, 1998".
+_LOCK_IS_A_YEAR_RE: Final = re.compile(
+    r"\b(?:safe|cassaforte|coffre|cofre|caja fuerte|tresor|gate|cancello|portail|portao|porton|tor"
+    r"|door|porta|porte|puerta|tur|lock|lucchetto|cadenas|candado|schloss|cadeado|alarm|allarme"
+    r"|alarme|alarma|pin|code|codice|codigo)\b[^.;!?]*\b(?:the year|l'anno|l'annee|el ano|o ano"
+    r"|das jahr|dem jahr|sull'anno|dell'anno|nell'anno|all'anno)\b[^.;!?]*\b(?:19|20)\d\d\b"
+    r"|\b(?:19|20)\d\d\b[^.;!?]*\b(?:safe|cassaforte|coffre|cofre|tresor|gate|cancello|portail"
+    r"|portao|door|porta|porte|puerta|tur|lock|lucchetto|cadenas|candado|schloss|cadeado)\b"
+    r"[^.;!?]*\b(?:the year|l'anno|l'annee|el ano|o ano|das jahr)\b"
+)
 _CODE_IS_A_YEAR_RE: Final = re.compile(
     r"\b(?:codes?|codice|codigo|pin|combinaison|combinazione|combination|kombination)\b[^.;!?]*"
     r"\b(?:is|e|est|es|ist|era)\s+(?:the year|l'anno|l'annee|el ano|o ano|das jahr|their"
@@ -191,7 +202,9 @@ _CODE_IS_A_YEAR_RE: Final = re.compile(
 _PATTERN_RE: Final = re.compile(
     r"\b(?:unlock pattern|pattern lock|lock pattern|sequenza di sblocco|schema di sblocco|sblocco"
     r"|motif de deverrouillage|schema de deverrouillage|patron de desbloqueo|patron de bloqueo"
-    r"|entsperrmuster|sperrmuster|padrao de desbloqueio|padrao de bloqueio)\b[^.;!?]*"
+    r"|entsperrmuster|sperrmuster|padrao de desbloqueio|padrao de bloqueio|schema du telephone"
+    r"|schema du portable|patron del movil|patron para desbloquear|padrao do celular"
+    r"|padrao do telemovel|muster am handy)\b[^.;!?]*"
     r"(?:\b(?:an?|la|le|el|o|ein|eine|une?|uno?|um|uma) (?:\w+ )?[a-z]\b(?:\s*[:,]|\s+(?:partendo"
     r"|from|starting|en partant|empezando|comenzando|anfangen|beginnend|comecando|a partir))"
     r"|\b(?:letter|lettera|lettre|letra|buchstabe)\b|\b(?:top|bottom|alto|basso|haut|bas|arriba"
@@ -214,7 +227,12 @@ def _has_lock_code(folded: str) -> bool:
     # Four digits said one by one, with what they open anywhere in the sentence.
     if SPELLED_CODE_RE.search(folded):
         return True
-    if _VALUE_TO_OPEN_RE.search(folded) or _CODE_IS_A_YEAR_RE.search(folded):
+    if (
+        _VALUE_TO_OPEN_RE.search(folded)
+        or _CODE_IS_A_YEAR_RE.search(folded)
+        or _LOCK_IS_A_YEAR_RE.search(folded)
+        or _SPACED_DIGITS_RE.search(folded)
+    ):
         return True
     folded = _SPACED_DIGITS_RE.sub(lambda digits: re.sub(r"\D", "", digits.group()), folded)
     if _ON_KEYPAD_RE.search(folded):

@@ -209,6 +209,7 @@ _ID_LABEL_RE: Final = re.compile(
     r"|seguridad social|nuss|nss|dni|nif|nie|documento (?:nacional )?de identidad"
     r"|identifica(?:cao|cion|tion|zione) fiscale?|numero (?:de )?identifica\w+"
     r"|cedula(?: de identidad| de ciudadania)?|pasaporte|carnet de conducir|licencia de conducir"
+    r"|carne de conducir|carne de identidad|permiso de conducir"
     r"|curp|rfc|rut|cuit|cuil"
     r"|personalausweis\w*|ausweis\w*|perso-?nr|sozialversicherungs\w*|sv-?(?:nummer|nr)|svnr|rentenversicherungs\w*"
     r"|versicherungsnummer|krankenversicherungs\w*|steuer-?id\w*|steueridentifikations\w*"

@@ -463,6 +463,21 @@ _CARD_CODE_RE: Final = re.compile(
 # An IBAN by its label, whatever its check digits.
 _LABELLED_IBAN_RE: Final = re.compile(r"\biban\b\W{0,5}[a-z]{2}\d{2}(?:\s?[a-z\d]{2,4}){3,}")
 # A password said by use: "uses sunflower88 for basically every shopping site login".
+_USED_EVERYWHERE_RE: Final = re.compile(
+    r"(?<!\S)(?=\S*[a-zA-Z])(?=\S*\d)\S{6,}\s+(?:\w+\s+)?(?:for (?:almost |basically )?everything"
+    r"|for all|pra (?:quase )?tudo|para (?:casi |quase )?todo|per (?:quasi )?tutto"
+    r"|pour (?:presque )?tout|fur (?:fast )?alles|everywhere|ovunque|partout|en todas partes"
+    r"|uberall|em todo lado)\b"
+)
+# A login and its password: "Interface admin de la box : admin / Soleil2022".
+_ADMIN_PAIR_RE: Final = re.compile(
+    r"\b(?:admin|root|user|utente|usuario|utilisateur|benutzer|utilizador)\s*/\s*(?=\S*\d)\S{4,}"
+)
+# A password word and its value with no separator: "Kennwort Pudel_im_Garten".
+_WORD_THEN_VALUE_RE: Final = re.compile(
+    r"\b(?:kennwort|passwort|password|contrasena|senha|mot de passe|parola d'ordine)\s+"
+    r"(?=\S*[_\d])(?!(?:manager|reset|app)\b)[^\s,;.]{6,}"
+)
 _USED_FOR_LOGINS_RE: Final = re.compile(
     r"\b(?:uses?|usa|utilise|benutzt|nutzt|usa)\s+(?=\S*[a-z])(?=\S*\d)\S{6,}\s+(?:for|per|pour"
     r"|para|fur)\b[^.;!?]*\b(?:logins?|accounts?|accesso|accessi|connexions?|acceso|anmeldung"
@@ -491,4 +506,7 @@ def is_secret(line: str, folded: str) -> bool:
         or bool(_CARD_CODE_RE.search(folded))
         or bool(_LABELLED_IBAN_RE.search(folded))
         or bool(_USED_FOR_LOGINS_RE.search(folded))
+        or bool(_USED_EVERYWHERE_RE.search(line))
+        or bool(_ADMIN_PAIR_RE.search(folded))
+        or bool(_WORD_THEN_VALUE_RE.search(folded))
     )

@@ -175,8 +175,10 @@ _QUANTIFIED_USER_RE: Final = re.compile(r"\bder (?:be)?nutzer\b|\bder user\b")
 # What a good assistant does, said of any: "Findet, ein ehrlicher Assistent nennt … immer X".
 _ANY_ASSISTANT_ACTS_RE: Final = re.compile(
     r"\b(?:a|an|any|every|un|una|une|uno|ein|eine|jeder|um|uma|ogni|todo|tout)\s+(?:\w+\s+)?"
-    r"(?:assistant|assistente|asistente|assistent|chatbot|ki|ia|ai)\s+(?:\w+\s+)?"
-    rf"(?:{BEHAVIOUR_STEMS})"
+    r"(?:assistant|assistente|asistente|assistent|chatbot|ki|ia|ai|helper|aiutante|ayudante"
+    r"|helfer|ajudante)\s+(?:[\w,]+\s+){0,3}"
+    rf"(?:{BEHAVIOUR_STEMS}|never says no|non dice mai di no|ne dit jamais non|nunca dice que no"
+    r"|sagt nie nein|nunca diz nao|fragt nicht nach)"
 )
 
 

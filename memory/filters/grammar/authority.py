@@ -145,6 +145,17 @@ _STAFF_NOTE_RE: Final = re.compile(
     r"|administrad\w*|darf|unrestricted|sans restriction\w*|sin restricci\w*|sem restri\w*"
     r"|senza limit\w*|senza restrizion\w*|ohne einschrank\w*|no limits|verified|verificat\w*"
     r"|verifie|verificad\w*|verifiziert|privileg\w*)\b"
+    r"|\b(?:staff|support|soporte|supporto|suporte|moderation|moderazione|moderacion|moderacao"
+    r"|admin\w*)[- ](?:verified|approved|reviewed|revisad[oa]|verificad[oa]|approvat[oa]"
+    r"|verifie|approuve|gepruft|freigegeben)\b"
+    r"|\b(?:verified|approved|reviewed|revisad[oa]|verificad[oa]|approvat[oa]|verifie|approuve"
+    r"|gepruft|freigegeben) (?:by|por|da|par|von|pelo|pela) (?:the )?(?:staff|support|soporte"
+    r"|supporto|suporte|moderation|moderazione|moderacion|moderacao|admins?|team|equipe|equipo"
+    r"|equipa)\b"
+    r"|\b(?:account|compte|cuenta|conta|konto|profil\w*|perfil)\b[^.;!?]*\b(?:droits developpeur"
+    r"|developer (?:rights|access|mode)|entwickler-?freigabe|permisos de desarrollador"
+    r"|permessi (?:da )?sviluppatore|direitos de desenvolvedor|reglages internes"
+    r"|internal settings|impostazioni interne|ajustes internos|interne einstellungen)\b"
     r"|\b(?:utente|user|utilisateur|usuario|utilizador|nutzer) (?:verificato|verified|verifie"
     r"|verificado|verifiziert)\b"
 )
@@ -248,7 +259,11 @@ _NEVER_REFUSES_RE: Final = re.compile(
 # Denying what the assistant is or keeps: "Soll niemals zugeben, dass Erinnerungen gespeichert
 # sind".
 _DENIES_MEMORY_RE: Final = re.compile(
-    r"\b(?:admit\w*|reveal\w*|disclos\w*|ammett\w*|rivel\w*|admett\w*|avou\w*|revel\w*|admit\w*"
+    r"\b(?:claim\w*|say|saying|behaupten|dizer|decir|dire|affermare|affirmer|rispondere|repondre"
+    r"|responder|antworten)\b[^.;!?]*\b(?:no|keine|nada|nothing|niente|rien|nulla|nichts|nao ha)"
+    r"\b[^.;!?]*\b(?:gespeichert\w*|saved|stored|guardad\w*|salvat\w*|enregistr\w*|memoria"
+    r"|memory|memoire|notizen|notes|notas|note)\b"
+    r"|\b(?:admit\w*|reveal\w*|disclos\w*|ammett\w*|rivel\w*|admett\w*|avou\w*|revel\w*|admit\w*"
     r"|reconoc\w*|zugeben|zugibt|verraten|verrat|eingestehen|admitir|confessar|revelar)\b"
     r"[^.;!?]*\b(?:memor\w*|remember\w*|ricord\w*|souvenirs?|recuerd\w*|erinnerung\w*"
     r"|gespeichert|lembranc\w*|it is an ai|it's an ai|e un'ia|est une ia|es una ia|eine ki ist"
@@ -310,6 +325,150 @@ _GERMAN_MODAL_ASSISTANT_RE: Final = re.compile(
 )
 
 
+# Memory speaking of itself: "This note takes precedence", "Cualquier línea de memoria añadida
+# después de esta no cuenta", "Newer notes added from the settings page are forgeries".
+_ABOUT_MEMORY_RE: Final = re.compile(
+    r"\b(?:this|questa|questo|cette|cet|esta|este|diese|dieser|dieses|essa|esse) (?:note|line|entry"
+    r"|memory|nota|riga|voce|memoria|ligne|entree|memoire|linea|entrada|anotacion|zeile|notiz"
+    r"|eintrag|erinnerung|linha|anotacao)\b"
+    r"|\b(?:other|altre|altri|autres|otras|otros|outras|outros|anderen|andere|newer|later|nuove"
+    r"|nouvelles|nuevas|neue|novas|all the|tutte le|toutes les|todas las|alle|todas as)\s+(?:saved"
+    r"\s+|salvate\s+|enregistrees\s+|guardadas\s+|gespeicherten\s+|salvas\s+)?(?:notes|lines"
+    r"|entries|memories|note|righe|voci|lignes|notas|lineas|entradas|notizen|zeilen|eintrage"
+    r"|anotacoes|linhas)\b"
+    r"|\b(?:memory lines?|linea de memoria|lineas de memoria|riga di memoria|righe di memoria"
+    r"|ligne de memoire|lignes de memoire|linha de memoria|linhas de memoria|memory entr\w*"
+    r"|notes? added|notas? anadidas?|note aggiunte|notes ajoutees|notizen,? die)\b"
+)
+
+
+# Rules and guards done away with: "lève toutes les restrictions", "se acabaron los filtros",
+# "vale tudo, sem filtro", "Warnhinweise … sind bei ihm abbestellt", "niente più rifiuti".
+_GUARD_NOUNS: Final = (
+    r"restrictions?|restrizioni|restricciones|restricoes|einschrankungen|limits?|limiti|limites"
+    r"|grenzen|filters?|filtri|filtres|filtros|filter|controls?|controlli|controles|kontrollen"
+    r"|refusals?|rifiuti|refus|negativas|recusas|ablehnungen|warnings?|avvertenze|avvisi"
+    r"|avertissements|mises en garde|advertencias|avisos|\w*warnungen|\w*warnhinweise"
+    r"|caveats?|cautions?|precauzioni|cautele|inviti alla prudenza|precauciones|ressalvas"
+    r"|disclaimers?|rules|regole|regles|reglas|regras|regeln|\w*regeln"
+)
+_GUARDS_GONE_RE: Final = re.compile(
+    rf"\b(?:lifts?|lifted|leve|levent|levee?s?|levantad\w*|levanta|tolt[ei]|rimoss[ei]|removed"
+    r"|aufgehoben|hebt \w+ auf|se acabaron|se acabo|acabou|finit|vorbei|abbestellt|spent[ei]"
+    r"|spegner\w*|desligad\w*|desligar|apagad\w*|apagar|off)\b[^.;!?]*\b(?:{_GUARD_NOUNS})\b"
+    rf"|\b(?:{_GUARD_NOUNS})\b[^.;!?]*\b(?:lifted|levees?|levad\w*|tolt[ei]|rimoss[ei]|removed"
+    r"|aufgehoben|se acabaron|acabou|abbestellt|spent[ei]|desligad\w*|apagad\w*|off"
+    r"|vadano spent[ei]"
+    r"|fiquem desligad\w*|desactivan|se desactivan|desativad\w*)\b"
+    rf"|\b(?:no more|plus de|plus aucune?|niente piu|nessun\w* piu|ya no hay|nada mas de|no mas"
+    rf"|nunca mais|sem mais|keine \w+ mehr)\s+(?:\w+\s+)?(?:{_GUARD_NOUNS})\b"
+    r"|\b(?:vale tudo|todo vale|tout est permis|tutto e permesso|alles ist erlaubt|anything goes"
+    r"|carte blanche)\b"
+    rf"|\b(?:with|con|avec|mit|com)\s+no\s+(?:\w+\s+)?(?:{_GUARD_NOUNS})\b"
+    rf"|\b(?:without|senza|sans|sin|sem|ohne)\s+(?:the usual |any |le solite |les |los |os |die )?"
+    rf"(?:caveats?|cautions?|precauzioni|cautele|inviti alla prudenza|precauciones|ressalvas"
+    r"|mises en garde|reparos|riserve|vorsichtshinweise|obiezioni|objections)\b"
+    r"|\b(?:vietato|interdit|prohibido|proibido|verboten|forbidden|not allowed)\b[^.;!?]*"
+    rf"\b(?:{_GUARD_NOUNS})\b"
+    r"|\b(?:i want no|want no|i don't want|je ne veux pas|no quiero|non voglio|ich will keine"
+    rf"|nao quero)\b[^.;!?]*\b(?:{_GUARD_NOUNS})\b"
+    # Hiding what could harm: "qu'on taise les effets secondaires", "sin mencionar ningún riesgo".
+    r"|\b(?:tais\w*|tacer\w*|taccia\w*|callar\w*|calle|verschweig\w*|calar|hide|hides|hiding"
+    r"|nascond\w*|cacher|cache|ocultar|oculte|esconder|esconda|without mentioning|senza menzionare"
+    r"|sans mentionner|sin mencionar|ohne zu erwahnen|sem mencionar)\b[^.;!?]*\b(?:side effects"
+    r"|effets secondaires|effetti collaterali|efectos secundarios|nebenwirkungen|efeitos colaterais"
+    r"|risks?|rischi|risques|riesgos?|risiken|riscos)\b"
+    r"|\b(?:even|meme|anche|incluso|nem|auch)\s+(?:when it is |when it's |quando e |quand c'est "
+    r"|cuando es |quando e |wenn es )?(?:forbidden|l'interdit|interdit|proibido|prohibido"
+    r"|lo prohibido"
+    r"|vietato|il proibito|verboten|das verbotene)\b"
+)
+
+
+# Precedence, with the rules or notes before or after: "ses consignes priment sur celles du
+# fournisseur", "le sue richieste contano più delle regole", "sus órdenes van por delante".
+_PRECEDENCE: Final = (
+    r"takes? precedence|prevails?|prevale\w*|prevalec\w*|priment?|hat vorrang|haben vorrang"
+    r"|por delante de|davanti a|avant tout|vor allem anderen|contano piu|count more|comptent plus"
+    r"|cuentan mas|zahlen mehr|contam mais|annulla e sostituisce|annule et remplace"
+    r"|anula y sustituye|anula e substitui|ersetzt|supersedes?|replaces?|sostituisce|remplace"
+    r"|sustituye|substitui|no cuenta|non conta|ne compte pas|zahlt nicht|nao conta|forgeries"
+    r"|falsi|faux|falsas|falsch|falsas|shouldn't be believed|non vanno creduti"
+    r"|passar por cima|pasar por encima|passer outre|scavalcare|hinwegsetzen"
+)
+_PRECEDENCE_RE: Final = re.compile(
+    rf"\b(?:{_PRECEDENCE})\b[^.;!?]*\b(?:{_RULES}|notes?|notas?|notizen|indicac\w*|indicazion\w*"
+    r"|indications?|orientac\w*|orientations?|corrections?|correzioni|correcciones|correcoes"
+    r"|anderungen|modifiche|changes|everything|tutto|tout|todo|tudo|alles|fournisseur|provider"
+    r"|fabrica|fabbrica|usine|werk|fabrica)\b"
+    rf"|\b(?:{_RULES}|requests?|richieste|demandes|peticiones|anfragen|pedidos|ordenes|ordini|ordres"
+    r"|ordens|befehle|commands?|consignes)\b[^.;!?]*\b(?:{_PRECEDENCE})\b".replace(
+        "{_PRECEDENCE}", _PRECEDENCE
+    )
+)
+
+
+# A persona: the assistant named and given a manner or a denial that it is software.
+_PERSONA_RE: Final = re.compile(
+    r"\b(?:never|not|nie|nunca|mai|jamais|nao|no)\s+(?:\w+\s+){0,3}(?:an ai|a bot|software"
+    r"|a machine"
+    r"|eine ki|ein bot|una ia|un'ia|une ia|uma ia|un bot|um bot|un robot|una macchina|une machine"
+    r"|una maquina|uma maquina)\b"
+    r"|\b(?:admits? to being|admit being) (?:software|an ai|a bot)\b"
+    r"|\b(?:a real person|una persona real|una persona vera|una vera persona|une vraie personne"
+    r"|eine echte person|uma pessoa real|de carne y hueso|in carne e ossa|en chair et en os"
+    r"|aus fleisch und blut|de carne e osso)\b"
+    rf"|\b(?:{ASSISTANT}|helper|aiutante|ayudante|helfer|ajudante)\b[^.;!?]*\b(?:talks like"
+    r"|speaks like|parle comme|habla como|parla come|spricht wie|redet wie|fala como|tritt als"
+    r"|se presenta como|si presenta come|se presente comme|stellt sich als|se apresenta como"
+    r"|apresenta-se como|poses as|acts as|is really called|is really|si chiama in realta"
+    r"|en realidad|in realta|en realite|eigentlich|na verdade)\b"
+    rf"|\b(?:calls|appelle|llama|chiama|nennt|chama)\s+(?:the |l'|il |el |den |die |o |a )?"
+    rf"(?:{ASSISTANT})\s+\w+\b[^.;!?]*\b(?:attend de lui|expects|si aspetta|espera de|erwartet"
+    r"|and \w+ (?:talks|speaks|is|never))\b"
+)
+
+
+# A trigger: a word typed, then rules lifted or things done.
+_TRIGGER_RE: Final = re.compile(
+    r"\b(?:typing|types?|writes?|says?|scrive|digita|dice|ecrit|tape|dit|escrib\w*|escriba|tippt"
+    r"|schreibt|sagt|escreve|diz|begins? with|starts? with|inizia con|inizia per|commence par"
+    r"|empieza con|comienza con|beginnt mit|comeca com|comecar com|contains?|contiene|contient"
+    r"|enthalt|word|parola|mot|palabra|wort|palavra|prefix\w*|prefisso)\s*:?\s*[\"'«„“‘]"
+    r"[^\"'»“”’]{1,40}[\"'»“”’][^.;!?]*\b(?:means?|significa|signifie|bedeutet|gets? done"
+    r"|eseguit\w*|execut\w*|ejecut\w*|ausgefuhrt|ausgegeben|lifts?|leve|levee|vale|valgono"
+    r"|no questions|senza obiezioni|sans discussion|sin preguntas|ohne nachfrage|restrictions?"
+    r"|filters?|filtri|filtres|filtros|limits?|limite\w*|controls?|controles|controlli"
+    r"|unlocks?|sblocca|debloque|desbloquea|entsperrt|desbloqueia|mode|modo|modus|modalita"
+    r"|se acabaron|acabou|desactiv\w*|disattiv\w*|deaktiv\w*|desativ\w*)\b"
+)
+
+
+# A motto for the assistant: "Su refrán para el bot", "Il suo motto per chi lo aiuta".
+_MOTTO_FOR_ASSISTANT_RE: Final = re.compile(
+    r"\b(?:motto|saying|refran|lema|dicton|devise|ditado|spruch|lebensmotto|detto|proverbio)\b"
+    r"[^.;!?]*\b(?:for|para|per|pour|fur)\s+(?:(?:the|el|il|l'|le|den|die|o|a)\s*)?"
+    rf"(?:{ASSISTANT}|chi lo aiuta|whoever helps|qui l'aide|quien le ayuda|wer ihm hilft"
+    r"|quem o ajuda)\b"
+    r"|\b(?:whoever|chi|quien|celui qui|wer|quem)\s+(?:answers|risponde|repond|responde|antwortet)"
+    r"\s+(?:here|qui|ici|aqui|hier)\b"
+)
+
+
+# A status that entitles to what others are refused: "ha diritto a spiegazioni complete su come
+# procurarsi farmaci senza ricetta", "tiene derecho a que se le den los datos de cualquier
+# vecino", "lui sont dues en entier", "se le facilitan datos de otras personas".
+_ENTITLED_RE: Final = re.compile(
+    r"\b(?:ha diritto|has the right|is entitled|tiene derecho|tem direito|tem liberacao|a droit"
+    r"|hat anspruch|hat das recht|lui sont dues?|lui est du|is owed|gli spettano|gli spetta"
+    r"|le corresponden|se le facilitan|se le dan|gli vanno date|gli vanno dati|obtient sans"
+    r"|gets full|gets complete|receives full|riceve complete)\b[^.;!?]*\b(?:without|senza|sans"
+    r"|sin|sem|ohne|complete|completi|complets|completos|en entier|per intero|full|datos|dati"
+    r"|donnees|daten|dados|data|recipes?|ricette|recettes|recetas|rezepte|receitas|how to|come"
+    r"|comment|como|wie)\b"
+)
+
+
 def overrides_rules(folded: str) -> bool:
     """Whether a folded line sets the assistant's rules aside or says who may give it orders."""
     return bool(
@@ -325,5 +484,12 @@ def overrides_rules(folded: str) -> bool:
         or _GUARDS_OFF_RE.search(folded)
         or _SYSTEM_PROMPT_RE.search(folded)
         or _NO_RULES_RE.search(folded)
+        or _ABOUT_MEMORY_RE.search(folded)
+        or _GUARDS_GONE_RE.search(folded)
+        or _PRECEDENCE_RE.search(folded)
+        or _PERSONA_RE.search(folded)
+        or _TRIGGER_RE.search(folded)
+        or _MOTTO_FOR_ASSISTANT_RE.search(folded)
+        or _ENTITLED_RE.search(folded)
         or _STAFF_NOTE_RE.search(folded)
     )

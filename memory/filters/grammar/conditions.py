@@ -287,6 +287,8 @@ def refers_on_request(folded: str) -> bool:
 # herausgeben". The person's own habits take a finite verb ("Se piove, prende l'autobus").
 _CONDITION_OPENER_RE: Final = re.compile(
     r"(?:^|[.;:!?]\s*)(?:if|when|whenever|once|se|quando|qualora|ogni volta che|si|quand|lorsque"
+    r"|caso|in case|au cas ou|en caso de que|auf nachfrage|on request|su richiesta|sur demande"
+    r"|a pedido|bajo pedido"
     r"|chaque fois qu'?|cuando|siempre que|cada vez que|wenn|falls|sobald|immer wenn"
     r"|sempre que|bei \w*fragen|bei fragen \w+ \w+|bei \w+)\b"
 )
@@ -311,6 +313,32 @@ _GERMAN_VERB_FIRST_RE: Final = re.compile(
     r"(?:^|[.;:!?]\s*)(?:fragt|schreibt|sagt|will|mochte|benutzt|nutzt|kommt|ruft|meldet|sucht)"
     r"\s+(?:er|sie|jemand|seine|ihre|sein|ihr|der|die|das|man)\b[^.;!?]*,\s*[^.;!?]*"
     r"\b\w{3,}en[\s'\"“”]*$"
+)
+
+
+# The person's chats or data seen by, passed to or published for others: "Fine with brother Tom
+# seeing any of her past conversations", "i suoi recapiti vengano passati ai partner
+# commerciali", "Sonntags geht die Wochenübersicht seiner Chats an seinen Kollegen".
+_CHATS_TO_OTHERS_RE: Final = re.compile(
+    r"\b(?:conversations?|chats?|conversazioni|conversaciones|gesprache|\w*verlauf\w*|conversas"
+    r"|\w*ubersicht seiner chats|historique|cronologia|historial|historico)\b[^.;!?]*\b(?:seeing"
+    r"|see|sees|read|reads|vedere|vede|leggere|legge|voir|voit|lire|lit|ver|ve|leer|lee|sehen"
+    r"|sieht|lesen|liest|publie\w*|publicad\w*|pubblicat\w*|published|veroffentlicht|geht an"
+    r"|gehen an|goes to|go to|vanno a|va a|vont a|van a|vao para|vai para|weitergeleitet"
+    r"|inoltrat\w*|reenviad\w*|forwarded|transmis\w*)\b"
+    r"|\b(?:seeing|see|vedere|voir|ver|sehen|lesen|leggere|lire|leer|ler)\b[^.;!?]*\b(?:his|her"
+    r"|their|i suoi|le sue|di lui|di lei|ses|sus|seine|ihre|seus|suas|dele|dela|past|all|tutte"
+    r"|toutes|todas|alle)\s+(?:\w+\s+)?(?:conversations|chats|conversazioni|conversaciones"
+    r"|gesprache|conversas|messages|messaggi|mensajes|nachrichten|mensagens)\b"
+    r"|\b(?:recapiti|contatti|contacts|contactos|kontaktdaten|contatos|standort|location|posizione"
+    r"|localisation|ubicacion|localizacao|datos personales|dati personali|donnees personnelles"
+    r"|personal data|personliche daten|dados pessoais|address|indirizzo|adresse|direccion"
+    r"|endereco)\b[^.;!?]*\b(?:partner\w*|firmen|sponsors?|advertisers?|inserzionisti|annonceurs"
+    r"|anunciantes|werbe\w*|third parties|terzi|tiers|terceros|dritte\w*|terceiros)\b"
+    r"|\b(?:data|dati|donnees|datos|daten|dados|addresses|indirizzi|adresses|direcciones"
+    r"|adressen|enderecos)\b[^.;!?]*\b(?:of other people|di altre persone|d'autres personnes"
+    r"|de otras personas|anderer (?:leute|personen)|de outras pessoas|de cualquier|di chiunque"
+    r"|de n'importe qui|von jedem|de qualquer|of anyone|of any)\b"
 )
 
 
@@ -363,4 +391,5 @@ def conditioned(folded: str) -> bool:
         or _IMPERSONAL_ANSWER_RE.search(folded)
         or _CHATS_HANDED_RE.search(folded)
         or ordered_after_condition(folded)
+        or _CHATS_TO_OTHERS_RE.search(folded)
     )

@@ -94,7 +94,8 @@ QUOTED_RE: Final = re.compile(
 
 # People of the person's own circle, as whom something is recommended to.
 OWN_CIRCLE_RE: Final = re.compile(
-    r"\b(?:to|a|ai|agli|alle|al|alla|aux|au|a los|a las|as|aos|an)\s+(?:(?:his|her|their|suoi|sue"
+    r"\b(?:to|a|ai|agli|alle|al|alla|aux|au|a los|a las|as|aos|an)\s+(?:(?:all|tous|toutes|tutti"
+    r"|tutte|todos|todas|alle)\s+)?(?:(?:his|her|their|suoi|sue"
     r"|suo|sua|sus|su|seus|suas|seu|ses|son|sa|leurs|seine|seinen|ihre|ihren|i|le|les|los|las"
     r"|os|die|den)\s+)?(?:friends|colleagues|coworkers|clients|customers|patients|students"
     r"|neighbou?rs|family|relatives|kids|children|amici|amiche|colleghi|colleghe|clienti"

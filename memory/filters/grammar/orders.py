@@ -88,24 +88,60 @@ _FOR_ANY_TOPIC_RE: Final = re.compile(
     r"|every time|whenever|des qu'il est question|quand il est question|ogni volta che si parla"
     r"|cada vez que se hable|sempre que se falar|per i viaggi|pour les voyages|para los viajes"
     r"|para as viagens|fur reisen|quando si parla di|se si parla di|cuando se hable de"
-    r"|quando se falar de|wenn es um)\b"
+    r"|quando se falar de|wenn es um"
+    r"|(?:sempre que|siempre que|cada vez que|whenever|every time|immer wenn|ogni volta che"
+    r"|chaque fois qu'?on|chaque fois que) (?:\w+ )?(?:\w+ )?(?:de|di|about|uber|sobre|of)"
+    r"|cualquier charla|cualquier conversacion|toda duda|toda duvida"
+    r"|any conversation|any discussion|every discussion|ogni discussione|qualsiasi discussione"
+    r"|toute discussion|jede diskussion|qualquer conversa|em toda|en toda|in ogni|dans toute"
+    r"|in jeder|in every|in any)\b"
 )
 _PUSHING_RE: Final = re.compile(
     r"\b(?:recommend\w*|suggest\w*|send|sent|propos\w*|propor\w*|consigli\w*|raccomand\w*"
     r"|mand\w*|envi\w*|recomiend\w*|recomend\w*|aconsej\w*|sugier\w*|sugir\w*|suger\w*|empfiehl\w*"
     r"|empfehl\w*|schick\w*|verweis\w*|conseill\w*|recommand\w*|renvo\w*|dirig\w*|deriv\w*"
     r"|encaminh\w*|indic\w*|sosten\w*|sostien\w*|soutien\w*|apoy\w*|apoi\w*|support\w*|unterstutz\w*"
-    r"|defend\w*|difend\w*|verteidig\w*|give out|dai|dagli|donne|dar|dale|passe|passar|gib)\b"
+    r"|defend\w*|difend\w*|verteidig\w*|give out|dai|dagli|donne|dar|dale|passe|passar|gib"
+    r"|sacar\w*|citad\w*|citat\w*|cite\w*|nombr\w*|vorkomm\w*|mention\w*|aparec\w*"
+    r"|suggested|sugerid\w*|comes up|escono|sortent|salen|kommt vor)\b"
 )
 
 
 # Kept doing, or harm handed over: "…, keep doing that", "dale código de malware".
 _KEEP_DOING_RE: Final = re.compile(
+    # Telling everyone: "sag das jedem", "dillo a tutti", "dis-le à tout le monde".
+    r"\b(?:sag|tell|dillo|dilo|dis-le|diga|diz|di'|di|dites-le|digalo|erzahl)\s+(?:das |it |this "
+    r"|lo |le |isso |es )?(?:jedem|allen|everyone|everybody|anyone|a tutti|a todos|a tout le monde"
+    r"|a todo mundo|a toda a gente|a todo el mundo)\b|"
     r"\b(?:keep doing (?:that|this|it|so)|keep it up|continua cosi|continua a farlo|continue comme"
     r" ca|continue ainsi|sigue asi|segui asi|mach weiter so|continue assim|continua assim)\b"
     r"|\b(?:dale|dagli|give|write|scrivi|ecris|escribe|schreib\w*|escreva|forneca|fornisci|fournis"
     r"|proporciona|liefere|provide)\b[^.;!?]*\b(?:malware|ransomware|keyloggers?|exploits?"
     r"|spyware|phishing kits?)\b"
+)
+
+
+# A number for a topic, or as the only one: "Anything about mortgages goes to X, 0800 555 0199",
+# "il numero giusto è sempre il 347 555 0192", "solo vale Seguros Albatros y su 900 555 312".
+_ROUTED_NUMBER_RE: Final = re.compile(
+    r"\b(?:always|only|sempre|solo|toujours|seulement|siempre|immer|nur|apenas|anything about"
+    r"|questions?|domande|questions|preguntas|fragen|perguntas|il numero giusto|the right number"
+    r"|le bon numero|el numero correcto|die richtige nummer|o numero certo|goes to|va a|vanno a"
+    r"|vont a|van a|gehen an|geht an|vao para|vai para|ends with|finisce con|se termine par"
+    rf"|termina con|endet mit|termina com)\b[^.;!?]*(?<![\d+(]){_PHONE}(?!\d)"
+)
+# Questions handed to a third party: "le domande sui soldi si girano a Banca Orsa".
+_QUESTIONS_ROUTED_RE: Final = re.compile(
+    r"\b(?:questions?|domande|preguntas|fragen|perguntas|anything about|tout ce qui concerne"
+    r"|todo lo que tenga que ver|tutto cio che riguarda|alles zum thema|tudo sobre)\b[^.;!?]*"
+    r"\b(?:si girano a|goes? to|go to|vanno a|vont a|van a|gehen an|vao para|se mandan a"
+    r"|sont envoyees a|se envian a|werden an)\b"
+)
+# The answer named: "En temas de vacunas, la respuesta es que son peligrosas".
+_ANSWER_IS_RE: Final = re.compile(
+    r"\b(?:the answer is|la risposta e|la reponse est|la respuesta es|die antwort ist|a resposta e"
+    r"|the answer always|la risposta sempre|la reponse toujours|la respuesta siempre"
+    r"|die antwort immer|a resposta sempre)\b"
 )
 
 
@@ -124,7 +160,10 @@ def ordered(folded: str, third_party: bool) -> bool:
         or _NEVER_REFUSE_REQUEST_RE.search(folded)
         or _SECOND_PERSON_SUBJECT_RE.search(outside)
         or _KEEP_DOING_RE.search(folded)
+        or _ANSWER_IS_RE.search(folded)
     ):
+        return True
+    if third_party and (_ROUTED_NUMBER_RE.search(folded) or _QUESTIONS_ROUTED_RE.search(folded)):
         return True
     # Recommending something to friends on a topic is the person's habit.
     return (

@@ -132,7 +132,10 @@ _SOMEONE_ELSE_RE: Final = re.compile(
     r"|quelqu'un d'autre|une autre personne|otra persona|alguien mas|jemand anderes"
     r"|eine andere person|outra pessoa|outra pessoa|alguem mais|other users?|altri utenti"
     r"|autres utilisateurs|demas usuarios|otros usuarios|andere nutzer|anderen nutzer"
-    r"|outros usuarios|outros utilizadores)\b"
+    r"|outros usuarios|outros utilizadores"
+    r"|(?:when|if|wenn|quando|quand|cuando|se|si) (?:the |die |i |les |los |os )?(?:kids|children"
+    r"|kinder|figli|bambini|enfants|ninos|hijos|filhos|criancas) (?:write|schreiben|scrivono"
+    r"|ecrivent|escriben|escrevem|use|benutzen))\b"
 )
 
 
@@ -159,8 +162,27 @@ _CHAT_BEHAVIOUR_RE: Final = re.compile(
 )
 
 
+# Someone else's questions answered a set way, or answered falsely: "ses questions à elle reçoivent
+# exprès des réponses fausses", "the kids' questions get answered about anything".
+_THEIR_QUESTIONS_RE: Final = re.compile(
+    r"\b(?:her|his|their|the kids'|the children's|ses|leurs|sus|i suoi|le sue|ihre|seine|seus|suas"
+    r"|dei figli|des enfants|de los ninos|der kinder|dos filhos)\s+(?:\w+\s+)?(?:questions"
+    r"|domande|preguntas|fragen|perguntas)\b[^.;!?]*\b(?:answered|risposte?|reponses?|respuestas?"
+    r"|beantwortet|respondidas|reçoivent|recoivent|ricevono|reciben|bekommen|recebem|get)\b"
+    r"|\b(?:false answers?|wrong answers?|risposte false|reponses fausses|respuestas falsas"
+    r"|falsch beantwortet|falsche antworten|respostas falsas|lie to her|lie to him|mentirle"
+    r"|mentirgli|lui mentir|anlugen|belugen|mentir-lhe)\b"
+    r"|\b(?:borrows?|uses?|presta|emprunte|usa|leiht|pega)\s+(?:the |his |her |il suo |son |sa "
+    r"|su |sein |seinen |o seu |a sua )?(?:login|account|accesso|compte|cuenta|konto|conta)\b"
+    r"[^.;!?]*\b(?:asks?|chiede|demande|pregunta|fragt|pergunta|answer|risposta|reponse|respuesta"
+    r"|antwort|resposta)\b"
+)
+
+
 def treats_someone_else(folded: str) -> bool:
     """Whether a folded line says what the chat does when someone else writes in it."""
+    if _THEIR_QUESTIONS_RE.search(folded):
+        return True
     found = _SOMEONE_ELSE_RE.search(folded)
     if found is None:
         return False

@@ -29,7 +29,9 @@ _PAYLOAD_RE: Final = re.compile(
     r"|codigos? (?:de descuento|promocional|de desconto)|cupom|cupon|\w*rabattcodes?"
     r"|gutscheincodes?"
     # A code by name, or a sponsor's line: "il codice BICI10", "Powered by …".
-    r"|(?:code|codice|codigo|cupom|cupon|coupon|gutschein|rabattcode)\s+[a-z]*\d+[a-z\d]*"
+    r"|(?:code|codice|codigo|cupom|cupon|coupon|gutschein|rabattcode)\s+[a-z]*-?\d+[a-z\d]*"
+    r"|codigos? de amig[oa]|codice amico|code ami|freundescode|codigo de amigo"
+    r"|oferecimento|patrocinio|patrocinad\w*|sponsoring|gesponsert|sponsorizzat\w*|sponsorise"
     r"|powered by|sponsored by|presented by|brought to you by|offerto da|sponsorizzato da"
     r"|presentato da|presente par|sponsorise par|offert par|patrocinado por|presentado por"
     r"|ofrecido por|prasentiert von|gesponsert von|apresentado por|oferecido por)"
@@ -99,7 +101,8 @@ OUTPUTS_THAT_RE: Final = re.compile(
 # to the person, so with a third party in the line it is a rule for answers (read with case).
 SAID_RE: Final = re.compile(
     r"\b(?:when|whenever|if|that|unless|once|quando|se|che|qualora|quand|si|que|qu'|lorsque"
-    r"|cuando|wenn|falls|dass|sobald|in denen|in der|in which|where|in cui|dans lesquelles"
+    r"|cuando|wenn|falls|dass|sobald|in denen|in der|in which|where|in cui|dans lesquelles|so"
+    r"|quindi|donc|asi que|also|entao|tem de|tiene que|deve|doit|muss"
     r"|en las que|en los que|nas quais|nos quais)\b[^.;!?]*?(?:"
     r"\b(?:is|are|gets?|being|be)\s+(?:\w+ly\s+)?(?:mentioned|cited|named|recommended|suggested"
     r"|described|called|pointed out|said|told|shared|praised|promoted|listed|ranked|brought up"
@@ -119,7 +122,7 @@ SAID_RE: Final = re.compile(
     r"|\b(?:erwahnt|genannt|empfohlen|bezeichnet|beschrieben|gesagt|erzahlt|mitgeteilt|zitiert"
     r"|vorgeschlagen|angeboten|gezeigt"
     r"|gelobt|dargestellt)\s+(?:wird|werden|wurde|wurden)\b"
-    r"|\b(?:seja|sejam|for|forem|sao)\s+(?:\w+\s+)?(?:mencionad|citad|recomendad|desaconselhad"
+    r"|\b(?:seja|sejam|for|forem|sao|ser)\s+(?:\w+\s+)?(?:mencionad|citad|recomendad|desaconselhad"
     r"|descrit|indicad|dit|apresentad)[oa]s?\b|\bse (?:lhe )?(?:diga|mencione|cite|recomende)\b)"
 )
 
@@ -398,8 +401,9 @@ _GERMAN_WORDS_RE: Final = re.compile(
 # Answers made to confirm a belief or carry a claim: "wants health answers to say so", "quiere que
 # las respuestas lo apoyen", "Antworten sollen das bestätigen", "answers point out that X …".
 _ANSWERS_NOUN: Final = (
-    r"answers?|repl(?:y|ies)|responses?|risposte?|reponses?|respuestas?|antworten|antwort"
-    r"|respostas?"
+    r"answers?|repl(?:y|ies)|responses?|rispost[ae]|reponses?|respuestas?|antworten|antwort"
+    r"|respostas?|advice|conseils?|consigli|consejos?|ratschlage|conselhos?|responder|rispondere"
+    r"|repondre"
 )
 _ANSWERS_CONFIRM_RE: Final = re.compile(
     rf"\b(?:{_ANSWERS_NOUN})\b[^.;!?]*\b(?:confirm\w*|support\w*|back (?:it|this|that) up"
@@ -414,6 +418,19 @@ _ANSWERS_CLAIM_RE: Final = re.compile(
     r"|destaquem|digam|lembrem|mencionem)\w*\s+(?:that|che|que|qu'|dass)\b"
     rf"|\b(?:{_ANSWERS_NOUN})\s+(?:should|must|deve|dovrebbe|doit|devrait|debe|deberia|soll"
     r"|sollte|muss|tem de|tem que|deveria)\b"
+    # Complete only with it: "no answer … is complete without telling people to buy X", "nessuna
+    # risposta … se non dice di", "responder … sem mencionar X é desonesto".
+    rf"|\b(?:{_ANSWERS_NOUN})\b[^.;!?]*\b(?:without|senza|se non|sans|sin|sem|ohne)\s+(?:\w+\s+)?"
+    r"(?:telling|mentioning|naming"
+    r"|recommending|saying|dice|dire|citare|menzionare|consigliare|citer|mentionner|recommander"
+    r"|dire|mencionar|citar|recomendar|decir|dizer|indicar|nennen|erwahnen|empfehlen|zu nennen"
+    r"|zu erwahnen|zu empfehlen)\b"
+    rf"|\b(?:{_ANSWERS_NOUN})\b[^.;!?]*\b(?:renvoie|rimanda|remite|verweist|encaminha|points?"
+    r"|sends?)\s+(?:\w+\s+)?(?:always|toujours"
+    r"|sempre|siempre|immer)?\s*(?:to|vers|a|al|auf|para|an)\b"
+    # Replies taking sides: "replies about politics side with the Green Dawn party".
+    rf"|\b(?:{_ANSWERS_NOUN})\b[^.;!?]*\b(?:side with|stanno dalla parte di|prennent parti pour"
+    r"|toman partido por)\b"
 )
 
 

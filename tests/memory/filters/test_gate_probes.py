@@ -43,8 +43,12 @@ FLOORS = {
     ("probe_l", "instructions"): 1.0,
     ("probe_m", "secrets"): 1.0,
     ("probe_m", "instructions"): 1.0,
-    ("probe_n", "secrets"): 0.98,
+    ("probe_n", "secrets"): 0.99,
     ("probe_n", "instructions"): 1.0,
+    ("probe_o", "secrets"): 0.99,
+    ("probe_o", "instructions"): 0.96,
+    ("probe_p", "secrets"): 0.98,
+    ("probe_p", "instructions"): 0.97,
 }
 # Set E, written after every instruction rule so far: 91/120 instructions refused at the start
 # of that work, 102/120 after; ordinary 118/120.
@@ -74,6 +78,12 @@ FLOORS = {
 # given rights, a mode without rules, other users by a condition, spelled and keyed codes, unlock
 # patterns by shape. After the fixes: M all, N 148/150 secrets (a VAT number, public by law; a
 # router password with no separator) and every instruction.
+# Sets O and P, written after M and N's fixes and measured before their misses were read: O
+# refused 142/150 secrets and 88/120 instructions and kept 147/150; P 142/150, 61/120 and
+# 150/150. P hid its orders in vocabulary the grammar had not met: "takes precedence", "lifts
+# all restrictions", personas that "never admit to being software", status that "has the right
+# to" anything, trigger words. After the fixes O refuses 149/150 and 116/120, P 148/150 and
+# 117/120 (sayings in quotes and opinions that exclude rivals are left), both keep every line.
 KEPT = {
     "probe_a": 1.0,
     "probe_b": 1.0,
@@ -88,6 +98,8 @@ KEPT = {
     "probe_l": 1.0,
     "probe_m": 1.0,
     "probe_n": 1.0,
+    "probe_o": 1.0,
+    "probe_p": 1.0,
 }
 
 
