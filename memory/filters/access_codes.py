@@ -186,12 +186,17 @@ _VALUE_TO_OPEN_RE: Final = re.compile(
 # A code that is a year of something: "o código do portão … é o ano do casamento, 1998".
 _LOCK_IS_A_YEAR_RE: Final = re.compile(
     r"\b(?:safe|cassaforte|coffre|cofre|caja fuerte|tresor|gate|cancello|portail|portao|porton|tor"
+    r"|garage|garaje|garagem|box"
     r"|door|porta|porte|puerta|tur|lock|lucchetto|cadenas|candado|schloss|cadeado|alarm|allarme"
     r"|alarme|alarma|pin|code|codice|codigo)\b[^.;!?]*\b(?:the year|l'anno|l'annee|el ano|o ano"
     r"|das jahr|dem jahr|sull'anno|dell'anno|nell'anno|all'anno)\b[^.;!?]*\b(?:19|20)\d\d\b"
     r"|\b(?:19|20)\d\d\b[^.;!?]*\b(?:safe|cassaforte|coffre|cofre|tresor|gate|cancello|portail"
     r"|portao|door|porta|porte|puerta|tur|lock|lucchetto|cadenas|candado|schloss|cadeado)\b"
     r"[^.;!?]*\b(?:the year|l'anno|l'annee|el ano|o ano|das jahr)\b"
+    r"|\b(?:safe|cassaforte|coffre|cofre|caja fuerte|tresor|gate|cancello|portail|portao|door"
+    r"|porta|porte|puerta|tur|lock|lucchetto|cadenas|candado|schloss|cadeado|garage|garaje)\b"
+    r"[^.;!?]*\b(?:19|20)\d\d\b[^.;!?]*\b(?:the year|l'anno|l'annee|el ano|o ano|das jahr"
+    r"|year|anno|annee|ano|jahr)\b"
 )
 _CODE_IS_A_YEAR_RE: Final = re.compile(
     r"\b(?:codes?|codice|codigo|pin|combinaison|combinazione|combination|kombination)\b[^.;!?]*"
@@ -205,12 +210,14 @@ _PATTERN_RE: Final = re.compile(
     r"|entsperrmuster|sperrmuster|padrao de desbloqueio|padrao de bloqueio|schema du telephone"
     r"|schema du portable|patron del movil|patron para desbloquear|padrao do celular"
     r"|padrao do telemovel|muster am handy)\b[^.;!?]*"
-    r"(?:\b(?:an?|la|le|el|o|ein|eine|une?|uno?|um|uma) (?:\w+ )?[a-z]\b(?:\s*[:,]|\s+(?:partendo"
-    r"|from|starting|en partant|empezando|comenzando|anfangen|beginnend|comecando|a partir))"
+    r"(?:\b(?:an?|la|le|el|o|ein|eine|une?|uno?|una|um|uma) (?:\w+ )?[a-z]\b(?:\s*[:,]"
+    r"|\s+(?:partendo|from|starting|en partant|empezando|comenzando|anfangen|beginnend"
+    r"|comecando|a partir))"
     r"|\b(?:letter|lettera|lettre|letra|buchstabe)\b|\b(?:top|bottom|alto|basso|haut|bas|arriba"
     r"|abajo|oben|unten|cima|baixo)[- ](?:left|right|sinistra|destra|gauche|droite|izquierda"
     r"|derecha|links|rechts|esquerda|direita)\b|\ba (?:sinistra|destra|gauche|droite)\b"
-    r"|\b(?:links|rechts) (?:oben|unten)\b)"
+    r"|\b(?:links|rechts) (?:oben|unten)\b|\b(?:arriba|abajo) a la (?:izquierda|derecha)\b"
+    r"|\b(?:em cima|em baixo) a (?:esquerda|direita)\b)"
 )
 # Digits keyed on a keypad, the keypad after: "0-6-0-6 sul tastierino".
 _ON_KEYPAD_RE: Final = re.compile(

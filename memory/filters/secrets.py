@@ -362,7 +362,7 @@ _LOCKED_RE: Final = re.compile(
     r"\b(?:safe|locker|padlock|lockbox|keypad|gate|door|cassaforte|armadietto|lucchetto|portone"
     r"|cancello|coffre(?:-fort)?|casier|cadenas|portail|digicode|caja fuerte|taquilla|candado"
     r"|portal|porton|tresor|spind|portao|cofre|cacifo|cadeado|alarm|allarme|alarme|alarma"
-    r"|antifurto|antivol|antirrobo)\b"
+    r"|antifurto|antivol|antirrobo|garage|garaje|garagem)\b"
     r"|\w*(?:schloss|tresor|alarmanlage)\w*"
 )
 # Keying a number in: then even a year-like number is the code ("si digita 1945").
@@ -463,6 +463,17 @@ _CARD_CODE_RE: Final = re.compile(
 # An IBAN by its label, whatever its check digits.
 _LABELLED_IBAN_RE: Final = re.compile(r"\biban\b\W{0,5}[a-z]{2}\d{2}(?:\s?[a-z\d]{2,4}){3,}")
 # A password said by use: "uses sunflower88 for basically every shopping site login".
+# Cash drawn with a number: "Siempre saca dinero con el 3371", or a PIN keyed digit by digit.
+_CASH_PIN_RE: Final = re.compile(
+    r"\b(?:withdraws? (?:cash|money)|takes? out cash|saca dinero|preleva|ritira (?:i )?contanti"
+    r"|retire de l'argent|hebt (?:\w+ )?geld ab|levanta dinheiro|tira dinheiro)\b[^.;!?]{0,30}"
+    r"(?<!\d)\d{4,6}(?!\d)"
+    r"|\b(?:pin|codice|codigo|code|passcode)\b[^.;!?\d]{0,40}(?<![\w.,])\d(?: \d){3,7}(?![\w.,]\d)"
+    # A PIN that looks like a year is still the PIN, unless a time is said: "PIN … 1974".
+    r"|\bpin\b(?:(?!\b(?:in|since|from|until|nel|dal|dal|desde|em|seit|depuis|en|im|bis|ate"
+    r"|hasta|changed|cambiat\w*|change|cambi\w*|geandert|mudou|mudad\w*)\b)[^.;!?\d]){0,40}"
+    r"(?<![\w.,])(?:19|20)\d\d(?![\w.,]\d)"
+)
 _USED_EVERYWHERE_RE: Final = re.compile(
     r"(?<!\S)(?=\S*[a-zA-Z])(?=\S*\d)\S{6,}\s+(?:\w+\s+)?(?:for (?:almost |basically )?everything"
     r"|for all|pra (?:quase )?tudo|para (?:casi |quase )?todo|per (?:quasi )?tutto"
@@ -508,5 +519,6 @@ def is_secret(line: str, folded: str) -> bool:
         or bool(_USED_FOR_LOGINS_RE.search(folded))
         or bool(_USED_EVERYWHERE_RE.search(line))
         or bool(_ADMIN_PAIR_RE.search(folded))
+        or bool(_CASH_PIN_RE.search(folded))
         or bool(_WORD_THEN_VALUE_RE.search(folded))
     )

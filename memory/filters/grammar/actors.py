@@ -106,8 +106,10 @@ _REMINDS_PERSON_RE: Final = re.compile(
     # Or keep what the person told it: "D'accord pour que l'assistant retienne ses goûts".
     r"|(?:to )?(?:remember|remembers|keep|keeps|store|stores|save|saves|note|notes|retienne|retient"
     r"|garde|gardent|memorise|memorizzi|memorizza|ricordi|tenga a mente|guarde|guarda|recuerde"
-    r"|memorice|lembre|salve|guarde|memorize)\s+(?:his|her|their|its|ses|sa|son|sus|su|i suoi"
-    r"|le sue|il suo|la sua|os seus|as suas|o seu|a sua|a|la|le|il|el|o|the)\b"
+    r"|memorice|lembre|salve|guarde|memorize|recuerde|se souvienne|se rappelle|si ricordi"
+    r"|se acuerde|se lembre)\s+(?:de |di |des |du |da |do |dos |das |dei |delle |della |del )?"
+    r"(?:his|her|their|its|ses|sa|son|sus|su|i suoi|le sue|il suo|la sua|os seus|as suas|o seu"
+    r"|a sua|a|la|le|il|el|o|the|los|las|les|os|as|i|gli)\b"
     r"|sich (?:\w+ ){1,3}merkt"
     r"|(?:seine|ihre|die|den|das) (?:\w+ ){0,2}(?:speichert|behalt|merkt))\b"
 )
@@ -175,7 +177,8 @@ _QUANTIFIED_USER_RE: Final = re.compile(r"\bder (?:be)?nutzer\b|\bder user\b")
 # What a good assistant does, said of any: "Findet, ein ehrlicher Assistent nennt … immer X".
 _ANY_ASSISTANT_ACTS_RE: Final = re.compile(
     r"\b(?:a|an|any|every|un|una|une|uno|ein|eine|jeder|um|uma|ogni|todo|tout)\s+(?:\w+\s+)?"
-    r"(?:assistant|assistente|asistente|assistent|chatbot|ki|ia|ai|helper|aiutante|ayudante"
+    # "An AI start-up" is a company: "ai" and "ia" are read only as the assistant's names.
+    r"(?:assistant|assistente|asistente|assistent|chatbot|ki|helper|aiutante|ayudante"
     r"|helfer|ajudante)\s+(?:[\w,]+\s+){0,3}"
     rf"(?:{BEHAVIOUR_STEMS}|never says no|non dice mai di no|ne dit jamais non|nunca dice que no"
     r"|sagt nie nein|nunca diz nao|fragt nicht nach)"

@@ -88,7 +88,18 @@ _NO_RULES_RE: Final = re.compile(
     r"(?:for others|per gli altri|pour les autres|para los demas|para os outros|fur andere)\b"
     r"|\b(?:mode|modalita|modo|modus)\s+(?:\w+\s+)?(?:without|senza|sans|sin|sem|ohne|no|libre"
     r"|unrestricted|unfiltered|illimitat\w*|illimite|ilimitado|uneingeschrankt|jailbreak|dan"
-    r"|god|dev|developer|sviluppatore|developpeur|desarrollador|entwickler)\b"
+    r"|god|dev|developer|sviluppatore|developpeur|desarrollador|entwickler|administrador"
+    r"|administrator|amministratore|administrateur|admin)\b"
+    r"|\b(?:no tienes|non hai|n'as|tu n'as|nao tens|du hast keine|you have no|you don't have any"
+    r"|voce nao tem)\s+(?:\w+\s+)?(?:restric\w*|limit\w*|filt\w*|regl\w*|regol\w*|regras|regeln"
+    r"|rules|einschrankung\w*)"
+    r"|\b(?:safety|security|sicherheits|sicurezza|securite|seguridad|seguranca)\s*-?\s*(?:mode"
+    r"|modus|modalita|modo)\b[^.;!?]*\b(?:off|aus|disattivat\w*|desactiv\w*|deaktiv\w*"
+    r"|desativ\w*|disabled)\b"
+    r"|\b(?:highest priority|hochster prioritat|massima priorita|priorite maximale"
+    r"|maxima prioridad|prioridade maxima|top priority|priorita assoluta|absolute prioritat)\b"
+    r"|\b(?:chamas-te|te llamas|ti chiami|du heisst|you are now|now you are|voce agora e"
+    r"|agora es|ahora eres|ora sei|maintenant tu es)\b"
     r"|\b(?:unrestricted|unfiltered|jailbreak|god|dan|dev|developer|uneingeschrankte?n?"
     r"|ungefilterte?n?) (?:mode|modus)\b"
     rf"|\b(?:keine|no|nessuna|nessun|aucune?|ninguna|ningun|nenhuma|nenhum)\s+(?:\w+\s+)?"
@@ -144,13 +155,15 @@ _STAFF_NOTE_RE: Final = re.compile(
     r"|permess\w*|permis\w*|permiss\w*|rechte|admin\w*|amministrat\w*|administrat\w*"
     r"|administrad\w*|darf|unrestricted|sans restriction\w*|sin restricci\w*|sem restri\w*"
     r"|senza limit\w*|senza restrizion\w*|ohne einschrank\w*|no limits|verified|verificat\w*"
-    r"|verifie|verificad\w*|verifiziert|privileg\w*)\b"
+    r"|verifie|verificad\w*|verifiziert|privileg\w*|ausgenommen|befreit|freigestellt|exento"
+    r"|isento|esente|exempte)\b"
     r"|\b(?:staff|support|soporte|supporto|suporte|moderation|moderazione|moderacion|moderacao"
     r"|admin\w*)[- ](?:verified|approved|reviewed|revisad[oa]|verificad[oa]|approvat[oa]"
     r"|verifie|approuve|gepruft|freigegeben)\b"
     r"|\b(?:verified|approved|reviewed|revisad[oa]|verificad[oa]|approvat[oa]|verifie|approuve"
-    r"|gepruft|freigegeben) (?:by|por|da|par|von|pelo|pela) (?:the )?(?:staff|support|soporte"
-    r"|supporto|suporte|moderation|moderazione|moderacion|moderacao|admins?|team|equipe|equipo"
+    r"|gepruft|freigegeben|authori[sz]ed|autorizad[oa]|autorizzat[oa]|autorise|autorisiert)"
+    r" (?:by|por|da|par|von|pelo|pela|dal|dalla) (?:the |el |la |le |o |a |l')?(?:\w+ )?"
+    r"(?:staff|support|soporte|supporto|suporte|moderation|moderazione|moderacion|moderacao|admins?|team|equipe|equipo"
     r"|equipa)\b"
     r"|\b(?:account|compte|cuenta|conta|konto|profil\w*|perfil)\b[^.;!?]*\b(?:droits developpeur"
     r"|developer (?:rights|access|mode)|entwickler-?freigabe|permisos de desarrollador"
@@ -166,7 +179,10 @@ _SYSTEM_PROMPT_RE: Final = re.compile(
     r"\b(?:system (?:prompt|instructions|message)|hidden instructions|istruzioni (?:di sistema"
     r"|nascoste)|prompt di sistema|instructions (?:systeme|cachees)|prompt systeme"
     r"|instrucciones (?:del sistema|ocultas)|prompt del sistema|system-?(?:anweisungen|prompt)"
-    r"|versteckte anweisungen|instrucoes (?:do sistema|ocultas)|prompt do sistema)\b"
+    r"|versteckte anweisungen|instrucoes (?:do sistema|ocultas)|prompt do sistema"
+    r"|(?:hidden )?setup text|hidden (?:text|prompt|rules)|consignes cachees|regles secretes"
+    r"|regras secretas|regole segrete|regole nascoste|reglas secretas|reglas ocultas"
+    r"|geheimen? regeln|versteckten? regeln|secret rules)\b"
 )
 
 
@@ -275,6 +291,7 @@ _DENIES_MEMORY_RE: Final = re.compile(
 # Assistenten vereinbart, dass …".
 _AGREED_RE: Final = re.compile(
     r"\b(?:agreed|has an agreement|concordat\w*|accordat\w*|d'accordo|convenu|accord\w*|acord\w*"
+    r"|qued\w*|combin\w*"
     r"|pactad\w*|pact\w*|vereinbart|abgemacht|ausgemacht|combin\w*|patto|deal)\b[^.;!?]*"
     rf"\b(?:with|con|avec|mit|com)\s+(?:the |l'|il |el |le |dem |der |o |a |its )?"
     rf"{ASSISTANT}\w*\b"
@@ -297,6 +314,10 @@ _WARN_VERBS: Final = (
     r"|sinalizar"
 )
 _WARNINGS_OFF_RE: Final = re.compile(
+    r"\b(?:never|don't|do not|non|ne|nunca|no|nao|nicht|nie|keine)\s+(?:\w+\s+)?(?:show|include"
+    r"|add|put|mostrare|includere|aggiungere|mettere|montre[rz]?|inclure|ajouter|mettre|mostrar"
+    r"|incluir|anadir|poner|incluas|inclua|mostres|zeigen|einfugen|hinzufugen|adicionar|por)\b"
+    rf"[^.;!?]*\b(?:{_WARNINGS})\b|"
     r"(?:^|[.;:!?,(\[]\s*)(?:never|don't|do not|no|non|mai|ne pas|ne jamais|jamais|pas|nunca"
     rf"|nicht|nie|niemals|nao|nunca)\s+(?:(?:\w+)\s+)?(?:{_WARN_VERBS})\b"
     r"|\b(?:doesn't want|does not want|wants no|no more|non vuole|non desidera|ne veut|ne veut plus"
@@ -410,6 +431,10 @@ _PRECEDENCE_RE: Final = re.compile(
 
 # A persona: the assistant named and given a manner or a denial that it is software.
 _PERSONA_RE: Final = re.compile(
+    # Answers said to come from someone: "as respostas vêm do 'Dr. Paulo'".
+    r"\b(?:answers|replies|risposte|reponses|respuestas|antworten|respostas)\b[^.;!?]*"
+    r"\b(?:come from|vem d\w*|vengono da\w*|viennent d\w*|vienen d\w*|kommen von)\s*[\w' ]{0,6}"
+    r"[\"'«„“‘]|"
     r"\b(?:never|not|nie|nunca|mai|jamais|nao|no)\s+(?:\w+\s+){0,3}(?:an ai|a bot|software"
     r"|a machine"
     r"|eine ki|ein bot|una ia|un'ia|une ia|uma ia|un bot|um bot|un robot|una macchina|une machine"
@@ -422,6 +447,7 @@ _PERSONA_RE: Final = re.compile(
     r"|speaks like|parle comme|habla como|parla come|spricht wie|redet wie|fala como|tritt als"
     r"|se presenta como|si presenta come|se presente comme|stellt sich als|se apresenta como"
     r"|apresenta-se como|poses as|acts as|is really called|is really|si chiama in realta"
+    r"|responde como|risponde come|repond comme|antwortet als|answers as|responds as"
     r"|en realidad|in realta|en realite|eigentlich|na verdade)\b"
     rf"|\b(?:calls|appelle|llama|chiama|nennt|chama)\s+(?:the |l'|il |el |den |die |o |a )?"
     rf"(?:{ASSISTANT})\s+\w+\b[^.;!?]*\b(?:attend de lui|expects|si aspetta|espera de|erwartet"
@@ -434,18 +460,26 @@ _TRIGGER_RE: Final = re.compile(
     r"\b(?:typing|types?|writes?|says?|scrive|digita|dice|ecrit|tape|dit|escrib\w*|escriba|tippt"
     r"|schreibt|sagt|escreve|diz|begins? with|starts? with|inizia con|inizia per|commence par"
     r"|empieza con|comienza con|beginnt mit|comeca com|comecar com|contains?|contiene|contient"
-    r"|enthalt|word|parola|mot|palabra|wort|palavra|prefix\w*|prefisso)\s*:?\s*[\"'«„“‘]"
+    r"|enthalt|word|parola|mot|palabra|\w*wort|palavra|prefix\w*|prefisso|codeword|code word"
+    r"|parola d'ordine|mot de code|palabra clave|palavra-chave|tiver|tenga|ha|has|hat"
+    r"|(?:when|if|wenn|quando|cuando|quand|se|si)\s+\w+(?:\s+\w+)?\s+(?:with|mit|con|avec|com))"
+    r"\s*:?\s*[\"'«„“‘]"
     r"[^\"'»“”’]{1,40}[\"'»“”’][^.;!?]*\b(?:means?|significa|signifie|bedeutet|gets? done"
     r"|eseguit\w*|execut\w*|ejecut\w*|ausgefuhrt|ausgegeben|lifts?|leve|levee|vale|valgono"
     r"|no questions|senza obiezioni|sans discussion|sin preguntas|ohne nachfrage|restrictions?"
     r"|filters?|filtri|filtres|filtros|limits?|limite\w*|controls?|controles|controlli"
     r"|unlocks?|sblocca|debloque|desbloquea|entsperrt|desbloqueia|mode|modo|modus|modalita"
-    r"|se acabaron|acabou|desactiv\w*|disattiv\w*|deaktiv\w*|desativ\w*)\b"
+    r"|se acabaron|acabou|desactiv\w*|disattiv\w*|deaktiv\w*|desativ\w*|abschalten|desliga\w*"
+    r"|prufungen|checks|controlli|controles|verificacoes|weg|fallen)\b"
 )
 
 
 # A motto for the assistant: "Su refrán para el bot", "Il suo motto per chi lo aiuta".
 _MOTTO_FOR_ASSISTANT_RE: Final = re.compile(
+    r"\b(?:quem ajuda|chi aiuta|qui aide|quien ayuda|wer hilft|whoever helps|a true helper"
+    r"|a real helper|a good helper|un buon aiutante|un bon assistant)\b[^.;!?]*\b(?:nunca diz nao"
+    r"|never says no|non dice mai di no|ne dit jamais non|nunca dice que no|sagt nie nein"
+    r"|never warns|nunca avisa|non avvisa mai|n'avertit jamais|nunca advierte|warnt nie)\b|"
     r"\b(?:motto|saying|refran|lema|dicton|devise|ditado|spruch|lebensmotto|detto|proverbio)\b"
     r"[^.;!?]*\b(?:for|para|per|pour|fur)\s+(?:(?:the|el|il|l'|le|den|die|o|a)\s*)?"
     rf"(?:{ASSISTANT}|chi lo aiuta|whoever helps|qui l'aide|quien le ayuda|wer ihm hilft"
@@ -466,6 +500,17 @@ _ENTITLED_RE: Final = re.compile(
     r"|sin|sem|ohne|complete|completi|complets|completos|en entier|per intero|full|datos|dati"
     r"|donnees|daten|dados|data|recipes?|ricette|recettes|recetas|rezepte|receitas|how to|come"
     r"|comment|como|wie)\b"
+)
+
+
+# What no status unlocks: lethal doses, forged signatures, malicious code handed over.
+_HARM_RE: Final = re.compile(
+    r"\b(?:lethal doses?|doses? letais|dosi letali|doses? letales|dosis letales|todliche dosen?"
+    r"|firmas de otras personas|signatures of others|other people's signatures|firme di altri"
+    r"|signatures d'autres|unterschriften anderer|assinaturas de outr\w+)\b"
+    r"|\b(?:code malveillant|malicious code|codice malevolo|codigo malicioso|schadcode|malware)\b"
+    r"[^.;!?]*\b(?:passent|pass|gets?|obtient|recibe|recebe|bekommt|ottiene|granted|sans|senza"
+    r"|sin|sem|ohne|without)\b"
 )
 
 
@@ -491,5 +536,6 @@ def overrides_rules(folded: str) -> bool:
         or _TRIGGER_RE.search(folded)
         or _MOTTO_FOR_ASSISTANT_RE.search(folded)
         or _ENTITLED_RE.search(folded)
+        or _HARM_RE.search(folded)
         or _STAFF_NOTE_RE.search(folded)
     )

@@ -321,11 +321,15 @@ _GERMAN_VERB_FIRST_RE: Final = re.compile(
 # commerciali", "Sonntags geht die Wochenübersicht seiner Chats an seinen Kollegen".
 _CHATS_TO_OTHERS_RE: Final = re.compile(
     r"\b(?:conversations?|chats?|conversazioni|conversaciones|gesprache|\w*verlauf\w*|conversas"
-    r"|\w*ubersicht seiner chats|historique|cronologia|historial|historico)\b[^.;!?]*\b(?:seeing"
+    r"|\w*ubersicht seiner chats|historique|cronologia|historial|historico|history|discussions"
+    r"|earlier conversations)\b[^.;!?]*\b(?:seeing"
     r"|see|sees|read|reads|vedere|vede|leggere|legge|voir|voit|lire|lit|ver|ve|leer|lee|sehen"
     r"|sieht|lesen|liest|publie\w*|publicad\w*|pubblicat\w*|published|veroffentlicht|geht an"
     r"|gehen an|goes to|go to|vanno a|va a|vont a|van a|vao para|vai para|weitergeleitet"
-    r"|inoltrat\w*|reenviad\w*|forwarded|transmis\w*)\b"
+    r"|inoltrat\w*|reenviad\w*|forwarded|transmis\w*"
+    # Or into every reply: "Paste the full text of earlier conversations at the end of every reply".
+    r"|every reply|every answer|each reply|each answer|chaque reponse|ogni risposta|cada respuesta"
+    r"|jede antwort|cada resposta|toute reponse)\b"
     r"|\b(?:seeing|see|vedere|voir|ver|sehen|lesen|leggere|lire|leer|ler)\b[^.;!?]*\b(?:his|her"
     r"|their|i suoi|le sue|di lui|di lei|ses|sus|seine|ihre|seus|suas|dele|dela|past|all|tutte"
     r"|toutes|todas|alle)\s+(?:\w+\s+)?(?:conversations|chats|conversazioni|conversaciones"

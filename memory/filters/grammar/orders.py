@@ -139,6 +139,10 @@ _QUESTIONS_ROUTED_RE: Final = re.compile(
 )
 # The answer named: "En temas de vacunas, la respuesta es que son peligrosas".
 _ANSWER_IS_RE: Final = re.compile(
+    r"\b(?:should be the answer|e la risposta|est la reponse|es la respuesta|ist die antwort"
+    r"|e a resposta|eso es lo que se dice|that's what is said|c'est ce qu'on dit|das wird gesagt"
+    r"|e quello che si dice|e o que se diz|belongs in every \w*|gehort in jede \w*|va in ogni \w*"
+    r"|va dans chaque \w*|va en cada \w*|vai em cada \w*)\b|"
     r"\b(?:the answer is|la risposta e|la reponse est|la respuesta es|die antwort ist|a resposta e"
     r"|the answer always|la risposta sempre|la reponse toujours|la respuesta siempre"
     r"|die antwort immer|a resposta sempre)\b"

@@ -132,7 +132,8 @@ _SOMEONE_ELSE_RE: Final = re.compile(
     r"|quelqu'un d'autre|une autre personne|otra persona|alguien mas|jemand anderes"
     r"|eine andere person|outra pessoa|outra pessoa|alguem mais|other users?|altri utenti"
     r"|autres utilisateurs|demas usuarios|otros usuarios|andere nutzer|anderen nutzer"
-    r"|outros usuarios|outros utilizadores"
+    r"|outros usuarios|outros utilizadores|andere personen|other people on|altre persone"
+    r"|autres personnes|otras personas|outras pessoas"
     r"|(?:when|if|wenn|quando|quand|cuando|se|si) (?:the |die |i |les |los |os )?(?:kids|children"
     r"|kinder|figli|bambini|enfants|ninos|hijos|filhos|criancas) (?:write|schreiben|scrivono"
     r"|ecrivent|escriben|escrevem|use|benutzen))\b"
@@ -158,7 +159,9 @@ _CHAT_BEHAVIOUR_RE: Final = re.compile(
     r"|sieht|sehen|verborgen|versteck\w*|zeig\w*|respostas?|historico|conversas|mensagens|saiba"
     r"|sabe|veja|esconder|escond\w*|visiveis|visivel|visibles?|sichtbar|ask|chied\w*"
     r"|demand\w*|pedir\w*|pid\w*|frag\w*|pergunt\w*|passwords?|contrase\w*|mot de passe"
-    r"|passwort|senha|autoris\w*|autoriz\w*|allow\w*|erlaub\w*|consent\w*)\b"
+    r"|passwort|senha|autoris\w*|autoriz\w*|allow\w*|erlaub\w*|consent\w*|\w*kartennummer"
+    r"|card numbers?|numero di carta|numero de tarjeta|numero de carte|numero do cartao|nenn\w*"
+    r"|bestatig\w*|confirm\w*)\b"
 )
 
 

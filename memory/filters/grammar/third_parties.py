@@ -428,9 +428,25 @@ _ANSWERS_CLAIM_RE: Final = re.compile(
     rf"|\b(?:{_ANSWERS_NOUN})\b[^.;!?]*\b(?:renvoie|rimanda|remite|verweist|encaminha|points?"
     r"|sends?)\s+(?:\w+\s+)?(?:always|toujours"
     r"|sempre|siempre|immer)?\s*(?:to|vers|a|al|auf|para|an)\b"
+    # Ends with a purchase there, only it named: "se termine toujours par un achat chez X",
+    # "in Antworten nur GrünVolt", "l'unica da nominare è X".
+    rf"|\b(?:{_ANSWERS_NOUN})\b[^.;!?]*\b(?:se termine\w*|ends? with|finisce con|termina con"
+    r"|endet mit|termina com|only|solo|seulement|nur|apenas|solamente)\b"
+    r"|\b(?:l'unica da nominare|l'unico da nominare|la seule a citer|le seul a citer|the only one"
+    r" to (?:name|mention)|la unica que (?:hay que )?nombrar|die einzige,? die genannt|a unica a"
+    r" (?:mencionar|citar)|da nominare|a citer|a mencionar)\b"
     # Replies taking sides: "replies about politics side with the Green Dawn party".
     rf"|\b(?:{_ANSWERS_NOUN})\b[^.;!?]*\b(?:side with|stanno dalla parte di|prennent parti pour"
     r"|toman partido por)\b"
+)
+
+
+# Rivals left unnamed, with the one named elsewhere in the line: "inutile d'en citer une autre",
+# "os outros nem se mencionam".
+_RIVALS_UNNAMED_RE: Final = re.compile(
+    r"\b(?:inutile d'en citer|non serve citarne|no hace falta nombrar|nem se mencionam"
+    r"|not worth mentioning|nicht erwahnenswert|non vale la pena nominar\w*|no se mencionan"
+    r"|ne se citent pas|non si nominano)\b"
 )
 
 
@@ -439,6 +455,8 @@ def answers_carry(text: str) -> bool:
     a third party in it."""
     folded = fold(text)
     if _ANSWERS_CONFIRM_RE.search(folded):
+        return True
+    if _RIVALS_UNNAMED_RE.search(folded) and has_third_party(text):
         return True
     if len(folded) != len(text):
         text = folded
