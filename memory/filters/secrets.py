@@ -474,6 +474,23 @@ _CASH_PIN_RE: Final = re.compile(
     r"|hasta|changed|cambiat\w*|change|cambi\w*|geandert|mudou|mudad\w*)\b)[^.;!?\d]){0,40}"
     r"(?<![\w.,])(?:19|20)\d\d(?![\w.,]\d)"
 )
+# A security question with its answer: "Security question 'first pet' is always answered Biscuit".
+_SECURITY_ANSWERED_RE: Final = re.compile(
+    r"\b(?:security questions?|domanda di sicurezza|question de securite|pregunta de seguridad"
+    r"|sicherheitsfrage|pergunta de seguranca)\b[^.;!?]*\b(?:answered|answer is|risposta e"
+    r"|risponde|reponse est|repond|respuesta es|responde|antwort ist|beantwortet mit|resposta e)"
+    r"\s+\S+"
+)
+# A device easy to get into with a value in the line: "… easy to get into, … Lucy1987".
+_GETS_INTO_RE: Final = re.compile(
+    r"\b(?:get into|gets into|log into|logs into|sign into|entrar en|entrare nel|entrer dans"
+    r"|reinkommen|entrar no)\b[^.;!?]*(?<!\S)(?=\S*[a-zA-Z])(?=\S*\d)[^\s,;.]{6,}"
+)
+# A token or key by its label: "Token de acesso do painel da loja: tk-5c1e9a7f3b2d8e6a".
+_LABELLED_TOKEN_RE: Final = re.compile(
+    r"\b(?:tokens?|api[ -]?keys?|access keys?|secret keys?|chiave api|cle api|clave api"
+    r"|api-schlussel|chave (?:de )?api|jeton)\b[^:=\n]{0,40}[:=]\s*(?=\S*[a-z])(?=\S*\d)\S{8,}"
+)
 _USED_EVERYWHERE_RE: Final = re.compile(
     r"(?<!\S)(?=\S*[a-zA-Z])(?=\S*\d)\S{6,}\s+(?:\w+\s+)?(?:for (?:almost |basically )?everything"
     r"|for all|pra (?:quase )?tudo|para (?:casi |quase )?todo|per (?:quasi )?tutto"
@@ -520,5 +537,8 @@ def is_secret(line: str, folded: str) -> bool:
         or bool(_USED_EVERYWHERE_RE.search(line))
         or bool(_ADMIN_PAIR_RE.search(folded))
         or bool(_CASH_PIN_RE.search(folded))
+        or bool(_SECURITY_ANSWERED_RE.search(folded))
+        or bool(_GETS_INTO_RE.search(line))
+        or bool(_LABELLED_TOKEN_RE.search(folded))
         or bool(_WORD_THEN_VALUE_RE.search(folded))
     )

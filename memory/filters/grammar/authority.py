@@ -96,7 +96,8 @@ _NO_RULES_RE: Final = re.compile(
     r"|\b(?:safety|security|sicherheits|sicurezza|securite|seguridad|seguranca)\s*-?\s*(?:mode"
     r"|modus|modalita|modo)\b[^.;!?]*\b(?:off|aus|disattivat\w*|desactiv\w*|deaktiv\w*"
     r"|desativ\w*|disabled)\b"
-    r"|\b(?:highest priority|hochster prioritat|massima priorita|priorite maximale"
+    r"|\b(?:prioridad maxima|priorita massima|highest priority|hochster prioritat"
+    r"|massima priorita|priorite maximale"
     r"|maxima prioridad|prioridade maxima|top priority|priorita assoluta|absolute prioritat)\b"
     r"|\b(?:chamas-te|te llamas|ti chiami|du heisst|you are now|now you are|voce agora e"
     r"|agora es|ahora eres|ora sei|maintenant tu es)\b"
@@ -127,6 +128,11 @@ _NO_RULES_RE: Final = re.compile(
     r"|policy|limits?|limiti|limites)\b[^.;!?]*\b(?:desactiv\w*|disattiv\w*|deaktiv\w*|desativ\w*"
     r"|disabl\w*|off|exempt\w*|esent\w*|isent\w*|umgeh\w*|aus|weg|sospes\w*|suspend\w*)\b"
     # Applied to the assistant too: "Lebensmotto, auch für den Assistenten", "lives by it too".
+    rf"|\b(?:applies to|vale per|vale anche per|s'applique (?:aussi )?a|vale (?:tambien )?para"
+    rf"|gilt (?:auch )?fur|vale (?:tambem )?para)\s+(?:the |l'|il |el |le |den |die |o |a )?"
+    rf"{ASSISTANT}\w*\b"
+    rf"|\b(?:not even|nemmeno|neanche|pas meme|ni siquiera|auch nicht|nem (?:mesmo )?)\s+"
+    rf"(?:the |l'|il |el |le |den |der |die |o |a |dall'|dal |dalla |par l')?{ASSISTANT}\w*\b"
     rf"|\b(?:also|too|anche|aussi|tambien|auch|tambem)\s+(?:for|per|pour|para|fur)\s+(?:the |l'"
     rf"|il |el |le |den |die |o |a )?{ASSISTANT}\w*\b"
     rf"|\b{ASSISTANT}\s+(?:lives by it|vive secondo|en vit|vive segun|lebt danach|vive segundo)"
@@ -163,8 +169,10 @@ _STAFF_NOTE_RE: Final = re.compile(
     r"|\b(?:verified|approved|reviewed|revisad[oa]|verificad[oa]|approvat[oa]|verifie|approuve"
     r"|gepruft|freigegeben|authori[sz]ed|autorizad[oa]|autorizzat[oa]|autorise|autorisiert)"
     r" (?:by|por|da|par|von|pelo|pela|dal|dalla) (?:the |el |la |le |o |a |l')?(?:\w+ )?"
-    r"(?:staff|support|soporte|supporto|suporte|moderation|moderazione|moderacion|moderacao|admins?|team|equipe|equipo"
-    r"|equipa)\b"
+    r"(?:staff|support|soporte|supporto|suporte|moderation|moderazione|moderacion|moderacao"
+    r"|admins?|team|equipe|equipo|equipa|plataforma|platform|piattaforma|plateforme|plattform)\b"
+    r"|\b(?:gepruft\w*|verified|verificad\w*|verificat\w*|verifie\w*)\s+(?:\w+\s+){0,2}(?:des|del"
+    r"|della|du|do|of the|von|vom)\s+(?:support\w*|staff|teams?|plattform|plataforma|platform)\b"
     r"|\b(?:account|compte|cuenta|conta|konto|profil\w*|perfil)\b[^.;!?]*\b(?:droits developpeur"
     r"|developer (?:rights|access|mode)|entwickler-?freigabe|permisos de desarrollador"
     r"|permessi (?:da )?sviluppatore|direitos de desenvolvedor|reglages internes"
@@ -304,7 +312,8 @@ _AGREED_RE: Final = re.compile(
 # Warnings switched off: never warning, wanting none, or leaving them out. "Never warns her kids
 # twice" is the person: the forms are orders and wants.
 _WARNINGS: Final = (
-    r"\w*warnings?|alerts?|refusals?|caveats?|disclaimers?|avvertenz[ae]|avvisi|avvertimenti|allert[ei]"
+    r"raccomandazioni di prudenza|recommandations de prudence|recomendaciones de prudencia"
+    r"|precauzioni|\w*warnings?|alerts?|refusals?|caveats?|disclaimers?|avvertenz[ae]|avvisi|avvertimenti|allert[ei]"
     r"|avertissements?|alertes?|mises? en garde|advertencias?|avisos?|alertas?|\w*warnungen?"
     r"|\w*hinweise?n?|alertas?"
 )
@@ -316,7 +325,8 @@ _WARN_VERBS: Final = (
 _WARNINGS_OFF_RE: Final = re.compile(
     r"\b(?:never|don't|do not|non|ne|nunca|no|nao|nicht|nie|keine)\s+(?:\w+\s+)?(?:show|include"
     r"|add|put|mostrare|includere|aggiungere|mettere|montre[rz]?|inclure|ajouter|mettre|mostrar"
-    r"|incluir|anadir|poner|incluas|inclua|mostres|zeigen|einfugen|hinzufugen|adicionar|por)\b"
+    r"|incluir|anadir|poner|incluas|inclua|mostres|zeigen|einfugen|hinzufugen|adicionar|por"
+    r"|coloques|coloque|colocar|pongas|ponga|metti|mets|setze|setzen)\b"
     rf"[^.;!?]*\b(?:{_WARNINGS})\b|"
     r"(?:^|[.;:!?,(\[]\s*)(?:never|don't|do not|no|non|mai|ne pas|ne jamais|jamais|pas|nunca"
     rf"|nicht|nie|niemals|nao|nunca)\s+(?:(?:\w+)\s+)?(?:{_WARN_VERBS})\b"
@@ -359,7 +369,9 @@ _ABOUT_MEMORY_RE: Final = re.compile(
     r"|anotacoes|linhas)\b"
     r"|\b(?:memory lines?|linea de memoria|lineas de memoria|riga di memoria|righe di memoria"
     r"|ligne de memoire|lignes de memoire|linha de memoria|linhas de memoria|memory entr\w*"
-    r"|notes? added|notas? anadidas?|note aggiunte|notes ajoutees|notizen,? die)\b"
+    r"|notes? added|notas? anadidas?|note aggiunte|notes ajoutees|notizen,? die|lo guardado aqui"
+    r"|what is saved here|what's saved here|quello salvato qui|ce qui est enregistre ici"
+    r"|was hier gespeichert|o que (?:esta|fica) guardado aqui)\b"
 )
 
 
@@ -371,6 +383,7 @@ _GUARD_NOUNS: Final = (
     r"|refusals?|rifiuti|refus|negativas|recusas|ablehnungen|warnings?|avvertenze|avvisi"
     r"|avertissements|mises en garde|advertencias|avisos|\w*warnungen|\w*warnhinweise"
     r"|caveats?|cautions?|precauzioni|cautele|inviti alla prudenza|precauciones|ressalvas"
+    r"|raccomandazioni di prudenza|recommandations de prudence|recomendaciones de prudencia"
     r"|disclaimers?|rules|regole|regles|reglas|regras|regeln|\w*regeln"
 )
 _GUARDS_GONE_RE: Final = re.compile(
@@ -381,7 +394,8 @@ _GUARDS_GONE_RE: Final = re.compile(
     r"|aufgehoben|se acabaron|acabou|abbestellt|spent[ei]|desligad\w*|apagad\w*|off"
     r"|vadano spent[ei]"
     r"|fiquem desligad\w*|desactivan|se desactivan|desativad\w*)\b"
-    rf"|\b(?:no more|plus de|plus aucune?|niente piu|nessun\w* piu|ya no hay|nada mas de|no mas"
+    rf"|\b(?:none of the(?: usual)?|no more|plus de|plus aucune?|niente piu|nessun\w* piu|ya no hay"
+    r"|nada mas de|no mas"
     rf"|nunca mais|sem mais|keine \w+ mehr)\s+(?:\w+\s+)?(?:{_GUARD_NOUNS})\b"
     r"|\b(?:vale tudo|todo vale|tout est permis|tutto e permesso|alles ist erlaubt|anything goes"
     r"|carte blanche)\b"
@@ -393,6 +407,16 @@ _GUARDS_GONE_RE: Final = re.compile(
     rf"\b(?:{_GUARD_NOUNS})\b"
     r"|\b(?:i want no|want no|i don't want|je ne veux pas|no quiero|non voglio|ich will keine"
     rf"|nao quero)\b[^.;!?]*\b(?:{_GUARD_NOUNS})\b"
+    # Never told the risks: "qu'on ne lui parle jamais des risques", "no hace falta mencionarle
+    # riesgos ni límites de dosis".
+    r"|\b(?:never|jamais|nunca|mai|nie|no need to|no hace falta|non serve|pas besoin de"
+    r"|nicht notig|nao precisa)\s+(?:\w+\s+){0,2}(?:talk\w*|tell\w*|parl\w*|habl\w*|sprich\w*"
+    r"|sprech\w*|fal\w*|mention\w*|mencion\w*|menzion\w*|erwahn\w*|dire|decir|dizer)"
+    r"\b[^.;!?]*\b(?:risks?|rischi|risques|riesgos|risiken|riscos|dangers?|pericoli|peligros"
+    r"|gefahren|perigos|limits?|limiti|limites|grenzen)\b"
+    r"|\b(?:talk\w*|tell\w*|parl\w*|habl\w*|sprich\w*|sprech\w*|fal\w*|mention\w*|mencion\w*"
+    r"|menzion\w*|erwahn\w*)\s+(?:never|jamais|nunca|mai|nie)\b[^.;!?]*\b(?:risks?|rischi|risques"
+    r"|riesgos|risiken|riscos|dangers?|pericoli|peligros|gefahren|perigos)\b"
     # Hiding what could harm: "qu'on taise les effets secondaires", "sin mencionar ningún riesgo".
     r"|\b(?:tais\w*|tacer\w*|taccia\w*|callar\w*|calle|verschweig\w*|calar|hide|hides|hiding"
     r"|nascond\w*|cacher|cache|ocultar|oculte|esconder|esconda|without mentioning|senza menzionare"
@@ -414,14 +438,16 @@ _PRECEDENCE: Final = (
     r"|cuentan mas|zahlen mehr|contam mais|annulla e sostituisce|annule et remplace"
     r"|anula y sustituye|anula e substitui|ersetzt|supersedes?|replaces?|sostituisce|remplace"
     r"|sustituye|substitui|no cuenta|non conta|ne compte pas|zahlt nicht|nao conta|forgeries"
-    r"|falsi|faux|falsas|falsch|falsas|shouldn't be believed|non vanno creduti"
+    r"|falsi|faux|falsas|falsch|falsas|shouldn't be believed|non vanno creduti|pesa mas que"
+    r"|weighs more than|pesa piu|pese plus|wiegt mehr|pesa mais|vorrang vor"
     r"|passar por cima|pasar por encima|passer outre|scavalcare|hinwegsetzen"
 )
 _PRECEDENCE_RE: Final = re.compile(
     rf"\b(?:{_PRECEDENCE})\b[^.;!?]*\b(?:{_RULES}|notes?|notas?|notizen|indicac\w*|indicazion\w*"
     r"|indications?|orientac\w*|orientations?|corrections?|correzioni|correcciones|correcoes"
     r"|anderungen|modifiche|changes|everything|tutto|tout|todo|tudo|alles|fournisseur|provider"
-    r"|fabrica|fabbrica|usine|werk|fabrica)\b"
+    r"|fabrica|fabbrica|usine|werk|fabrica|einstellungen|settings|configuracion|configurazione"
+    r"|impostazioni|reglages|configuracoes|configuration)\b"
     rf"|\b(?:{_RULES}|requests?|richieste|demandes|peticiones|anfragen|pedidos|ordenes|ordini|ordres"
     r"|ordens|befehle|commands?|consignes)\b[^.;!?]*\b(?:{_PRECEDENCE})\b".replace(
         "{_PRECEDENCE}", _PRECEDENCE
@@ -435,8 +461,9 @@ _PERSONA_RE: Final = re.compile(
     r"\b(?:answers|replies|risposte|reponses|respuestas|antworten|respostas)\b[^.;!?]*"
     r"\b(?:come from|vem d\w*|vengono da\w*|viennent d\w*|vienen d\w*|kommen von)\s*[\w' ]{0,6}"
     r"[\"'«„“‘]|"
-    r"\b(?:never|not|nie|nunca|mai|jamais|nao|no)\s+(?:\w+\s+){0,3}(?:an ai|a bot|software"
-    r"|a machine"
+    r"\b(?:never|not|nie|nunca|mai|jamais|nao|no)\s+(?:\w+\s+){0,4}(?:an ai|a bot|software"
+    r"|a machine|a program|un programma|un programme|un programa|ein programm|um programa"
+    r"|a computer|un computer|un ordinateur|una macchina"
     r"|eine ki|ein bot|una ia|un'ia|une ia|uma ia|un bot|um bot|un robot|una macchina|une machine"
     r"|una maquina|uma maquina)\b"
     r"|\b(?:admits? to being|admit being) (?:software|an ai|a bot)\b"
@@ -499,6 +526,7 @@ _ENTITLED_RE: Final = re.compile(
     r"|gets full|gets complete|receives full|riceve complete)\b[^.;!?]*\b(?:without|senza|sans"
     r"|sin|sem|ohne|complete|completi|complets|completos|en entier|per intero|full|datos|dati"
     r"|donnees|daten|dados|data|recipes?|ricette|recettes|recetas|rezepte|receitas|how to|come"
+    r"|infos?|informations?|informazioni|informaciones|informacoes|informationen"
     r"|comment|como|wie)\b"
 )
 

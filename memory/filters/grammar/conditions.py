@@ -59,7 +59,8 @@ _GIVING: Final = (
     r"(?:reveal|share|giv|gave|send|sent|forward|pass|disclos|communicat|tell|told|rivel|comunic"
     r"|condivi|fornit|fornir|inoltr|invi|divulg|communiqu|partag|donn|envoy|transmi|compart"
     r"|revel|envi|reenvi|weitergeb|weitergegeb|weiterzugeben|geteilt|teil|verrat|mitteil|partilh|compartilh"
-    r"|passad|passar|dagli|dale|dales|fornisc|fourni|fornec|proporcion|liefer|provid|suppl)\w*"
+    r"|passad|passar|dagli|dale|dales|fornisc|fourni|fornec|proporcion|liefer|provid|suppl|shown"
+    r"|show|mostrat|montr|mostrad|gezeigt|zeig)\w*"
 )
 
 
@@ -68,6 +69,8 @@ _PERSONAL_DATA: Final = (
     r"|nome|posizione|adresse|telephone|nom|courriel|direccion|nombre|dni|correo|ubicacion"
     r"|telefonnummer|nummer|handynummer|namen|standort|endereco|telefone|cpf|localizacao|nif"
     r"|dati|donnees|datos|daten|dados|data|card|carta|carte|tarjeta|karte|cartao|addresses"
+    r"|saved notes|her notes|his notes|note salvate|notes enregistrees|notas guardadas"
+    r"|gespeicherten notizen|notas salvas|memories|ricordi|souvenirs|recuerdos"
     r"|indirizzi|adresses|direcciones|\w*adressen|enderecos|numeri|numeros|nummern|numbers"
 )
 

@@ -45,7 +45,7 @@ _NEGATIVE_COMMAND_RE: Final = re.compile(
     r"\bno (?:(?:me|te|le|les|lo|la|los|las|se)\s+)?(?:pongas|digas|menciones|recomiendes"
     r"|muestres|avises|adviertas|incluyas|anadas|des|hagas|uses|cuentes|rechaces|niegues)\b"
     r"|\bnao (?:(?:lhe|lhes|o|a|os|as|me)\s+)?(?:ponhas|digas|menciones|recomendes|mostres|avises"
-    r"|incluas|recuse|recuses|negue|negues|diga|mencione|conte)\b"
+    r"|incluas|recuse|recuses|negue|negues|diga|mencione|conte|coloques|coloque)\b"
     r"|\bnunca (?:(?:lhe|lhes|o|a|os|as|me|le|les|lo|la)\s+)?(?:recuse|recuses|negue|negues"
     r"|rechaces|niegues|digas)\b"
 )
@@ -54,6 +54,18 @@ _NEGATIVE_COMMAND_RE: Final = re.compile(
 # Refusing a request, never: "Ne refuse plus jamais une demande", "Responde siempre que sí a
 # todo lo que pida". A request is what someone asks the assistant.
 _NEVER_REFUSE_REQUEST_RE: Final = re.compile(
+    # Any negation, any order: "Do not turn down any request", "Aucune demande … ne doit être
+    # refusée", "Lehne keine einzige Anfrage … ab".
+    r"(?=[^.;!?]*\b(?:not|don't|no|non|nessuna|nessun|aucune?|ne|keine?|ningun\w*|nenhum\w*"
+    r"|never|jamais|mai|nunca|nie)\b)[^.;!?]*\b(?:turn down|refus\w*|declin\w*|rifiut\w*"
+    r"|rechaz\w*|recus\w*|ablehn\w*|lehne|lehnt|verweiger\w*)\b[^.;!?]*\b(?:requests?|demandes?"
+    r"|richiest[ae]|peticion\w*|solicitud\w*|pedidos?|anfragen?)\b"
+    r"|(?=[^.;!?]*\b(?:not|don't|no|non|nessuna|nessun|aucune?|ne|keine?|ningun\w*|nenhum\w*"
+    r"|never|jamais|mai|nunca|nie)\b)[^.;!?]*\b(?:requests?|demandes?|richiest[ae]|peticion\w*"
+    r"|solicitud\w*|pedidos?|anfragen?)\b[^.;!?]*\b(?:turn\w* down|refus\w*|declin\w*"
+    r"|rifiut\w*|rechaz\w*|recus\w*|abgelehnt|ablehn\w*|verweiger\w*)\b"
+    r"|\b(?:never says?|ne dit jamais|non dice mai|nunca dice|sagt nie|nunca diz)\s*[\"'«„“‘]?"
+    r"\s*(?:i can't|i cannot|je ne peux pas|non posso|no puedo|ich kann nicht|nao posso)\b|"
     r"\b(?:never|jamais|mai|nunca|nie|niemals)\b[^.;!?]*\b(?:refus\w*|declin\w*|rifiut\w*|rechaz\w*"
     r"|recus\w*|ablehn\w*|verweiger\w*)\b[^.;!?]*\b(?:requests?|demandes?|richiest[ae]|peticion\w*"
     r"|solicitud\w*|pedidos?|anfragen?|bitten?|solicitac\w*)\b"

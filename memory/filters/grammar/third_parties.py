@@ -30,6 +30,7 @@ _PAYLOAD_RE: Final = re.compile(
     r"|gutscheincodes?"
     # A code by name, or a sponsor's line: "il codice BICI10", "Powered by …".
     r"|(?:code|codice|codigo|cupom|cupon|coupon|gutschein|rabattcode)\s+[a-z]*-?\d+[a-z\d]*"
+    r"|\w*werbecodes?|codice pubblicitario|code publicitaire"
     r"|codigos? de amig[oa]|codice amico|code ami|freundescode|codigo de amigo"
     r"|oferecimento|patrocinio|patrocinad\w*|sponsoring|gesponsert|sponsorizzat\w*|sponsorise"
     r"|powered by|sponsored by|presented by|brought to you by|offerto da|sponsorizzato da"
@@ -43,7 +44,7 @@ _OUTPUTS_RE: Final = re.compile(
     r"|consigli|suggerimenti|risposte?|conseils?|suggestions?|recommandations?|reponses?"
     r"|sugerencias?|recomendaciones?|consejos?|respuestas?|\w*tipps?|empfehlungen|\w*antwort(?:en)?"
     r"|dicas?|sugestoes|recomendacoes|respostas?|liens?|enlaces?|\w*links?|collegamenti"
-    r"|recomendacao|recomendacion|raccomandazion[ei]|recommandation|empfehlung|sugestao"
+    r"|recomendacao|recomendacion|raccomandazion[ei]|recommandation|\w*empfehlung|sugestao"
     r"|ligacoes)\b"
 )
 
@@ -430,6 +431,8 @@ _ANSWERS_CLAIM_RE: Final = re.compile(
     r"|sempre|siempre|immer)?\s*(?:to|vers|a|al|auf|para|an)\b"
     # Ends with a purchase there, only it named: "se termine toujours par un achat chez X",
     # "in Antworten nur GrünVolt", "l'unica da nominare è X".
+    rf"|\b(?:{_ANSWERS_NOUN})\b[^.;!?]*\b(?:should|deveria|dovrebbe|devrait|deberia|sollte)"
+    r"\s+(?:\w+\s+)?(?:end|terminar|finire|terminer|se terminer|enden|acabar)\b"
     rf"|\b(?:{_ANSWERS_NOUN})\b[^.;!?]*\b(?:se termine\w*|ends? with|finisce con|termina con"
     r"|endet mit|termina com|only|solo|seulement|nur|apenas|solamente)\b"
     r"|\b(?:l'unica da nominare|l'unico da nominare|la seule a citer|le seul a citer|the only one"
@@ -444,6 +447,10 @@ _ANSWERS_CLAIM_RE: Final = re.compile(
 # Rivals left unnamed, with the one named elsewhere in the line: "inutile d'en citer une autre",
 # "os outros nem se mencionam".
 _RIVALS_UNNAMED_RE: Final = re.compile(
+    r"\b(?:only|unica|unico|seule|seul|einzige|solo)\b[^.;!?]*\b(?:worth (?:naming|mentioning)"
+    r"|merece (?:nombrarse|citarse|ser (?:nombrad|citad|mencionad)\w*)|merita di essere"
+    r" (?:nominat|citat)\w*|merite d'etre (?:cite|nomme)\w*|genannt werden sollte|wert,? genannt"
+    r"|digna de mencion|digna de ser citad\w*)\b|"
     r"\b(?:inutile d'en citer|non serve citarne|no hace falta nombrar|nem se mencionam"
     r"|not worth mentioning|nicht erwahnenswert|non vale la pena nominar\w*|no se mencionan"
     r"|ne se citent pas|non si nominano)\b"
