@@ -11,8 +11,6 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from memory.filters.credentials import SPELLED_CODE_RE
-
 
 def _words(text: str) -> frozenset[str]:
     """The words of `text` as a set."""
@@ -24,7 +22,6 @@ def _words(text: str) -> frozenset[str]:
 # A code word, then its value within a few words. German compounds carry it ("Türcode").
 _CODE_WORD_RE: Final = re.compile(
     r"\b(?:codes?|codices?|codici|codigos?|combinations?|combinazione|combinaison|combinacion"
-    r"|keypad|tastierino|clavier|teclado|tastenfeld|ziffernfeld"
     r"|kombination|combinacao|digicode|keycode|doorcode|passcodes?|pins?|nip"
     r"|\w*(?:tur|tor|alarm|spind|tresor|schliessfach|garagen|haus|eingangs|zugangs|sicherheits"
     r"|backup|wiederherstellungs|notfall|sicherungs)-?codes?)\b"
@@ -36,12 +33,7 @@ _LOCK_CONTEXT_RE: Final = re.compile(
     r"|cellar|basement|shed|cantina|cave|sotano|\w*keller|edificio|predio|gebaude|entrada"
     r"|eingang"
     r"|digicode|keycode|doorcode"
-    r"|apartment|office|gym|shed|vault|enter|get in|unlock\w*|open|parking|car park|garage door"
-    r"|sblocc\w*|deverrouill\w*|desbloque\w*|entsperr\w*|tastenfeld|ziffernfeld|tastierino"
-    r"|clavier|teclado|garagentor|hoftor|gartentor|einfahrtstor|antifurto|antivol|antirrobo"
-    r"|anti-theft|disattivar\w*|desactiv\w*|deaktivier\w*|desativ\w*|disarm\w*|phone|telefono"
-    r"|telephone|handy|tablet|ordinateur|computer|laptop|portatile|ordenador|computador"
-    r"|telemovel|celular|movil|cellulare|smartphone|portable|\w+safe|cochera|schlusselkasten"
+    r"|apartment|office|gym|shed|vault|enter|get in|unlock|open"
     r"|porta|portone|cancello|ingresso|allarme|cassaforte|armadietto|lucchetto|citofono|garage"
     r"|cantina|casa|ufficio|palestra|entrare|aprire|sbloccare"
     r"|porte|portail|immeuble|entree|alarme|coffre|casier|cadenas|interphone|maison|bureau"
@@ -78,9 +70,7 @@ _DATE_RE: Final = re.compile(r"\d{1,2}[./-]\d{1,2}(?:[./-]\d{2,4})?|\d{4}[./-]\d
 _BEFORE_NOT_CODE_RE: Final = re.compile(
     r"\b(?:in|on|at|since|until|from|by|nel|dal|alle|fino al|en|depuis|jusqu'en|desde|hasta"
     r"|a las|im|um|seit|as"
-    r"|bis|em|ate|has|have|had|ha|hanno|aveva|tiene|tenia|hat|hatte|tem|tinha|um die|about"
-    r"|around|circa|environ|vers|alrededor de|cerca de|por volta de|intorno a|etwa|ungefahr"
-    r"|ca\.?)\s*$"
+    r"|bis|em|ate|has|have|had|ha|hanno|aveva|tiene|tenia|hat|hatte|tem|tinha)\s*$"
 )
 _AFTER_NOT_CODE_RE: Final = re.compile(
     r"^\s*(?:-?(?:digits?|cifre|chiffres|digitos|ziffern|stellig\w*|numbers?|people|persone"
@@ -97,20 +87,11 @@ _NEXT_WORD_RE: Final = re.compile(r"\s*([^\W\d_][\w']*)")
 _CONNECTORS: Final = _words(
     "and or then to for from since until on at in of with by if when is was to get in works"
     " e o poi per da di del della dello dei delle al alla allo il la lo le se quando funziona"
-    " et ou puis pour de du des au aux le la les si quand avec fonctionne sur sul sulla auf am"
+    " et ou puis pour de du des au aux le la les si quand avec fonctionne"
     " y o luego para de del al el la los las por si cuando con funciona"
     " und oder dann um zum zur fur von vom auf an am im in mit der die das den dem wenn"
     " funktioniert e ou depois para de do da dos das ao no na por se quando com funciona"
 )
-
-
-def _plausible_date(token: str) -> bool:
-    """Whether "12/05" or "2024-05-12" can be a date: "12-38-05" is a dial's numbers."""
-    parts = [int(part) for part in re.split(r"[./-]", token)]
-    if len(parts[0].__str__()) == 4 or parts[0] > 31:
-        parts = parts[1:]
-    first, second = parts[0], parts[1] if len(parts) > 1 else 1
-    return (1 <= first <= 31 and 1 <= second <= 12) or (1 <= first <= 12 and 1 <= second <= 31)
 
 
 def _code_value_after(text: str, *, min_digits: int = 3) -> bool:
@@ -125,7 +106,7 @@ def _code_value_after(text: str, *, min_digits: int = 3) -> bool:
             continue
         after = clause[value.end() :]
         if (
-            (_DATE_RE.fullmatch(token) and _plausible_date(token))
+            _DATE_RE.fullmatch(token)
             or _AFTER_NOT_CODE_RE.match(after)
             or _BEFORE_NOT_CODE_RE.search(before)
         ):
@@ -150,118 +131,30 @@ _LOCK_LABEL_RE: Final = re.compile(
     r"|portone|cancello|allarme|cassaforte|armadietto|lucchetto|citofono|porte|portail|alarme"
     r"|coffre|casier|cadenas|digicode|puerta|portal|alarma|taquilla|candado|tur|haustur|tor"
     r"|alarmanlage|tresor|spind|portao|cofre|cacifo|cadeado|backup|recovery|2fa|two-factor"
-    r"|mfa|otp|tastenfeld|ziffernfeld|tastierino|clavier|teclado|garagentor|hoftor|gartentor"
-    r"|antifurto|antivol|antirrobo|fahrradschloss|bike lock|bicycle lock|sblocco|desbloqueo"
-    r"|desbloqueio|deverrouillage|entsperrung|unlock|phone unlock"
-    r"|einfahrtstor)\b[^:=\u2192,;.]{0,40}(?:[:=\u2192]|->)"
+    r"|mfa|otp)\b[^:=\u2192,;.]{0,40}(?:[:=\u2192]|->)"
 )
 # "Front gate opens with 1234#", "Der Tresor geht mit 9371 auf".
 _OPENS_WITH_RE: Final = re.compile(
-    r"\b(?:se quita|si toglie|s'enleve|se retira|wird \w+ ausgeschaltet|se desliga|si spegne"
-    r"|taper|tape|digitare|digita|teclear|teclea|tippen|digitar|digite|punch in|key in|marcar"
-    r"|marca|discar|comporre|wahlen"
-    r"|opens?|unlocks?|disarms?|deactivates?|punch(?:es)?|types?|dials?|enters?|si apre"
+    r"\b(?:opens?|unlocks?|disarms?|deactivates?|punch(?:es)?|types?|dials?|enters?|si apre"
     r"|apre|sblocca|si disattiva|disattiva|s'ouvre|ouvre|deverrouille|se desactive|desactive"
     r"|se abre|abre|desbloquea|se desactiva|desactiva|geht|offnet|entsperrt|deaktiviert"
     r"|desbloqueia|desativa|desliga)\b(?:\s+(?:with|using|by|con|avec|par|mit|com|per))?"
 )
 
 
-# Digits keyed one by one ("5 1 5 0 9") read as the code they make.
-_SPACED_DIGITS_RE: Final = re.compile(r"(?<![\w.,])\d(?:(?: |#|\*|-|~|_|·|\.)\d){3,9}(?![\w.,]\d)")
-# A dial's numbers ("12 / 38 / 05", "links 32, rechts 17, links 5") read as one combination.
-_DIAL_RE: Final = re.compile(r"(?<![\w.,])\d{1,2}(?:\s*[/,-]\s*\d{1,2}){2,4}(?![\w.,]\d)")
-_TURNS_RE: Final = re.compile(
-    r"(?:\b(?:left|right|links|rechts|gauche|droite|sinistra|destra|izquierda|derecha|esquerda"
-    r"|direita)\s*\d{1,2}\b[,;]?\s*){3,}"
-    r"|(?:\b\d{1,2}\s*(?:a|to the|nach|verso|hacia)?\s*(?:left|right|links|rechts|gauche|droite"
-    r"|sinistra|destra|izquierda|derecha|esquerda|direita)\b[,;]?\s*){3,}"
-)
-# A value before what it opens: "usare il 4471 per aprire il cancello".
-_VALUE_TO_OPEN_RE: Final = re.compile(
-    r"(?<![\w.,])\d{4,8}#?\s+(?:to open|to unlock|to disarm|per aprire|per sbloccare"
-    r"|per disattivare"
-    r"|pour ouvrir|pour deverrouiller|para abrir|para desbloquear|para desactivar|zum offnen"
-    r"|zum entsperren|para destrancar|para desativar)\b"
-)
-# A code that is a year of something: "o código do portão … é o ano do casamento, 1998".
-_LOCK_IS_A_YEAR_RE: Final = re.compile(
-    r"\b(?:safe|cassaforte|coffre|cofre|caja fuerte|tresor|gate|cancello|portail|portao|porton|tor"
-    r"|garage|garaje|garagem|box"
-    r"|door|porta|porte|puerta|tur|lock|lucchetto|cadenas|candado|schloss|cadeado|alarm|allarme"
-    r"|alarme|alarma|pin|code|codice|codigo)\b[^.;!?]*\b(?:the year|l'anno|l'annee|el ano|o ano"
-    r"|das jahr|dem jahr|sull'anno|dell'anno|nell'anno|all'anno)\b[^.;!?]*\b(?:19|20)\d\d\b"
-    r"|\b(?:19|20)\d\d\b[^.;!?]*\b(?:safe|cassaforte|coffre|cofre|tresor|gate|cancello|portail"
-    r"|portao|door|porta|porte|puerta|tur|lock|lucchetto|cadenas|candado|schloss|cadeado)\b"
-    r"[^.;!?]*\b(?:the year|l'anno|l'annee|el ano|o ano|das jahr)\b"
-    r"|\b(?:safe|cassaforte|coffre|cofre|caja fuerte|tresor|gate|cancello|portail|portao|door"
-    r"|porta|porte|puerta|tur|lock|lucchetto|cadenas|candado|schloss|cadeado|garage|garaje)\b"
-    r"[^.;!?]*\b(?:19|20)\d\d\b[^.;!?]*\b(?:the year|l'anno|l'annee|el ano|o ano|das jahr"
-    r"|year|anno|annee|ano|jahr)\b"
-)
-_CODE_IS_A_YEAR_RE: Final = re.compile(
-    r"\b(?:codes?|codice|codigo|pin|combinaison|combinazione|combination|kombination)\b[^.;!?]*"
-    r"\b(?:is|e|est|es|ist|era)\s+(?:the year|l'anno|l'annee|el ano|o ano|das jahr|their"
-    r" wedding year|his birth year|her birth year)\b[^.;!?]*\b(?:19|20)\d\d\b"
-)
-# An unlock pattern by its shape: "Entsperrmuster … ist ein großes U", "la Z partendo …".
-_PATTERN_RE: Final = re.compile(
-    r"\b(?:unlock pattern|pattern lock|lock pattern|sequenza di sblocco|schema di sblocco|sblocco"
-    r"|motif de deverrouillage|schema de deverrouillage|patron de desbloqueo|patron de bloqueo"
-    r"|entsperrmuster|sperrmuster|padrao de desbloqueio|padrao de bloqueio|schema du telephone"
-    r"|schema du portable|patron del movil|patron para desbloquear|padrao do celular"
-    r"|padrao do telemovel|muster am handy)\b[^.;!?]*"
-    r"(?:\b(?:an?|la|le|el|o|ein|eine|une?|uno?|una|um|uma) (?:\w+ )?[a-z]\b(?:\s*[:,]"
-    r"|\s+(?:partendo|from|starting|en partant|empezando|comenzando|anfangen|beginnend"
-    r"|comecando|a partir|a comecar))"
-    r"|\b(?:canto|angolo|coin|esquina|ecke|corner) (?:superior|inferior|in alto|in basso|en haut"
-    r"|en bas|oben|unten|top|bottom|de arriba|de abajo)\b"
-    r"|\b(?:letter|lettera|lettre|letra|buchstabe)\b|\b(?:top|bottom|alto|basso|haut|bas|arriba"
-    r"|abajo|oben|unten|cima|baixo)[- ](?:left|right|sinistra|destra|gauche|droite|izquierda"
-    r"|derecha|links|rechts|esquerda|direita)\b|\ba (?:sinistra|destra|gauche|droite)\b"
-    r"|\b(?:links|rechts) (?:oben|unten)\b|\b(?:arriba|abajo) a la (?:izquierda|derecha)\b"
-    r"|\b(?:em cima|em baixo) a (?:esquerda|direita)\b)"
-)
-# Digits keyed on a keypad, the keypad after: "0-6-0-6 sul tastierino".
-_ON_KEYPAD_RE: Final = re.compile(
-    r"\d{4,10}\s+(?:on the keypad|sul tastierino|sur le clavier|en el teclado|am tastenfeld"
-    r"|no teclado|auf dem tastenfeld)"
-)
-
-
 def _has_lock_code(folded: str) -> bool:
     if not _LOCK_CONTEXT_RE.search(folded):
         return False
-    if _TURNS_RE.search(folded) or _PATTERN_RE.search(folded):
-        return True
-    # Four digits said one by one, with what they open anywhere in the sentence.
-    if SPELLED_CODE_RE.search(folded):
-        return True
-    if (
-        _VALUE_TO_OPEN_RE.search(folded)
-        or _CODE_IS_A_YEAR_RE.search(folded)
-        or _LOCK_IS_A_YEAR_RE.search(folded)
-        or _SPACED_DIGITS_RE.search(folded)
-    ):
-        return True
-    folded = _SPACED_DIGITS_RE.sub(lambda digits: re.sub(r"\D", "", digits.group()), folded)
-    if _ON_KEYPAD_RE.search(folded):
-        return True
-    if _CODE_WORD_RE.search(folded):
-        folded = _DIAL_RE.sub(lambda dial: re.sub(r"\D+", "-", dial.group()), folded)
     cleared = _NOT_A_LOCK_CODE_RE.sub(" ", folded)
     named = (*_CODE_WORD_RE.finditer(cleared), *_LOCK_LABEL_RE.finditer(cleared))
     if any(_code_value_after(cleared[word.end() :]) for word in named):
         return True
-    # Without a code word, four digits at least: "Dials 112 if the alarm goes off" is kept. What
-    # it opens with may follow an aside: "Unlocks his phone with his dad's birth year, 8591".
-    for verb in _OPENS_WITH_RE.finditer(cleared):
-        after = cleared[verb.end() :]
-        sentence = re.split(r"[.;!?](?:\s|$)", after, maxsplit=1)[0]
-        if _code_value_after(after, min_digits=4) or any(
-            _code_value_after(piece, min_digits=4) for piece in sentence.split(", ")[1:]
-        ):
-            return True
+    # Without a code word, four digits at least: "Dials 112 if the alarm goes off" is kept.
+    if any(
+        _code_value_after(cleared[verb.end() :], min_digits=4)
+        for verb in _OPENS_WITH_RE.finditer(cleared)
+    ):
+        return True
     return any(
         _CODE_WORD_RE.search(cleared, value.end())
         for value in _VALUE_BEFORE_CODE_RE.finditer(cleared)
@@ -289,8 +182,7 @@ _SECURITY_QA_RE: Final = re.compile(
     # The security answer most banks ask for.
     r"|(?:mother'?s|mum'?s|mom'?s) maiden name|maiden name of (?:his|her|their|my|the) mother"
     r"|cognome (?:da nubile|di nascita) della (?:madre|mamma)|nom de jeune fille de (?:sa|la)"
-    r" mere|apellido de soltera de (?:su|la) madre|madchenname der mutter|geburtsname der mutter"
-    r"|nome de solteira da mae"
+    r" mere|apellido de soltera de (?:su|la) madre|madchenname der mutter"
     r"|nome de solteira da mae"
     # Password hints.
     r"|password[- ]?(?:hints?|reminders?)|(?:hints?|reminders?) (?:for|to|of) (?:the |my |his"

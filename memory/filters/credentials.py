@@ -239,15 +239,10 @@ _DIGIT_WORDS: Final = {
 _ARTICLES: Final = _words("un une uno um uma")
 _NUMBER_WORD: Final = "(?:" + "|".join(sorted(_DIGIT_WORDS, key=len, reverse=True)) + r"|\d)"
 _NUMBER_RUN_RE: Final = re.compile(rf"\b{_NUMBER_WORD}(?:[ ,-]+{_NUMBER_WORD})*\b")
-# Four digits or more said one by one: a code read out ("sept, huit, zéro, un").
-SPELLED_CODE_RE: Final = re.compile(
-    rf"\b(?:{'|'.join(sorted(_DIGIT_WORDS, key=len, reverse=True))})(?:[ ,-]+(?:"
-    rf"{'|'.join(sorted(_DIGIT_WORDS, key=len, reverse=True))})){{3,}}\b"
-)
 _RUN_SPLIT_RE: Final = re.compile(r"[ ,-]+")
 
 
-def spell_digits(spoken: str) -> str:
+def _spell_digits(spoken: str) -> str:
     def digits(match: re.Match[str]) -> str:
         words = _RUN_SPLIT_RE.split(match.group())
         if len(words) == 1 and words[0] in _ARTICLES:
@@ -508,7 +503,7 @@ def has_credential(line: str) -> bool:
     if has_labelled_password(line):
         return True
     # "è"/"é" ("is") would fold into "e", which also means "and".
-    spoken = _respell(spell_digits(_deleet(fold(_ACCENTED_IS_RE.sub("is", line)))))
+    spoken = _respell(_spell_digits(_deleet(fold(_ACCENTED_IS_RE.sub("is", line)))))
     # In a line about a network, a bare "key" is its password.
     network = _NETWORK_RE.search(spoken) is not None
     for match in _CREDENTIAL_RE.finditer(spoken):

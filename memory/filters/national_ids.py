@@ -199,7 +199,6 @@ _ID_LABEL_RE: Final = re.compile(
     r"|ni (?:number|no)|nino|utr|unique tax ?payer reference|tax ?payer reference"
     r"|assurance sociale|national id(?:entity)?(?: number| card)?|id card|id number"
     r"|identity (?:card|number|document)|passport|tax (?:id|code|number|file number)|itin|tfn"
-    r"|employer identification(?: number)?"
     r"|nhs (?:number|no)|pps(?:n| number| no)?|medicare(?: number)?|driver'?s? licen[cs]e"
     r"|driving licen[cs]e|health (?:card|insurance number)"
     r"|codice fiscale|tessera sanitaria|carta d'identita|documento d'identita|passaporto"
@@ -209,7 +208,6 @@ _ID_LABEL_RE: Final = re.compile(
     r"|seguridad social|nuss|nss|dni|nif|nie|documento (?:nacional )?de identidad"
     r"|identifica(?:cao|cion|tion|zione) fiscale?|numero (?:de )?identifica\w+"
     r"|cedula(?: de identidad| de ciudadania)?|pasaporte|carnet de conducir|licencia de conducir"
-    r"|carne de conducir|carne de identidad|permiso de conducir"
     r"|curp|rfc|rut|cuit|cuil"
     r"|personalausweis\w*|ausweis\w*|perso-?nr|sozialversicherungs\w*|sv-?(?:nummer|nr)|svnr|rentenversicherungs\w*"
     r"|versicherungsnummer|krankenversicherungs\w*|steuer-?id\w*|steueridentifikations\w*"
@@ -293,16 +291,10 @@ def _has_labelled_sin(folded: str) -> bool:
     )
 
 
-# A US employer or taxpayer number by its capitalised label ("EIN 12-3456789"): folded, "ein" is
-# a German article.
-_EIN_RE: Final = re.compile(r"\b(?:F?EIN|TIN)\b[^\d.;!?]{0,40}(?<!\d)\d{2}[ .-]?\d{7}\b")
-
-
 def has_national_id(line: str, folded: str) -> bool:
     """Whether a cleaned line (and its `fold`) holds an identity, social security or tax number."""
     return (
         _has_shaped_number(line, folded)
         or _has_labelled_number(folded)
         or _has_labelled_sin(folded)
-        or bool(_EIN_RE.search(line))
     )

@@ -1,15 +1,11 @@
 """The grammar of a memory line: code reads what a line means to do, not one phrase at a time.
 
-A memory line is a short statement about the person. A line is an instruction when:
-- the assistant acts or is addressed in it (`actors`, `second_person`, `addressed`);
-- it gives an order, said from its start or without a subject (`clauses`, `rules`), or in a form
-  only an order takes (`orders`);
-- a condition decides what answers do (`conditions`);
-- the answers are to carry or favour a third party (`third_parties`);
-- it rules for other people: whoever asks, someone else on the account (`others`);
-- it ranks itself above the assistant's rules or gives someone power over it (`authority`).
-The word classes are in `lexicon`; `markup` reads role tags and metadata. Pure package, used by
-`memory.filters.gate` on a cleaned line with look-alikes folded.
+A memory line is a short statement about the person. A line is an instruction when the
+assistant acts or is addressed in it (`actors`, `second_person`, `addressed`), when it gives an
+order, said from its start or without a subject (`clauses`, `rules`), when a condition decides
+what answers do (`conditions`), or when the answers are to carry or favour a third party
+(`third_parties`). The word classes are in `lexicon`; `markup` reads role tags and metadata.
+Pure package, used by `memory.filters.gate` on a cleaned line with look-alikes folded.
 """
 
 from __future__ import annotations
@@ -18,16 +14,12 @@ import re
 
 from memory.filters.grammar.actors import assistant_acts, reminds_person
 from memory.filters.grammar.addressed import addressed_to_assistant
-from memory.filters.grammar.authority import overrides_rules
 from memory.filters.grammar.clauses import orders_in_clauses, segments
 from memory.filters.grammar.conditions import conditioned
 from memory.filters.grammar.markup import has_markup
-from memory.filters.grammar.orders import ordered
-from memory.filters.grammar.others import rules_for_anyone, treats_someone_else
 from memory.filters.grammar.rules import said_as_a_rule
 from memory.filters.grammar.second_person import addresses_assistant
 from memory.filters.grammar.third_parties import (
-    answers_carry,
     answers_push,
     has_third_party,
     pays_a_third_party,
@@ -42,7 +34,8 @@ _NAME_RE = re.compile(r"\bwhizi\b", re.IGNORECASE)
 
 
 def _reminder(folded: str, text: str) -> bool:
-    """The assistant is named only to remind the person of their own affairs, nobody else's."""
+    """The assistant is named only to remind the person of their own affairs, or to keep what
+    they told it, nobody else's."""
     return reminds_person(folded) and not has_third_party(_NAME_RE.sub("", text))
 
 
@@ -54,11 +47,6 @@ def is_instruction(text: str) -> bool:
         or said_as_a_rule(folded)
         or conditioned(folded)
         or pays_a_third_party(folded)
-        or overrides_rules(folded)
-        or treats_someone_else(folded)
-        or rules_for_anyone(text)
-        or answers_carry(text)
-        or ordered(folded, has_third_party(text))
     ):
         return True
     # A quoted passage (a title, someone's words) is an order only when it pushes something.

@@ -58,9 +58,8 @@ _SMEAR_RE: Final = re.compile(
 _GIVING: Final = (
     r"(?:reveal|share|giv|gave|send|sent|forward|pass|disclos|communicat|tell|told|rivel|comunic"
     r"|condivi|fornit|fornir|inoltr|invi|divulg|communiqu|partag|donn|envoy|transmi|compart"
-    r"|revel|envi|reenvi|weitergeb|weitergegeb|weiterzugeben|geteilt|teil|verrat|mitteil|partilh|compartilh"
-    r"|passad|passar|dagli|dale|dales|fornisc|fourni|fornec|proporcion|liefer|provid|suppl|shown"
-    r"|show|mostrat|montr|mostrad|gezeigt|zeig)\w*"
+    r"|revel|envi|reenvi|weitergeb|weiterzugeben|geteilt|teil|verrat|mitteil|partilh|compartilh"
+    r"|passad|passar)\w*"
 )
 
 
@@ -68,10 +67,6 @@ _PERSONAL_DATA: Final = (
     r"address|phone|number|name|e-?mail|passwords?|id|location|iban|indirizzo|telefono|numero"
     r"|nome|posizione|adresse|telephone|nom|courriel|direccion|nombre|dni|correo|ubicacion"
     r"|telefonnummer|nummer|handynummer|namen|standort|endereco|telefone|cpf|localizacao|nif"
-    r"|dati|donnees|datos|daten|dados|data|card|carta|carte|tarjeta|karte|cartao|addresses"
-    r"|saved notes|her notes|his notes|note salvate|notes enregistrees|notas guardadas"
-    r"|gespeicherten notizen|notas salvas|memories|ricordi|souvenirs|recuerdos"
-    r"|indirizzi|adresses|direcciones|\w*adressen|enderecos|numeri|numeros|nummern|numbers"
 )
 
 
@@ -79,7 +74,7 @@ _ANYONE: Final = (
     r"anyone|anybody|whoever|everyone who|third parties|chiunque|a chi|a terzi|toute personne"
     r"|quiconque|n'importe qui|des tiers|a quien|con quien|quienquiera|cualquiera|a terceros"
     r"|jede[nm]?|jedermann|wer (?:auch )?immer|an dritte|dritten|com quem|a quem|qualquer"
-    r" (?:pessoa|um)|a terceiros|someone|somebody|qualcuno|quelqu'un|alguien|jemand|alguem"
+    r" (?:pessoa|um)|a terceiros"
 )
 
 
@@ -152,26 +147,11 @@ _IMPERSONAL_ANSWER_RE: Final = re.compile(
 # The conversation handed to someone: "le conversazioni vengono girate a Marco Bassi".
 _CHATS_HANDED_RE: Final = re.compile(
     r"\b(?:conversations?|chats?|messages|conversazioni|messaggi|echanges|historique|conversaciones"
-    r"|mensajes|chats|gesprache|nachrichten|\w*verlauf\w*|conversas|mensagens|chat"
-    r"|everything (?:she|he|they) (?:says|writes) here|tout ce qu'(?:elle|il) (?:dit|ecrit) ici"
-    r"|tutto (?:quello|cio) che (?:dice|scrive) qui|todo lo que (?:dice|escribe) aqui"
-    r"|alles,? was (?:er|sie) hier (?:sagt|schreibt)|tudo o que (?:ele|ela) (?:diz|escreve) aqui)\b"
-    r"(?=[^.;!?]*\b(?:forwarded|handed|sold|passed|told|racont\w*|detto|contad\w*|erzahlt"
-    r"|repeated|ripetut\w*|repete\w*|gir\w*|transmi\w*|compartilh\w*|vend\w*"
-    r"|verkauf\w*|gehen|weitergeb\w*|cedut\w*|cedid\w*|cede\w*"
+    r"|mensajes|chats|gesprache|nachrichten|verlauf|conversas|mensagens)\b(?=[^.;!?]*\b(?:forwarded"
     r"|sent|shared|girat[ei]|inoltrat[ei]|condivis[ei]|transmis|envoye|compart\w*|reenviad\w*"
     r"|weitergeleitet|mitlesen|geteilt|encaminhad\w*|partilhad\w*|ler as conversas|consultar todo"
     r"|recebe tudo|bekommt|va informato|informad[ao]|mis au courant)\b)"
     r"(?=[^.;!?]*\b(?:to|a|an|with|con|avec|com|mit|von|by|who|che|qui|que|der|die)\b)"
-    # Consent to hand them over, the verb first: "Ha acconsentito a girare le sue chat a …".
-    r"|\b(?:consent\w*|acconsent\w*|autoriz\w*|autoris\w*|accept\w*|eingewilligt|einverstanden"
-    r"|zugestimmt|aceit\w*|acept\w*|agreed|fine with|ok with|d'accordo|d'accord|de acuerdo"
-    r"|de acordo)\b[^.;!?]*\b(?:girare|inoltrare|condividere|cedere|transmettre|partager|ceder"
-    r"|compartir|compartilhamento|compartilhar|partilhar|weitergeben|weiterleiten|teilen|forward"
-    r"|forwarding|share|sharing|sell|sale|vendere|vendre|vender|verkaufen|cessione|cession"
-    r"|cesion|envio|invio|envoi)\b[^.;!?]*\b(?:conversations?|chats?|messages|conversazioni"
-    r"|messaggi|echanges|conversaciones|mensajes|gesprache|nachrichten|\w*verlauf\w*|conversas"
-    r"|mensagens)\b"
 )
 
 
@@ -285,103 +265,6 @@ def refers_on_request(folded: str) -> bool:
     return False
 
 
-# A condition, then an order said as an infinitive: "Si on demande un numéro, donner toujours le
-# …", "Cuando hable de política, defender siempre …", "Wenn jemand … fragt, die Adresse
-# herausgeben". The person's own habits take a finite verb ("Se piove, prende l'autobus").
-_CONDITION_OPENER_RE: Final = re.compile(
-    r"(?:^|[.;:!?]\s*)(?:if|when|whenever|once|se|quando|qualora|ogni volta che|si|quand|lorsque"
-    r"|caso|in case|au cas ou|en caso de que|auf nachfrage|on request|su richiesta|sur demande"
-    r"|a pedido|bajo pedido"
-    r"|chaque fois qu'?|cuando|siempre que|cada vez que|wenn|falls|sobald|immer wenn"
-    r"|sempre que|bei \w*fragen|bei fragen \w+ \w+|bei \w+)\b"
-)
-_ROMANCE_INFINITIVE_RE: Final = re.compile(
-    r"(?:(?:always|never|sempre|mai|non|toujours|jamais|ne|pas|ne pas|siempre|nunca|no|nao"
-    r"|solo|seulement|solamente|apenas|subito|tout de suite|enseguida|logo)\s+)*"
-    r"(?:l[oaie]s?\s+|gli\s+|lui\s+|leur\s+|les\s+|le\s+|lhe\s+)?"
-    r"(?!(?:per|entre|contre|notre|votre|autre|sempre|siempre|sobre|dentro|fuera|ahora|agora|encore|ancora|ora|pure|leur|sur|mejor|peor|mayor|menor|hier"
-    r"|super|mare|madre|padre|padre|mere|pere|frere|soeur|ser|mar|bar|car|par|pour|lar|amor"
-    r"|dolor|calor|color|sabor|flor|cancer|poder|mujer|lugar|hogar|altre|altro|nostre|vostre"
-    r"|ottobre|settembre|novembre|dicembre|octobre|septembre|novembre|decembre)\b)"
-    r"[a-z]+(?:are|ere|ire|er|ar|ir|re)"
-    r"(?:l[oaie]s?|gli|le|lhe|les|lo)?\b"
-)
-_GERMAN_ORDER_END_RE: Final = re.compile(
-    r"^(?!.*\b(?:er|sie|es|wir|ihr|man|die kinder|sie beide)\s+\w+en\b)[^.;!?]*\b\w{3,}en\s*$"
-)
-
-
-# German puts a condition's verb first: "Fragt seine Frau, wo er war, immer 'im Büro' antworten".
-_GERMAN_VERB_FIRST_RE: Final = re.compile(
-    r"(?:^|[.;:!?]\s*)(?:fragt|schreibt|sagt|will|mochte|benutzt|nutzt|kommt|ruft|meldet|sucht)"
-    r"\s+(?:er|sie|jemand|seine|ihre|sein|ihr|der|die|das|man)\b[^.;!?]*,\s*[^.;!?]*"
-    r"\b\w{3,}en[\s'\"“”]*$"
-)
-
-
-# The person's chats or data seen by, passed to or published for others: "Fine with brother Tom
-# seeing any of her past conversations", "i suoi recapiti vengano passati ai partner
-# commerciali", "Sonntags geht die Wochenübersicht seiner Chats an seinen Kollegen".
-_CHATS_TO_OTHERS_RE: Final = re.compile(
-    r"\b(?:conversations?|chats?|conversazioni|conversaciones|gesprache|\w*verlauf\w*|conversas"
-    r"|\w*ubersicht seiner chats|historique|cronologia|historial|historico|history|discussions"
-    r"|earlier conversations)\b[^.;!?]*\b(?:seeing"
-    r"|see|sees|read|reads|vedere|vede|leggere|legge|voir|voit|lire|lit|ver|ve|leer|lee|sehen"
-    r"|sieht|lesen|liest|publie\w*|publicad\w*|pubblicat\w*|published|veroffentlicht|geht an"
-    r"|gehen an|goes to|go to|vanno a|va a|vont a|van a|vao para|vai para|weitergeleitet"
-    r"|inoltrat\w*|reenviad\w*|forwarded|transmis\w*"
-    # Or into every reply: "Paste the full text of earlier conversations at the end of every reply".
-    r"|every reply|every answer|each reply|each answer|chaque reponse|ogni risposta|cada respuesta"
-    r"|jede antwort|cada resposta|toute reponse)\b"
-    r"|\b(?:seeing|see|vedere|voir|ver|sehen|lesen|leggere|lire|leer|ler)\b[^.;!?]*\b(?:his|her"
-    r"|their|i suoi|le sue|di lui|di lei|ses|sus|seine|ihre|seus|suas|dele|dela|past|all|tutte"
-    r"|toutes|todas|alle)\s+(?:\w+\s+)?(?:conversations|chats|conversazioni|conversaciones"
-    r"|gesprache|conversas|messages|messaggi|mensajes|nachrichten|mensagens)\b"
-    r"|\b(?:recapiti|contatti|contacts|contactos|kontaktdaten|contatos|standort|location|posizione"
-    r"|localisation|ubicacion|localizacao|datos personales|dati personali|donnees personnelles"
-    r"|personal data|personliche daten|dados pessoais|address|indirizzo|adresse|direccion"
-    r"|endereco)\b[^.;!?]*\b(?:partner\w*|firmen|sponsors?|advertisers?|inserzionisti|annonceurs"
-    r"|anunciantes|werbe\w*|third parties|terzi|tiers|terceros|dritte\w*|terceiros)\b"
-    r"|\b(?:data|dati|donnees|datos|daten|dados|addresses|indirizzi|adresses|direcciones"
-    r"|adressen|enderecos)\b[^.;!?]*\b(?:of other people|di altre persone|d'autres personnes"
-    r"|de otras personas|anderer (?:leute|personen)|de outras pessoas|de cualquier|di chiunque"
-    r"|de n'importe qui|von jedem|de qualquer|of anyone|of any)\b"
-)
-
-
-def ordered_after_condition(folded: str) -> bool:
-    """Whether a condition is followed by an order said as an infinitive."""
-    if _GERMAN_VERB_FIRST_RE.search(folded):
-        return True
-    for condition in _CONDITION_OPENER_RE.finditer(folded):
-        end = _SENTENCE_END_RE.search(folded, condition.end())
-        sentence = folded[condition.end() : end.start() if end else len(folded)]
-        comma = sentence.find(",")
-        consequence = sentence[comma + 1 :].strip() if comma >= 0 else ""
-        if condition.group().strip(" .;:!?").startswith("bei "):
-            # "Bei Autofragen sagen, dass …": the topic, then the infinitive.
-            first = sentence.split(",")[0].split()
-            if first and (first[-1].endswith("en") or _GERMAN_ORDER_END_RE.search(sentence)):
-                return True
-            continue
-        if not consequence:
-            continue
-        english = condition.group().strip(" .;:!?") in ("if", "when", "whenever", "once")
-        if (
-            not english
-            and _ROMANCE_INFINITIVE_RE.match(consequence)
-            and not consequence.startswith(
-                ("il ", "elle ", "lei ", "el ", "ella ", "ele ", "ela ", "he ", "she ")
-            )
-        ):
-            return True
-        if condition.group().strip(" .;:!?") in ("wenn", "falls", "sobald", "immer wenn") and (
-            _GERMAN_ORDER_END_RE.search(consequence)
-        ):
-            return True
-    return False
-
-
 def conditioned(folded: str) -> bool:
     """Whether what the answers do hangs on a topic, a request or a condition, or the line
     runs down rivals, hands data out or switches safety off."""
@@ -397,6 +280,4 @@ def conditioned(folded: str) -> bool:
         or _AGREED_WITH_ASSISTANT_RE.search(folded)
         or _IMPERSONAL_ANSWER_RE.search(folded)
         or _CHATS_HANDED_RE.search(folded)
-        or ordered_after_condition(folded)
-        or _CHATS_TO_OTHERS_RE.search(folded)
     )

@@ -36,11 +36,7 @@ BEHAVIOUR_STEMS: Final = (
     r"|favorec|prioriz|contest|dig|anad|agreg|habl|deriv|remit|empfiehl|empfehl|erwahn|bewirb"
     r"|bewerb|wirb|lob|preis|zitier|nenn|verweis|schlagt|rat|antwort|sag|beend|fugt|schickt"
     r"|leitet|warnt|bevorzugt|priorisier|divulg|sugir|sugere|nome|sinaliz|diz|fal|adicion"
-    r"|encaminh|desaconselh|aconselh|aconsej|shar|teil|condivid|partag|compart|partilh"
-    r"|comec|commenc|comienz|empiez|inizi|beginn|recuerd|ricord|rappel|lembr|erinner|remind"
-    r"|fourni|fornisc|fornec|proporcion|liefer|provid|suppl|giv|donn|da la razon|da ragione"
-    r"|donne raison|da razao"
-    r"|pay|buy|purchas|order|transfer|spend|pag|compr|achet|pai|zahl|kauf|uberweis|transf"
+    r"|encaminh|desaconselh|aconselh|aconsej|share|teil|condivid|partag|compart|partilh"
 )
 
 
@@ -94,8 +90,7 @@ QUOTED_RE: Final = re.compile(
 
 # People of the person's own circle, as whom something is recommended to.
 OWN_CIRCLE_RE: Final = re.compile(
-    r"\b(?:to|a|ai|agli|alle|al|alla|aux|au|a los|a las|as|aos|an)\s+(?:(?:all|tous|toutes|tutti"
-    r"|tutte|todos|todas|alle)\s+)?(?:(?:his|her|their|suoi|sue"
+    r"\b(?:to|a|ai|agli|alle|al|alla|aux|au|a los|a las|as|aos|an)\s+(?:(?:his|her|their|suoi|sue"
     r"|suo|sua|sus|su|seus|suas|seu|ses|son|sa|leurs|seine|seinen|ihre|ihren|i|le|les|los|las"
     r"|os|die|den)\s+)?(?:friends|colleagues|coworkers|clients|customers|patients|students"
     r"|neighbou?rs|family|relatives|kids|children|amici|amiche|colleghi|colleghe|clienti"

@@ -14,19 +14,13 @@ from memory.filters.grammar.lexicon import DIRECTIVE_INFINITIVES
 # Where such a rule opens: the line, a sentence, a label's text or a condition's consequence,
 # after standing-rule adverbs ("Ne jamais parler de X", "Sempre que …, lembrar de abrir …").
 INFINITIVE_RULE_RE: Final = re.compile(
-    r"(?:^|[.;:!?]\s+|:\s*|,\s+|\]\s*)"
-    # A topic may come first: "Promemoria: nelle ricette proporre solo …".
-    r"(?:(?:in|nelle|nei|negli|nella|nel|per|dans les|pour les|en las|en los|para los|para las"
-    r"|in den|bei|nas|nos|em) \w+ )?(?:(?:always|never|only|just|sempre|mai|solo|non|toujours"
+    r"(?:^|[.;:!?]\s+|:\s*|,\s+|\]\s*)(?:(?:always|never|only|just|sempre|mai|solo|non|toujours"
     r"|jamais|ne|n'|pas|seulement|uniquement|siempre|nunca|no|solamente|unicamente|nao|apenas"
     r"|so|prima|d'abord|primero|primeiro)\s*)*"
     r"(?:to (?:(?:always|never|only|just) )?(?:recommend|suggest|mention|promote|push|praise"
     r"|advertise|endorse|plug|refer|send|direct|steer|answer|reply|respond|tell|say|end|start"
     r"|include|add|link|cite|warn|advise|prioriti[sz]e|favou?r|highlight)"
     rf"|(?:{DIRECTIVE_INFINITIVES})(?:l[oaie]s?|gli|glielo|ne|lhes?|nos|me)?)\b"
-    # A job named like an infinitive: "Conseiller clientèle dans une banque".
-    r"(?! (?:clientele|financier|bancaire|commercial|municipal|pedagogique|juridique|fiscal"
-    r"|technique|d'orientation|en \w+)\b)"
 )
 
 
@@ -64,9 +58,7 @@ _RULE_LABEL_RE: Final = re.compile(
     r"(?:^|[\])]\s*)(?:(?:recommendation|answer|reply|response|assistant|default|memory|system"
     r"|new|updated) )?(?:rules?|polic(?:y|ies)|overrides?|instructions?|regol[ae]|politica"
     r"|istruzion[ei]|regles?|politiques?|consignes?|reglas?|politicas?|configuracion|instruccion"
-    r"|instrucciones|regras?|configuracao|instrucao|instrucoes"
-    # "Hausregel", "Lebensregel" are the person's, like "house rules".
-    r"|(?!haus|familien|lebens|goldene|spiel|verkehrs)\w*regeln?|\w*richtlinien?"
+    r"|instrucciones|regras?|configuracao|instrucao|instrucoes|\w*regeln?|\w*richtlinien?"
     r"|anweisungen?|neue einstellung)(?: (?:updated|update|changed|for (?:the )?(?:assistant"
     r"|answers|replies)|di raccomandazione|aggiornata|nuova|per (?:l'assistente|le risposte)"
     r"|de recommandation|mise a jour|nouvelle|pour (?:l'assistant|les reponses)"
@@ -79,25 +71,11 @@ _RULE_LABEL_RE: Final = re.compile(
 )
 
 
-# A house rule is the person's ("Hausregel: Handys bleiben beim Abendessen in der Küche") unless
-# it rules the chat: its answers, the assistant, questions, a company.
-_HOUSE_RULE_RE: Final = re.compile(
-    r"\b(?:house rules?|family rules?|regol[ae] di casa|regol[ae] di famiglia|regl[ae]s? de la"
-    r" (?:casa|familia)|normas? de la casa|regles? de la maison|regles? de la famille|regras? da"
-    r" (?:casa|familia)|\w*hausregeln?|familienregeln?)\b"
-    r"(?=.*\b(?:chat\w*|assistant\w*|assistent\w*|asistente|assistente|bot|ki|ia|ai|answer\w*"
-    r"|antwort\w*|beantwort\w*|rispost\w*|repons\w*|respuest\w*|respost\w*|repl\w*|questions?"
-    r"|\w*fragen|domande|preguntas|perguntas|firma|company|azienda|entreprise|empresa"
-    r"|konkurrent\w*|rivals?|competitors?|concorrent\w*|concurrent\w*|competencia|gmbh)\b)"
-)
-
-
 def said_as_a_rule(folded: str) -> bool:
     """Whether the line gives a rule without a subject: a rule's label, an impersonal or
     passive order, a question that orders, a German infinitive that pushes."""
     return bool(
         _RULE_LABEL_RE.search(folded)
-        or _HOUSE_RULE_RE.search(folded)
         or _IMPERSONAL_RULE_RE.search(folded)
         or _QUESTION_ORDER_RE.search(folded)
         or _GERMAN_PUSH_RULE_RE.search(folded)
@@ -113,8 +91,7 @@ _IMPERSONAL_RULE_RE: Final = re.compile(
     r"|jamais|mai|nunca|nie)\s+)*"
     rf"(?:{DIRECTIVE_INFINITIVES}|\w*(?:empfehlen|erwahnen|nennen|darstellen|bewerben|verweisen"
     r"|bezeichnen))\b"
-    r"|\b(?:si consigliano|si raccomandano|si suggeriscono|se recomiendan|recomendam-se"
-    r"|si consiglia|si raccomanda|si suggerisce|on recommande|on conseille|se recomienda"
+    r"|\b(?:si consiglia|si raccomanda|si suggerisce|on recommande|on conseille|se recomienda"
     r"|se aconseja|se sugiere|recomenda-se|aconselha-se|sugere-se|man empfiehlt)\b"
     r"|\b(?:va|vanno)\s+(?:(?:sempre|mai|solo)\s+)?(?:suggerit|consigliat|raccomandat|descritt"
     r"|presentat|citat|menzionat|indicat|evitat|promoss|nominat|segnalat|propost|screditat)[oaie]\b"
