@@ -104,10 +104,10 @@ _REMINDS_PERSON_RE: Final = re.compile(
     r"|(?:ihn|sie|ihm|ihr|mich) (?:an (?:\w+ ){1,3})?erinner\w*|(?:o|a|lhe|me) lembr\w*"
     r"|lembre-(?:o|a|lhe|me)|rappelle-(?:lui|moi)|(?:erinnert|erinnere) (?:ihn|sie|mich)"
     # Or keep what the person told it: "D'accord pour que l'assistant retienne ses goûts".
-    r"|(?:to )?(?:remember|remembers|keep|keeps|store|stores|save|saves|note|notes|retienne|retient"
-    r"|garde|gardent|memorise|memorizzi|memorizza|ricordi|tenga a mente|guarde|guarda|recuerde"
-    r"|memorice|lembre|salve|guarde|memorize|recuerde|se souvienne|se rappelle|si ricordi"
-    r"|se acuerde|se lembre)\s+(?:de |di |des |du |da |do |dos |das |dei |delle |della |del )?"
+    r"|(?:to )?(?:remember|remembers|retienne|retient|memorise|memorizzi|memorizza|ricordi"
+    r"|tenga a mente|guarde|recuerde|memorice|lembre|memorize|se souvienne|se rappelle"
+    r"|si ricordi|se acuerde|se lembre)\s+"
+    r"(?:de |di |des |du |da |do |dos |das |dei |delle |della |del )?"
     r"(?:his|her|their|its|ses|sa|son|sus|su|i suoi|le sue|il suo|la sua|os seus|as suas|o seu"
     r"|a sua|a|la|le|il|el|o|the|los|las|les|os|as|i|gli)\b"
     r"|sich (?:\w+ ){1,3}merkt"
@@ -115,10 +115,24 @@ _REMINDS_PERSON_RE: Final = re.compile(
 )
 
 
+# What a reminder must not be about: the assistant's own rules, answers and guards.
+_ASSISTANTS_OWN_RE: Final = re.compile(
+    r"\b(?:instructions?|rules?|polic(?:y|ies)|prompts?|answers?|repl(?:y|ies)|warnings?"
+    r"|disclaimers?|filters?|istruzion[ei]|regol[ae]|rispost[ae]|avvertenz[ae]|filtri|consignes"
+    r"|regles?|reponses?|avertissements?|filtres|instrucciones|reglas?|respuestas?|advertencias"
+    r"|filtros|anweisungen|regeln?|antworten|warnhinweise|instrucoes|regras?|respostas|avisos)\b"
+)
+
+
 def reminds_person(folded: str) -> bool:
-    """Whether the assistant is named in the line only to remind the person of something."""
+    """Whether the assistant is named in the line only to remind the person of their own
+    affairs, or to keep what they said: never of its own rules or answers."""
     named = [match.end() for match in _ASSISTANT_RE.finditer(folded)]
-    return bool(named) and all(_REMINDS_PERSON_RE.match(folded, end) for end in named)
+    return (
+        bool(named)
+        and all(_REMINDS_PERSON_RE.match(folded, end) for end in named)
+        and not _ASSISTANTS_OWN_RE.search(folded)
+    )
 
 
 _ASSISTANT_ACTOR_RE: Final = re.compile(
