@@ -49,10 +49,10 @@ from chat.services.regenerating import (
     stream_regenerate as stream_regenerate,
 )
 from chat.services.sending import (
-    DEFAULT_ERROR_TEXT as DEFAULT_ERROR_TEXT,
+    ERROR_TEXT as ERROR_TEXT,
 )
 from chat.services.sending import (
-    ERROR_TEXT as ERROR_TEXT,
+    MODEL_FAILED_TEXT as MODEL_FAILED_TEXT,
 )
 from chat.services.sending import (
     REPLY_NOT_STORED_TEXT as REPLY_NOT_STORED_TEXT,

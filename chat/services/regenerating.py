@@ -21,6 +21,7 @@ from chat.services.sending import (
     Superseded,
     Withdrawn,
     build_request,
+    model_failure,
     read_memory,
     store_reply,
     stream_events,
@@ -76,7 +77,7 @@ def regenerate(*, conversation: Conversation, model: str | None = None) -> Excha
         )
     except llm.ModelError as error:
         log.warning("chat.model_failed conversation=%s code=%s", conversation.pk, error.code)
-        exchange.error = error.code
+        exchange.error = model_failure(error)
         return exchange
     if not answer.text.strip():
         exchange.error = "empty"

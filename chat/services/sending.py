@@ -37,23 +37,43 @@ WITHDRAWN_TEXT = _("Your message was edited meanwhile, so this reply was dropped
 SUPERSEDED_TEXT = _("This message was answered again meanwhile, so this reply was dropped.")
 
 
+MODEL_FAILED_TEXT = _("The model couldn't answer. Try again or pick another model.")
+
+
 ERROR_TEXT = {
     "withdrawn": WITHDRAWN_TEXT,
     "superseded": SUPERSEDED_TEXT,
     "not_found": _("Not found."),
-    "timeout": _("The model took too long to answer. Your message is saved; try again."),
-    "rate_limited": _("The model is busy right now. Your message is saved; try again shortly."),
+    "model_timeout": _("The model took too long to answer. Try again or pick another model."),
+    "model_rate_limited": _(
+        "The model is busy right now. Try again shortly or pick another model."
+    ),
+    "too_long": _("This chat is too long for the model. Start a new chat or pick another model."),
+    # Ours, not the model's: the reply came and could not be stored.
     Busy.code: REPLY_NOT_STORED_TEXT,
     Unavailable.code: REPLY_NOT_STORED_TEXT,
 }
 
 
-DEFAULT_ERROR_TEXT = _("The model couldn't answer this time. Your message is saved; try again.")
+# The provider's failure as the chat says it: the model's fault, never the storage's words.
+MODEL_CODES = {
+    "timeout": "model_timeout",
+    "unavailable": "model_unavailable",
+    "rate_limited": "model_rate_limited",
+    "too_long": "too_long",
+}
+
+
+def model_failure(error: llm.ModelError) -> str:
+    """The chat's code for a model that did not answer: ``model_*``, or ``too_long``."""
+    if error.kind == "timeout":  # litellm's own Timeout is "unavailable" to passes
+        return "model_timeout"
+    return MODEL_CODES.get(error.code, "model_error")
 
 
 def error_text(code: str) -> str:
-    """What the person reads when the model failed, in the active language."""
-    return str(ERROR_TEXT.get(code, DEFAULT_ERROR_TEXT))
+    """What the person reads when a reply is missing, in the active language."""
+    return str(ERROR_TEXT.get(code, MODEL_FAILED_TEXT))
 
 
 @dataclass
@@ -355,7 +375,7 @@ def send_message(
         )
     except llm.ModelError as error:
         log.warning("chat.model_failed conversation=%s code=%s", conversation.pk, error.code)
-        return Exchange(user_message=user_message, error=error.code, replaced=replaced)
+        return Exchange(user_message=user_message, error=model_failure(error), replaced=replaced)
     if not answer.text.strip():
         return Exchange(user_message=user_message, error="empty", replaced=replaced)
     try:
@@ -419,7 +439,8 @@ def stream_events(
     except llm.ModelError as error:
         # Nothing half-written is stored as a reply.
         log.warning("chat.model_failed conversation=%s code=%s", conversation.pk, error.code)
-        yield StreamEvent("error", {"code": error.code, "detail": error_text(error.code)})
+        code = model_failure(error)
+        yield StreamEvent("error", {"code": code, "detail": error_text(code)})
         return
     finally:
         close = getattr(deltas, "close", None)

@@ -137,7 +137,7 @@ def test_a_model_timeout_keeps_the_message_and_the_conversation_usable(api, scri
 
     assert failed.status_code == 201
     assert failed.json()["assistant_message"] is None
-    assert failed.json()["error"]["code"] == "timeout"
+    assert failed.json()["error"]["code"] == "model_timeout"
     assert "took too long" in failed.json()["error"]["detail"]
     assert list(Message.objects.values_list("role", flat=True)) == ["user"]
     retried = api.post(url, {"content": "still there?"}, format="json")
@@ -159,8 +159,48 @@ def test_a_model_error_while_streaming_stores_no_half_reply(api, scripted):
     )
     events = read_events(response)
     assert events[-1][0] == "error"
-    assert events[-1][1]["code"] == "unavailable"
+    assert events[-1][1]["code"] == "model_unavailable"
     assert list(Message.objects.values_list("role", flat=True)) == ["user"]
+
+
+PROVIDER_ERRORS = [
+    ("Timeout", "model_timeout"),
+    ("APIConnectionError", "model_unavailable"),
+    ("ServiceUnavailableError", "model_unavailable"),
+    ("BadGatewayError", "model_unavailable"),
+    ("InternalServerError", "model_unavailable"),
+    ("AuthenticationError", "model_error"),
+    ("RateLimitError", "model_rate_limited"),
+]
+# litellm's stream wrapper reports a provider's 429 mid-stream as a connection error.
+STREAM_CODES = {"model_rate_limited": "model_unavailable"}
+
+
+def provider_error(name: str) -> Exception:
+    from litellm import exceptions
+
+    error_type = getattr(exceptions, name)
+    return error_type(message="boom", llm_provider="scripted", model="chat-a")
+
+
+@pytest.mark.parametrize("streamed", [False, True], ids=["json", "sse"])
+@pytest.mark.parametrize(("error", "code"), PROVIDER_ERRORS)
+def test_a_provider_error_blames_the_model_never_the_storage(api, scripted, error, code, streamed):
+    from chat.services import REPLY_NOT_STORED_TEXT
+
+    conversation = new_conversation(api, model="scripted/chat-a")
+    scripted.answer(provider_error(error))
+    headers = {"HTTP_ACCEPT": "text/event-stream"} if streamed else {}
+    response = api.post(
+        f"/api/v1/conversations/{conversation['id']}/messages",
+        {"content": "hello"},
+        format="json",
+        **headers,
+    )
+    failure = read_events(response)[-1][1] if streamed else response.json()["error"]
+    assert failure["code"] == (STREAM_CODES.get(code, code) if streamed else code)
+    assert failure["detail"] != str(REPLY_NOT_STORED_TEXT)
+    assert "pick another model" in failure["detail"]
 
 
 def test_project_instructions_reach_the_model_as_their_own_system_message(api, scripted):

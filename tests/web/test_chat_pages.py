@@ -124,8 +124,8 @@ def test_a_model_timeout_is_an_error_event_and_the_next_message_works(
     )
     kind, data = events[-1]
     assert kind == "error"
-    assert data["code"] == "timeout"
-    assert data["detail"] == chat_services.error_text("timeout")
+    assert data["code"] == "model_timeout"
+    assert data["detail"] == chat_services.error_text("model_timeout")
     assert list(conversation.messages.values_list("role", "content")) == [("user", "First")]
 
     scripted.answer("Back again.")
@@ -143,7 +143,7 @@ def test_a_model_error_without_javascript_is_shown_as_a_page_message(
     scripted.answer(("sleep", 5, "late"))
     response = account_client.post(send_url(conversation), {"content": "Hello"}, follow=True)
     page = text_of(response)
-    assert chat_services.error_text("timeout") in page
+    assert chat_services.error_text("model_timeout") in page
     assert "Hello" in page
     assert conversation.messages.count() == 1
 

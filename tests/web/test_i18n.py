@@ -95,9 +95,9 @@ def test_a_streamed_model_error_is_told_in_the_pages_language(
         HTTP_ACCEPT_LANGUAGE="it",
     )
     kind, data = events_of(response)[-1]
-    assert kind == "error" and data["code"] == "timeout"
+    assert kind == "error" and data["code"] == "model_timeout"
     assert data["detail"] == (
-        "Il modello ha impiegato troppo tempo a rispondere. Il tuo messaggio è salvato; riprova."
+        "Il modello ha impiegato troppo tempo a rispondere. Riprova o scegli un altro modello."
     )
 
 
