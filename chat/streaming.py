@@ -6,33 +6,116 @@ Sync generators on purpose: under WSGI an async generator is buffered to the end
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+import logging
+import time
+from collections.abc import Iterator, Mapping
 from typing import cast
 
+from django.conf import settings
 from django.http import StreamingHttpResponse
 
-from chat import markdown
+from chat import markdown, services
+from chat import relay as relays
 from chat.models import Message
+from chat.relay import Position, Relay
 from chat.services import StreamEvent
 
-
-def _event(kind: str, data: object) -> str:
-    return f"event: {kind}\ndata: {json.dumps(data, ensure_ascii=False, default=str)}\n\n"
+log = logging.getLogger(__name__)
 
 
-def streaming_reply(events: Iterator[StreamEvent], **first: object) -> StreamingHttpResponse:
-    """A ``text/event-stream`` response: a "start" event with ``first``, then the reply's
-    "delta" events, closed by "done" or "error"."""
+KEEP_ALIVE = ": keep-alive\n\n"
 
-    def body() -> Iterator[str]:
-        yield _event("start", first)
-        for event in events:
-            yield _event(event.kind, event.data)
 
-    response = StreamingHttpResponse(body(), content_type="text/event-stream")
+def _event(kind: str, data: object, event_id: str | None = None) -> str:
+    head = f"id: {event_id}\n" if event_id else ""
+    return f"{head}event: {kind}\ndata: {json.dumps(data, ensure_ascii=False, default=str)}\n\n"
+
+
+def event_stream(body: Iterator[str]) -> StreamingHttpResponse:
+    response = StreamingHttpResponse(body, content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"
     return response
+
+
+def streaming_reply(
+    events: Iterator[StreamEvent], first: Mapping[str, object], *, relay: Relay | None = None
+) -> StreamingHttpResponse:
+    """A ``text/event-stream`` response: a "start" event with ``first``, then the reply's
+    "delta" events, closed by "done" or "error". With a ``relay``, every event has an id and
+    is kept for a reconnect.
+
+    A client that goes away does not end the reply: it is generated to its end and stored,
+    and the rest is relayed for when the client comes back. Only a stop ends it early."""
+
+    def body() -> Iterator[str]:
+        try:
+            yield _event("start", first, relay.position.event_id if relay else None)
+            for event in events:
+                if event.kind == "keepalive":
+                    yield KEEP_ALIVE
+                    continue
+                event_id = relay.publish(event.kind, event.data) if relay else None
+                yield _event(event.kind, event.data, event_id)
+        except GeneratorExit:
+            # The server closes us when a write fails: drain without writing, then end.
+            for event in events:
+                if relay is not None and event.kind != "keepalive":
+                    relay.publish(event.kind, event.data)
+            log.info("chat.reply_finished_unread")
+
+    return event_stream(body())
+
+
+def resumed_reply(
+    question: Message, after: Position | None, first: Mapping[str, object]
+) -> StreamingHttpResponse:
+    """The rest of the reply to ``question`` for a client that came back: after ``after`` (its
+    ``Last-Event-ID``), or all of it from a "start" event with ``first``. From the relay while
+    it keeps the run, else from the stored reply. Raises ``RelayUnavailable`` when Redis cannot
+    be asked: the caller answers 503 before any stream."""
+    conversation_id = question.conversation_id
+    if after is None or after.question != question.pk:
+        run = relays.latest_run(conversation_id, question.pk)
+        after = None if run is None else Position(question.pk, run)
+        head: list[str] = [_event("start", first, (after or Position(question.pk, 0)).event_id)]
+    else:
+        head = []
+    if after is not None and relays.kept(conversation_id, after.run):
+        deadline = time.monotonic() + settings.CHAT_MODEL_TIMEOUT * 10 + relays.KEPT_FOR
+        rest = relays.read_on(conversation_id, after, deadline=deadline)
+        return event_stream(_relayed(head, rest))
+    return event_stream(iter([*head, *_from_table(question, _stored_reply(question), after)]))
+
+
+def _relayed(head: list[str], rest: Iterator[relays.Relayed | None]) -> Iterator[str]:
+    yield from head
+    for event in rest:
+        yield KEEP_ALIVE if event is None else _event(event.kind, event.data, event.event_id)
+
+
+def _stored_reply(question: Message) -> Message | None:
+    return question.replies.filter(role=Message.Role.ASSISTANT).order_by("-pk").first()
+
+
+def _from_table(question: Message, reply: Message | None, after: Position | None) -> list[str]:
+    """The stored outcome as events: the text not yet sent, then "done"; or the failure."""
+    at = after or Position(question.pk, 0)
+    if reply is None:
+        failed = {"code": "model_error", "detail": str(services.error_text("model_error"))}
+        return [_event("error", failed, Position(at.question, at.run, at.seq + 1).event_id)]
+    events = []
+    rest = reply.content[at.chars :]
+    seq = at.seq
+    if rest:
+        seq += 1
+        position = Position(at.question, at.run, seq, len(reply.content))
+        events.append(_event("delta", {"content": rest}, position.event_id))
+    done: dict[str, object] = {"assistant_message_id": reply.pk, "model": reply.model}
+    if reply.stopped:
+        done["stopped"] = True
+    final = Position(at.question, at.run, seq + 1, len(reply.content))
+    return [*events, _event("done", done, final.event_id)]
 
 
 def with_markdown(events: Iterator[StreamEvent]) -> Iterator[StreamEvent]:

@@ -181,12 +181,8 @@ def send(request: HttpRequest, pk: int) -> HttpResponse | StreamingHttpResponse:
         first["replaced"] = started.replaced.message_id
         if started.replaced.memory_kept:
             first["memory_kept"] = str(MEMORY_KEPT)
-    return streaming_reply(
-        with_markdown(_localized(events)),
-        user_message=_message_data(started.user_message),
-        title=conversation.title,
-        **first,
-    )
+    first.update(user_message=_message_data(started.user_message), title=conversation.title)
+    return streaming_reply(with_markdown(_localized(events)), first)
 
 
 @require_POST
@@ -201,7 +197,8 @@ def regenerate(request: HttpRequest, pk: int) -> HttpResponse | StreamingHttpRes
             _report(request, services.regenerate(conversation=conversation))
         return redirect("chat:conversation", pk=conversation.pk)
     question, events = services.stream_regenerate(conversation=conversation)
-    return streaming_reply(with_markdown(_localized(events)), user_message=_message_data(question))
+    first = {"user_message": _message_data(question)}
+    return streaming_reply(with_markdown(_localized(events)), first)
 
 
 @require_POST

@@ -21,6 +21,10 @@ urlpatterns = [
     path("conversations", chat.ConversationListView.as_view()),
     path("conversations/<int:pk>", chat.ConversationDetailView.as_view()),
     path("conversations/<int:pk>/messages", chat.MessageCreateView.as_view()),
+    path(
+        "conversations/<int:pk>/messages/<int:message_id>/stream",
+        chat.MessageStreamView.as_view(),
+    ),
     path("conversations/<int:pk>/regenerate", chat.RegenerateView.as_view()),
     path("conversations/<int:pk>/stop", chat.StopView.as_view()),
     path("projects", chat.ProjectListView.as_view()),

@@ -382,6 +382,8 @@ MEMORY_MODEL_API_KEY = env.str("MEMORY_MODEL_API_KEY", default="")
 CHAT_MODEL_TIMEOUT = env.float("CHAT_MODEL_TIMEOUT", default=60.0)
 # How often a streaming reply checks for Stop (``chat.stops``): prompt, yet few cache reads.
 CHAT_STOP_CHECK_SECONDS = env.float("CHAT_STOP_CHECK_SECONDS", default=0.2)
+# A streamed reply sends an SSE comment after this much model silence (proxies close idle streams).
+CHAT_KEEP_ALIVE_SECONDS = env.float("CHAT_KEEP_ALIVE_SECONDS", default=15.0)
 MEMORY_MODEL_TIMEOUT = env.float("MEMORY_MODEL_TIMEOUT", default=60.0)
 # How a memory call asks for its answer's shape: ``auto`` (the edits schema where the provider
 # or a self-hosted server honours it, else JSON mode), ``json_schema``, ``json_object``, ``none``.

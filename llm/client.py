@@ -242,9 +242,16 @@ STREAM_BUFFER_CHUNKS = 256
 
 
 def stream(
-    *, model: str, messages: Messages, timeout: float, total_timeout: float | None = None
+    *,
+    model: str,
+    messages: Messages,
+    timeout: float,
+    total_timeout: float | None = None,
+    idle_every: float | None = None,
 ) -> Iterator[str]:
-    """Yield the answer's chunks, each within ``timeout``, all within ``total_timeout`` (10×).
+    """Yield the answer's chunks, each within ``timeout``, all within ``total_timeout`` (10×);
+    with ``idle_every``, also an empty string after each such silence (a keep-alive, and a
+    moment to look for a stop).
 
     Sync on purpose: under WSGI an async generator is buffered to the end.
     """
@@ -276,15 +283,21 @@ def stream(
             hand_over(exc)
 
     _pool().submit(pump)
+    last_chunk = time.monotonic()
     try:
         while True:
-            remaining = deadline - time.monotonic()
+            now = time.monotonic()
+            remaining = min(deadline, last_chunk + timeout) - now
             if remaining <= 0:  # checked before each chunk: a steady stream ends on time too
                 raise ModelError("timeout", retryable=True)
             try:
-                item = chunks.get(timeout=min(timeout, remaining))
+                item = chunks.get(timeout=min(remaining, idle_every or remaining))
             except queue.Empty:
-                raise ModelError("timeout", retryable=True) from None
+                if idle_every is None or time.monotonic() >= min(deadline, last_chunk + timeout):
+                    raise ModelError("timeout", retryable=True) from None
+                yield ""
+                continue
+            last_chunk = time.monotonic()
             if item is _DONE:
                 return
             if isinstance(item, BaseException):

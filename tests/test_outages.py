@@ -21,6 +21,7 @@ from rest_framework.test import APIClient
 
 from accounts.models import User
 from chat import services as chat_services
+from tests import sse
 from tests.conftest import client_for, make_account
 from tests.web.conftest import remember, text_of
 
@@ -153,16 +154,16 @@ def test_a_streamed_reply_the_database_cannot_store_ends_with_an_error_event(
         HTTP_ACCEPT="text/event-stream",
     )
     events = iter(response.streaming_content)
-    assert next(events).startswith(b"event: start")
-    assert next(events).startswith(b"event: delta")  # the model is answering
+    assert b"event: start\n" in next(events)
+    assert b"event: delta\n" in next(events)  # the model is answering
     with database_unreachable():  # and the database goes before the reply is stored
         rest = b"".join(events).decode()
 
     assert response.status_code == 200
     assert rest.endswith("\n\n")
-    last = rest.strip().split("\n\n")[-1]
-    assert last.startswith("event: error")
-    assert '"code": "unavailable"' in last
+    last = list(sse.parse([rest]))[-1]
+    assert last.kind == "error"
+    assert last.data["code"] == "unavailable"
     assert list(conversation.messages.values_list("role", flat=True)) == ["user"]
 
 

@@ -7,6 +7,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.http import StreamingHttpResponse
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.renderers import BaseRenderer, JSONRenderer
@@ -15,11 +17,14 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from chat import chats, receipts, services
+from chat import relay as relays
 from chat.access import conversation_for, project_for, voice_session_for
 from chat.api import serializers as s
-from chat.models import Project
-from chat.streaming import streaming_reply
+from chat.models import Conversation, Message, Project
+from chat.relay import Relay
+from chat.streaming import resumed_reply, streaming_reply
 from core import throttling
+from core.errors import Invalid, NotFound, Unavailable
 from core.people import PersonRequest
 from core.schema import errors
 
@@ -137,6 +142,8 @@ class MessageCreateView(APIView):
     )
     def post(self, request: PersonRequest, pk: int) -> Response | StreamingHttpResponse:
         conversation = conversation_for(request.user, pk)
+        if request.accepted_renderer.format == "sse" and "Last-Event-ID" in request.headers:
+            return _resume(request, conversation)  # a retry after a drop: never a second send
         data = s.MessageCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         content = data.validated_data["content"]
@@ -145,16 +152,64 @@ class MessageCreateView(APIView):
             started, events = services.stream_message(
                 conversation=conversation, content=content, replaces=replaces
             )
-            return streaming_reply(
-                events,
-                user_message=s.MessageSerializer(started.user_message).data,
-                title=conversation.title,
+            first = {
+                "user_message": s.MessageSerializer(started.user_message).data,
+                "title": conversation.title,
                 **_replaced(started),
+            }
+            return streaming_reply(
+                events, first, relay=Relay(conversation.pk, started.user_message.pk)
             )
         exchange = services.send_message(
             conversation=conversation, content=content, replaces=replaces
         )
         return Response(_exchange_body(exchange), status=status.HTTP_201_CREATED)
+
+
+class MessageStreamView(MessageCreateView):
+    throttle_classes = []
+
+    @extend_schema(
+        request=None,
+        responses={
+            (200, "text/event-stream"): OpenApiTypes.STR,
+            400: errors("invalid_last_event_id"),
+            404: errors("not_found"),
+            503: errors("unavailable"),
+        },
+        description="The reply to the person's message `message_id`, streamed like `POST "
+        "messages`: as it is being written, or stored. With `Last-Event-ID` (the `id` of the "
+        "last event the app read), only what came after it; without, from a `start` event.",
+    )
+    def get(self, request: PersonRequest, pk: int, message_id: int) -> StreamingHttpResponse:
+        return _resume(request, conversation_for(request.user, pk), message_id)
+
+
+def _resume(
+    request: PersonRequest, conversation: Conversation, message_id: int | None = None
+) -> StreamingHttpResponse:
+    """The rest of a reply: the question named by the URL, else by ``Last-Event-ID``."""
+    header = request.headers.get("Last-Event-ID")
+    after = relays.Position.parse(header)
+    if header is not None and after is None:
+        raise Invalid("invalid_last_event_id", _("Last-Event-ID names no event of this API."))
+    question_id = message_id if message_id is not None else getattr(after, "question", None)
+    question = (
+        conversation.messages.filter(pk=question_id, role=Message.Role.USER).first()
+        if question_id is not None
+        else None
+    )
+    if question is None:
+        raise NotFound
+    try:
+        return resumed_reply(question, after, _first(question, conversation))
+    except relays.RelayUnavailable:
+        raise Unavailable from None
+
+
+def _first(question: Message, conversation: Conversation) -> dict[str, object]:
+    """The "start" event: the person's message and the chat's title now."""
+    return {"user_message": s.MessageSerializer(question).data, "title": conversation.title}
 
 
 def _replaced(exchange: services.Exchange) -> dict[str, object]:
@@ -198,9 +253,11 @@ class RegenerateView(MessageCreateView):
         model = data.validated_data.get("model")
         if request.accepted_renderer.format == "sse":
             question, events = services.stream_regenerate(conversation=conversation, model=model)
-            return streaming_reply(
-                events, user_message=s.MessageSerializer(question).data, title=conversation.title
-            )
+            first = {
+                "user_message": s.MessageSerializer(question).data,
+                "title": conversation.title,
+            }
+            return streaming_reply(events, first, relay=Relay(conversation.pk, question.pk))
         exchange = services.regenerate(conversation=conversation, model=model)
         return Response(_exchange_body(exchange))
 

@@ -387,7 +387,7 @@ def send_message(
 
 @dataclass(frozen=True)
 class StreamEvent:
-    kind: str  # "delta", "done" or "error"
+    kind: str  # "delta", "done", "error", or "keepalive" (no data: the model is silent)
     data: dict[str, object]
 
 
@@ -428,11 +428,19 @@ def stream_events(
     conversation = reply.conversation
     parts: list[str] = []
     stopped = False
-    deltas = llm.stream(model=reply.model, messages=request, timeout=settings.CHAT_MODEL_TIMEOUT)
+    deltas = llm.stream(
+        model=reply.model,
+        messages=request,
+        timeout=settings.CHAT_MODEL_TIMEOUT,
+        idle_every=settings.CHAT_KEEP_ALIVE_SECONDS,
+    )
     try:
         for delta in deltas:
-            parts.append(delta)
-            yield StreamEvent("delta", {"content": delta})
+            if delta:
+                parts.append(delta)
+                yield StreamEvent("delta", {"content": delta})
+            else:  # the model is silent: a comment keeps the connection, and a stop is seen
+                yield StreamEvent("keepalive", {})
             if watch.stopped():
                 stopped = True  # what arrived is the reply, marked as stopped
                 break

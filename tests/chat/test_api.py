@@ -1,20 +1,15 @@
 """Chat through the mobile API: models, conversations, messages (plain and streamed), projects."""
 
-import json
-
 import pytest
 
 from chat.models import Conversation, Message, Project
+from tests import sse
 
 pytestmark = pytest.mark.django_db
 
 
 def read_events(response) -> list[tuple[str, dict]]:
-    events = []
-    for block in b"".join(response.streaming_content).decode().strip().split("\n\n"):
-        kind, data = block.split("\n", 1)
-        events.append((kind.removeprefix("event: "), json.loads(data.removeprefix("data: "))))
-    return events
+    return sse.pairs(response.streaming_content)
 
 
 def new_conversation(api, **fields) -> dict:

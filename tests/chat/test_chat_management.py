@@ -3,7 +3,6 @@ chats kept out of the list and deleted once they expire."""
 
 from __future__ import annotations
 
-import json
 from datetime import timedelta
 
 import pytest
@@ -14,6 +13,7 @@ from chat import services as chat_services
 from chat import tasks as chat_tasks
 from chat.models import Conversation, Message
 from memory.models import Memory
+from tests import sse
 from tests.conftest import make_account
 
 pytestmark = pytest.mark.django_db
@@ -60,9 +60,9 @@ def test_a_streamed_reply_starts_with_the_title_the_chat_now_has(api):
         format="json",
         HTTP_ACCEPT="text/event-stream",
     )
-    first = b"".join(response.streaming_content).decode().split("\n\n")[0]
-    assert first.startswith("event: start\n")
-    assert json.loads(first.split("data: ", 1)[1])["title"] == "Ideas for a rainy Sunday"
+    first = next(sse.parse(response.streaming_content))
+    assert first.kind == "start"
+    assert first.data["title"] == "Ideas for a rainy Sunday"
 
 
 # --- Rename -------------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from chat.models import Conversation, Message
 from memory.engine import passes
 from memory.models import Memory, MemoryVersion
 from memory.turns import TurnState
+from tests import sse
 from tests.conftest import Streamed
 from tests.memory.helpers import answer
 
@@ -58,11 +59,8 @@ def memory_lines(api: Any) -> list[str]:
 
 def events(chunks: Any) -> Any:
     """The server-sent events of a streamed response, one at a time, as they are produced."""
-    for chunk in chunks:
-        for block in (chunk if isinstance(chunk, str) else chunk.decode()).split("\n\n"):
-            if block.strip():
-                kind, data = block.split("\n", 1)
-                yield kind.removeprefix("event: "), json.loads(data.removeprefix("data: "))
+    for event in sse.parse(chunks):
+        yield event.kind, event.data
 
 
 def stream_message(api: Any, conversation: int, text: str) -> Any:

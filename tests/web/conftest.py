@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import html
-import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -21,6 +20,7 @@ from chat import services as chat_services
 from chat.models import Conversation
 from memory import services as memory_services
 from memory.models import Memory
+from tests import sse
 
 
 def person_of(client: Client) -> User:
@@ -35,12 +35,7 @@ def text_of(response: HttpResponse) -> str:
 
 def events_of(response: Any) -> list[tuple[str, dict[str, Any]]]:
     """The server-sent events of a streamed reply, as (event, data) pairs."""
-    body = b"".join(response.streaming_content).decode()
-    events = []
-    for block in body.strip().split("\n\n"):
-        fields = dict(line.split(": ", 1) for line in block.splitlines())
-        events.append((fields["event"], json.loads(fields["data"])))
-    return events
+    return sse.pairs(response.streaming_content)
 
 
 def remember(owner: User, *lines: str) -> Memory:

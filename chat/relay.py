@@ -1,0 +1,186 @@
+"""A streamed reply, relayed through Redis so a client that dropped can read the rest.
+
+Each streamed reply is a *run*. Its events go into the Redis stream
+``whizi:chat:reply:{conversation}:{run}`` and reach the client with the id
+``{question}.{run}.{seq}.{chars}`` (``chars``: how much of the reply came up to there). A
+reconnect names that id and reads on from it; once the stream has expired the stored reply
+gives the rest. The stream holds the reply's text and nothing of the person's, in a Redis
+that keeps nothing on disk, for ``KEPT_FOR`` seconds after its last event. Redis failing
+costs the resume, never the reply (logged, ids only).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+import re
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Final, cast
+
+import redis
+from django.conf import settings
+
+log = logging.getLogger(__name__)
+
+KEPT_FOR: Final = 5 * 60  # seconds after the last event: long enough for a phone to come back
+TERMINAL: Final = frozenset({"done", "error"})
+_ID_RE = re.compile(r"\A(\d{1,18})\.(\d{1,20})\.(\d{1,9})\.(\d{1,9})\Z")
+
+
+class RelayUnavailable(Exception):
+    """Redis could not be asked; the caller answers from what is stored."""
+
+
+@dataclass(frozen=True)
+class Position:
+    """Where a client is in a run: after event ``seq``, holding ``chars`` of the reply."""
+
+    question: int
+    run: int
+    seq: int = 0
+    chars: int = 0
+
+    @property
+    def event_id(self) -> str:
+        return f"{self.question}.{self.run}.{self.seq}.{self.chars}"
+
+    @classmethod
+    def parse(cls, value: str | None) -> Position | None:
+        """A ``Last-Event-ID`` as sent back; None for anything that is not one of ours."""
+        found = _ID_RE.match((value or "").strip())
+        if found is None:
+            return None
+        question, run, seq, chars = (int(part) for part in found.groups())
+        return cls(question, run, seq, chars)
+
+
+@functools.cache
+def _client(block: bool = False) -> redis.Redis | None:
+    if not settings.REDIS_URL:
+        return None
+    timeout = settings.CHAT_KEEP_ALIVE_SECONDS + 5 if block else 0.5
+    return redis.Redis.from_url(
+        settings.REDIS_URL, socket_timeout=timeout, socket_connect_timeout=0.5
+    )
+
+
+def _stream(conversation_id: int, run: int) -> str:
+    return f"whizi:chat:reply:{conversation_id}:{run}"
+
+
+def _latest(conversation_id: int, question_id: int) -> str:
+    return f"whizi:chat:reply:{conversation_id}:q{question_id}"
+
+
+class Relay:
+    """The writing end: one per streamed reply. Never raises; a failed write ends relaying."""
+
+    def __init__(self, conversation_id: int, question_id: int) -> None:
+        self.conversation_id = conversation_id
+        self.position = Position(question_id, time.time_ns() // 1000)
+        self._client = _client()
+        self._key = _stream(conversation_id, self.position.run)
+        self._write(
+            lambda r: r.set(_latest(conversation_id, question_id), self.position.run, ex=KEPT_FOR)
+        )
+
+    def publish(self, kind: str, data: dict[str, object]) -> str:
+        """Keep the event for a reconnect; its id, to send with it."""
+        added = len(str(data.get("content", ""))) if kind == "delta" else 0
+        at = self.position
+        self.position = Position(at.question, at.run, at.seq + 1, at.chars + added)
+        fields = {"kind": kind, "data": json.dumps(data, ensure_ascii=False, default=str)}
+        entry = f"0-{self.position.seq}"
+
+        def write(r: redis.Redis) -> None:
+            pipe = r.pipeline(transaction=False)
+            pipe.xadd(self._key, fields, id=entry)  # type: ignore[arg-type]
+            pipe.expire(self._key, KEPT_FOR)
+            pipe.expire(_latest(self.conversation_id, at.question), KEPT_FOR)
+            pipe.execute()
+
+        self._write(write)
+        return self.position.event_id
+
+    def _write(self, action: object) -> None:
+        if self._client is None:
+            return
+        try:
+            action(self._client)  # type: ignore[operator]
+        except (redis.RedisError, OSError):
+            log.warning("chat.relay_write_failed conversation=%s", self.conversation_id)
+            self._client = None  # the live client still gets every event
+
+
+@dataclass(frozen=True)
+class Relayed:
+    """An event read back: its kind, data and id."""
+
+    kind: str
+    data: dict[str, object]
+    event_id: str
+
+
+def latest_run(conversation_id: int, question_id: int) -> int | None:
+    """The newest run answering the question, while it is kept."""
+    client = _client()
+    if client is None:
+        return None
+    try:
+        run = client.get(_latest(conversation_id, question_id))
+    except (redis.RedisError, OSError) as error:
+        raise RelayUnavailable from error
+    return int(run) if run is not None else None
+
+
+def kept(conversation_id: int, run: int) -> bool:
+    """Whether the run's events are still kept."""
+    client = _client()
+    if client is None:
+        return False
+    try:
+        return bool(client.exists(_stream(conversation_id, run)))
+    except (redis.RedisError, OSError) as error:
+        raise RelayUnavailable from error
+
+
+def read_on(conversation_id: int, after: Position, *, deadline: float) -> Iterator[Relayed | None]:
+    """The run's events after ``after``, as they come, to its last; ends quietly if the run
+    expires or Redis goes (the caller checked ``kept`` first). A None is
+    a keep-alive: ``CHAT_KEEP_ALIVE_SECONDS`` went by with nothing new."""
+    client = _client(block=True)
+    if client is None:
+        return
+    key = _stream(conversation_id, after.run)
+    last = f"0-{after.seq}"
+    chars = after.chars
+    while time.monotonic() < deadline:
+        try:
+            found = client.xread(
+                {key: last}, block=int(settings.CHAT_KEEP_ALIVE_SECONDS * 1000), count=100
+            )
+        except (redis.RedisError, OSError):
+            log.warning("chat.relay_read_failed conversation=%s", conversation_id)
+            return
+        if not found:
+            try:
+                if not kept(conversation_id, after.run):
+                    return  # expired under us: nothing more will come
+            except RelayUnavailable:
+                return
+            yield None
+            continue
+        entries = cast(list[tuple[bytes, dict[bytes, bytes]]], found[0][1])  # type: ignore[index]
+        for entry_id, fields in entries:
+            last = entry_id.decode()
+            kind = fields[b"kind"].decode()
+            data = json.loads(fields[b"data"])
+            if kind == "delta":
+                chars += len(str(data.get("content", "")))
+            seq = int(last.split("-")[1])
+            yield Relayed(kind, data, Position(after.question, after.run, seq, chars).event_id)
+            if kind in TERMINAL:
+                return

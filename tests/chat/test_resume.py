@@ -1,0 +1,251 @@
+"""A streamed reply survives the connection (issue 27, point 1): it is generated to its end
+and stored whether or not the app still reads, and an app that comes back gets the rest."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+import httpx
+import pytest
+import redis
+from django.conf import settings
+from httpx_sse import connect_sse
+
+from chat.models import Message
+from tests import sse
+from tests.conftest import Streamed
+
+# Committed for real: a drop ends the request, and its end-of-request cleanup closes a connection
+# that sits inside a test's transaction.
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PIECES = ("Light ", "a fire, ", "then add ", "wood ", "slowly.")
+WHOLE = "".join(PIECES)
+
+
+def forget_runs() -> None:
+    """What ``relay.KEPT_FOR`` does a few minutes after a reply's last event."""
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    for key in client.scan_iter("whizi:chat:reply:*"):
+        client.delete(key)
+
+
+@pytest.fixture(autouse=True)
+def _no_kept_runs() -> None:
+    forget_runs()
+
+
+def new_chat(api: Any) -> int:
+    made = api.post("/api/v1/conversations", {"model": "scripted/chat-a"}, format="json")
+    return int(made.json()["id"])
+
+
+def send(api: Any, chat: int, **headers: str) -> Any:
+    return api.post(
+        f"/api/v1/conversations/{chat}/messages",
+        {"content": "How do I light a stove?"},
+        format="json",
+        HTTP_ACCEPT="text/event-stream",
+        **headers,
+    )
+
+
+def read_then_drop(response: Any, count: int) -> list[sse.Event]:
+    """Read ``count`` events, then go away the way a phone does: the server is closed."""
+    seen = []
+    for event in sse.parse(response.streaming_content):
+        seen.append(event)
+        if len(seen) == count:
+            break
+    response.close()
+    return seen
+
+
+def reply_text(events: list[sse.Event]) -> str:
+    return "".join(str(e.data["content"]) for e in events if e.kind == "delta")
+
+
+def resume(api: Any, chat: int, question: int, last_event_id: str | None) -> Any:
+    headers = {"HTTP_LAST_EVENT_ID": last_event_id} if last_event_id else {}
+    return api.get(
+        f"/api/v1/conversations/{chat}/messages/{question}/stream",
+        HTTP_ACCEPT="text/event-stream",
+        **headers,
+    )
+
+
+def test_a_reply_is_stored_when_the_app_drops_the_stream(api, scripted):
+    chat = new_chat(api)
+    scripted.answer(Streamed(*PIECES))
+
+    seen = read_then_drop(send(api, chat), 2)  # "start" and the first piece
+
+    assert [e.kind for e in seen] == ["start", "delta"]
+    reply = Message.objects.get(role="assistant")
+    assert reply.content == WHOLE
+    assert not reply.stopped
+    assert reply.reply_to_id == seen[0].data["user_message"]["id"]
+
+
+def test_every_event_has_an_id_and_the_ids_grow(api, scripted):
+    chat = new_chat(api)
+    scripted.answer(Streamed(*PIECES))
+    events = list(sse.parse(send(api, chat).streaming_content))
+    ids = [event.id for event in events]
+    assert all(ids)
+    order = [tuple(int(part) for part in str(i).split(".")) for i in ids]
+    assert order == sorted(order) and len(set(order)) == len(order)
+
+
+def test_a_reconnect_with_last_event_id_gets_exactly_the_rest(api, scripted):
+    chat = new_chat(api)
+    scripted.answer(Streamed(*PIECES))
+    start, first = read_then_drop(send(api, chat), 2)
+    question = start.data["user_message"]["id"]
+
+    rest = list(sse.parse(resume(api, chat, question, first.id).streaming_content))
+
+    assert reply_text([first, *rest]) == WHOLE
+    assert rest[0].kind == "delta"  # no second "start": the app has it
+    assert rest[-1].kind == "done"
+    assert rest[-1].data["assistant_message_id"] == Message.objects.get(role="assistant").pk
+
+
+def test_a_post_retried_with_last_event_id_neither_sends_nor_asks_again(api, scripted):
+    chat = new_chat(api)
+    scripted.answer(Streamed(*PIECES))
+    _, first = read_then_drop(send(api, chat), 2)
+
+    rest = list(sse.parse(send(api, chat, HTTP_LAST_EVENT_ID=str(first.id)).streaming_content))
+
+    assert reply_text([first, *rest]) == WHOLE
+    assert len(scripted.calls) == 1
+    assert list(Message.objects.values_list("role", flat=True)) == ["user", "assistant"]
+
+
+def test_without_last_event_id_the_whole_reply_comes_from_a_start(api, scripted):
+    chat = new_chat(api)
+    scripted.answer(Streamed(*PIECES))
+    start, _ = read_then_drop(send(api, chat), 2)
+    question = start.data["user_message"]["id"]
+
+    events = list(sse.parse(resume(api, chat, question, None).streaming_content))
+
+    assert events[0].kind == "start"
+    assert events[0].data["user_message"]["id"] == question
+    assert reply_text(events) == WHOLE
+
+
+def test_once_the_relay_expired_the_stored_reply_gives_the_rest(api, scripted):
+    chat = new_chat(api)
+    scripted.answer(Streamed(*PIECES))
+    start, first = read_then_drop(send(api, chat), 2)
+    forget_runs()
+
+    question = start.data["user_message"]["id"]
+    rest = list(sse.parse(resume(api, chat, question, first.id).streaming_content))
+
+    assert reply_text([first, *rest]) == WHOLE
+    assert rest[-1].kind == "done"
+    whole = list(sse.parse(resume(api, chat, question, None).streaming_content))
+    assert [e.kind for e in whole] == ["start", "delta", "done"]
+    assert reply_text(whole) == WHOLE
+
+
+def test_a_failed_reply_resumes_as_its_error(api, scripted):
+    from litellm.exceptions import ServiceUnavailableError
+
+    chat = new_chat(api)
+    scripted.answer(ServiceUnavailableError(message="down", llm_provider="x", model="chat-a"))
+    start, *_ = list(sse.parse(send(api, chat).streaming_content))
+    question = start.data["user_message"]["id"]
+
+    kept = list(sse.parse(resume(api, chat, question, start.id).streaming_content))
+    forget_runs()
+    stored = list(sse.parse(resume(api, chat, question, start.id).streaming_content))
+
+    assert [e.kind for e in kept] == ["error"]
+    assert kept[0].data["code"] == "model_unavailable"
+    assert [e.kind for e in stored] == ["error"]
+    assert stored[0].data["code"] == "model_error"
+
+
+@pytest.mark.parametrize("value", ["abc", "1.2", "1.2.3.x", "9" * 40, ""])
+def test_a_last_event_id_that_is_none_of_ours_is_400(api, scripted, value):
+    chat = new_chat(api)
+    response = send(api, chat, HTTP_LAST_EVENT_ID=value)
+    assert response.status_code == 400
+    assert response.json()["code"] == "invalid_last_event_id"
+    assert not Message.objects.exists()
+
+
+def test_someone_elses_reply_is_404_however_it_is_named(api, other_api, scripted):
+    chat = new_chat(api)
+    scripted.answer(Streamed(*PIECES))
+    start, first = read_then_drop(send(api, chat), 2)
+    question = start.data["user_message"]["id"]
+    reply = Message.objects.get(role="assistant").pk
+    theirs = new_chat(other_api)
+
+    assert resume(other_api, chat, question, None).status_code == 404
+    assert resume(other_api, theirs, question, first.id).status_code == 404
+    assert send(other_api, theirs, HTTP_LAST_EVENT_ID=str(first.id)).status_code == 404
+    assert resume(api, chat, reply, None).status_code == 404  # a reply is no question
+    assert resume(api, chat, question + 1000, None).status_code == 404
+
+
+def test_a_silent_model_gets_keep_alive_comments(api, scripted, settings):
+    settings.CHAT_KEEP_ALIVE_SECONDS = 0.05
+    hold = threading.Event()
+    chat = new_chat(api)
+    scripted.answer(Streamed("Thinking", hold, " done."))
+    chunks = iter(send(api, chat).streaming_content)
+    seen = b""
+    while b": keep-alive" not in seen:
+        seen += next(chunks)
+    hold.set()
+    rest = b"".join(chunks)
+    assert reply_text(list(sse.parse([seen + rest]))) == "Thinking done."
+
+
+# --- Through the running stack, with an app's SSE client -----------------------------------
+
+
+def _wait_for(condition: Any, what: str, bound: float = 30) -> None:
+    deadline = time.monotonic() + bound
+    while not condition():
+        assert time.monotonic() < deadline, f"still waiting for {what}"
+        time.sleep(0.02)
+
+
+def test_drop_and_resume_through_a_real_sse_client(live_server, scripted):
+    hold = threading.Event()
+    scripted.answer(Streamed("one ", "two ", hold, "three ", "four."))
+    with httpx.Client(base_url=f"{live_server.url}/api/v1", timeout=30) as http:
+        token = http.post("/auth/guest").json()["token"]
+        http.headers["Authorization"] = f"Token {token}"
+        chat = http.post("/conversations", json={"model": "scripted/chat-a"}).json()["id"]
+        url = f"/conversations/{chat}/messages"
+
+        with connect_sse(http, "POST", url, json={"content": "Count to four"}) as source:
+            events = source.iter_sse()
+            start = next(events)
+            first = next(events)
+        # The connection is closed here, with the model still holding its third piece.
+        assert (start.event, first.event, first.data) == ("start", "delta", '{"content": "one "}')
+        question = start.json()["user_message"]["id"]
+
+        stream = f"/conversations/{chat}/messages/{question}/stream"
+        with connect_sse(http, "GET", stream, headers={"Last-Event-ID": first.id}) as source:
+            rest = source.iter_sse()
+            assert next(rest).json() == {"content": "two "}  # relayed while the model waits
+            hold.set()
+            tail = list(rest)
+
+    assert [e.event for e in tail] == ["delta", "delta", "done"]
+    assert "".join(e.json()["content"] for e in tail[:2]) == "three four."
+    _wait_for(lambda: Message.objects.filter(role="assistant").exists(), "the stored reply")
+    assert Message.objects.get(role="assistant").content == "one two three four."
+    assert len(scripted.calls) == 1
