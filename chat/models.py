@@ -25,6 +25,12 @@ class ConversationQuerySet(OwnedQuerySet):
         """Chats shown in lists (sidebar, API, "/"); a temporary chat is in none."""
         return self.filter(temporary=False)
 
+    def said(self) -> Self:
+        """Chats with a message: an empty chat never crowds out the rest of a list."""
+        return self.filter(
+            models.Exists(Message.objects.filter(conversation=models.OuterRef("pk")))
+        )
+
     def matching(self, query: str) -> Self:
         """Chats whose title or any message contains ``query``, any case (``icontains`` escapes
         ``%`` and ``_``). Chain it after ``for_owner``."""

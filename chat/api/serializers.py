@@ -93,11 +93,42 @@ class ConversationSerializer(serializers.ModelSerializer):
 
 
 class ConversationDetailSerializer(ConversationSerializer):
-    messages = MessageSerializer(many=True, read_only=True)
+    messages = MessageSerializer(
+        many=True,
+        read_only=True,
+        source="newest_messages",
+        help_text="The newest messages (`limit`, 50 by default), in the order they were said.",
+    )
+    messages_previous = serializers.URLField(
+        allow_null=True,
+        read_only=True,
+        source="older_messages",
+        help_text="The page of `GET conversations/{id}/messages` before these; null when they "
+        "are all of them.",
+    )
 
     class Meta(ConversationSerializer.Meta):
-        fields = [*ConversationSerializer.Meta.fields, "messages"]
+        fields = [*ConversationSerializer.Meta.fields, "messages", "messages_previous"]
         read_only_fields = fields
+
+
+class MessagePageSerializer(serializers.Serializer):
+    results = MessageSerializer(many=True)
+    next = serializers.URLField(allow_null=True, help_text="Newer messages; null at the newest.")
+    previous = serializers.URLField(allow_null=True, help_text="Older messages; null at the first.")
+
+
+class ConversationPageSerializer(serializers.Serializer):
+    results = ConversationSerializer(many=True)
+    next = serializers.URLField(allow_null=True, help_text="Older chats; null at the end.")
+    previous = serializers.URLField(allow_null=True, help_text="Newer chats; null at the start.")
+
+
+class PageQuerySerializer(serializers.Serializer):
+    cursor = serializers.CharField(required=False, help_text="From a `next` or `previous` link.")
+    limit = serializers.IntegerField(
+        required=False, min_value=1, max_value=200, help_text="Items per page (50)."
+    )
 
 
 class ConversationCreateSerializer(serializers.Serializer):

@@ -6,6 +6,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from django.db.models import QuerySet
 from django.http import StreamingHttpResponse
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
@@ -20,6 +21,7 @@ from chat import chats, receipts, services
 from chat import relay as relays
 from chat.access import conversation_for, project_for, voice_session_for
 from chat.api import serializers as s
+from chat.api.pagination import ConversationPages, MessagePages
 from chat.models import Conversation, Message, Project
 from chat.relay import Relay
 from chat.streaming import resumed_reply, streaming_reply
@@ -37,16 +39,22 @@ class ModelsView(APIView):
 
 class ConversationListView(APIView):
     @extend_schema(
-        parameters=[s.ConversationQuerySerializer],
-        responses={200: s.ConversationSerializer(many=True), 400: errors("invalid")},
-        description="The person's chats, newest first (at most 200), never a temporary one; "
-        "with `q`, those whose title or messages contain it.",
+        parameters=[s.ConversationQuerySerializer, s.PageQuerySerializer],
+        responses={
+            200: s.ConversationPageSerializer,
+            400: errors("invalid", "invalid_cursor", "invalid_limit"),
+        },
+        description="The person's chats, a page at a time, newest first; never a temporary "
+        "chat, nor one with no message yet (a new chat is listed from its first message). "
+        "With `q`, those whose title or messages contain it.",
     )
     def get(self, request: PersonRequest) -> Response:
         query = s.ConversationQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
-        found = chats.listed(request.user, query=query.validated_data.get("q", ""))
-        return Response(s.ConversationSerializer(found[: chats.LIST_LIMIT], many=True).data)
+        found = chats.listed(request.user, query=query.validated_data.get("q", "")).said()
+        pages = ConversationPages()
+        page = pages.paginate_queryset(found, request, view=self) or []
+        return pages.get_paginated_response(s.ConversationSerializer(page, many=True).data)
 
     @extend_schema(
         request=s.ConversationCreateSerializer,
@@ -71,10 +79,17 @@ class ConversationListView(APIView):
 
 
 class ConversationDetailView(APIView):
-    @extend_schema(responses=s.ConversationDetailSerializer)
+    @extend_schema(
+        parameters=[s.PageQuerySerializer],
+        responses={200: s.ConversationDetailSerializer, 400: errors("invalid_limit")},
+        description="The chat with its newest messages; older ones come from `messages_previous`.",
+    )
     def get(self, request: PersonRequest, pk: int) -> Response:
         conversation = conversation_for(request.user, pk)
-        receipts.load_messages(conversation)
+        pages = MessagePages()
+        conversation.newest_messages = pages.in_order(_messages_of(conversation), request)  # type: ignore[attr-defined]
+        pages.base_url = request.build_absolute_uri(f"{request.path}/messages")
+        conversation.older_messages = pages.links()["previous"]  # type: ignore[attr-defined]
         return Response(s.ConversationDetailSerializer(conversation).data)
 
     @extend_schema(
@@ -114,9 +129,14 @@ class EventStreamRenderer(BaseRenderer):
         return json.dumps(data).encode()
 
 
-class MessageCreateView(APIView):
+def _messages_of(conversation: Conversation) -> QuerySet[Message]:
+    return receipts.with_receipts(conversation.messages.all())
+
+
+class StreamingView(APIView):
+    """Answers as server-sent events with ``Accept: text/event-stream``, errors as JSON."""
+
     renderer_classes = [JSONRenderer, EventStreamRenderer]
-    throttle_classes = [throttling.MessageThrottle]
 
     def finalize_response(
         self, request: Request, response: Response, *args: object, **kwargs: object
@@ -126,6 +146,28 @@ class MessageCreateView(APIView):
             request.accepted_renderer = JSONRenderer()
             request.accepted_media_type = JSONRenderer.media_type
         return super().finalize_response(request, response, *args, **kwargs)
+
+
+class MessageCreateView(StreamingView):
+    throttle_classes = [throttling.MessageThrottle]
+
+    def get_throttles(self) -> list[Any]:
+        return super().get_throttles() if self.request.method == "POST" else []
+
+    @extend_schema(
+        parameters=[s.PageQuerySerializer],
+        responses={
+            200: s.MessagePageSerializer,
+            400: errors("invalid_cursor", "invalid_limit"),
+            404: errors("not_found"),
+        },
+        description="The chat's messages, a page at a time, in the order they were said: the "
+        "first page holds the newest; `previous` goes back to older ones.",
+    )
+    def get(self, request: PersonRequest, pk: int) -> Response:
+        pages = MessagePages()
+        page = pages.in_order(_messages_of(conversation_for(request.user, pk)), request)
+        return pages.get_paginated_response(s.MessageSerializer(page, many=True).data)
 
     @extend_schema(
         request=s.MessageCreateSerializer,
@@ -166,9 +208,7 @@ class MessageCreateView(APIView):
         return Response(_exchange_body(exchange), status=status.HTTP_201_CREATED)
 
 
-class MessageStreamView(MessageCreateView):
-    throttle_classes = []
-
+class MessageStreamView(StreamingView):
     @extend_schema(
         request=None,
         responses={
@@ -232,7 +272,9 @@ def _exchange_body(exchange: services.Exchange) -> dict[str, object]:
     return body
 
 
-class RegenerateView(MessageCreateView):
+class RegenerateView(StreamingView):
+    throttle_classes = [throttling.MessageThrottle]
+
     @extend_schema(
         request=s.RegenerateSerializer,
         responses={

@@ -83,7 +83,8 @@ def test_a_conversation_comes_back_with_its_messages(api, scripted):
     detail = api.get(f"/api/v1/conversations/{conversation['id']}").json()
     assert [m["content"] for m in detail["messages"]] == ["ping", "pong"]
     assert detail["title"] == "Ping"
-    assert [c["id"] for c in api.get("/api/v1/conversations").json()] == [conversation["id"]]
+    listed = api.get("/api/v1/conversations").json()
+    assert [c["id"] for c in listed["results"]] == [conversation["id"]]
 
 
 @pytest.mark.parametrize("content", ["", "   \n\t "])

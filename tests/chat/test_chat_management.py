@@ -34,7 +34,7 @@ def conversation_with(api, *contents: str, **fields) -> dict:
 
 def titles(response) -> list[str]:
     assert response.status_code == 200, response.content
-    return [c["title"] for c in response.json()]
+    return [c["title"] for c in response.json()["results"]]
 
 
 # --- Titles -------------------------------------------------------------------------------------
