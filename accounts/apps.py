@@ -7,6 +7,7 @@ class AccountsConfig(AppConfig):
     def ready(self) -> None:
         # Imported once the app registry is ready, as Django asks of modules that use it.
         from accounts import tasks  # noqa: F401 - in Celery's registry, sent by name
+        from accounts.api import schema  # noqa: F401 - the token scheme, for drf-spectacular
         from accounts.owners import AccountDirectory
         from memory import owners
 

@@ -9,8 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from drf_spectacular import openapi
-from drf_spectacular.utils import OpenApiResponse
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import serializers
+
+from core.idempotency import HEADER
 
 
 class ErrorSerializer(serializers.Serializer):
@@ -83,7 +85,28 @@ class AutoSchema(openapi.AutoSchema):
         if self.method != "GET":
             # A deadlock lost after its retries (``core.db``).
             common["409"] = ["busy"]
+        if self._idempotent():
+            common.setdefault("400", []).append("invalid_idempotency_key")
+            common["409"] += ["idempotency_key_reused", "request_in_progress"]
         return common
+
+    def _idempotent(self) -> bool:
+        handler = getattr(self.view, self.method.lower(), None)
+        return bool(getattr(handler, "idempotent", False))
+
+    def get_override_parameters(self) -> list[Any]:
+        found = list(super().get_override_parameters())
+        if self._idempotent():
+            found.append(
+                OpenApiParameter(
+                    HEADER,
+                    str,
+                    OpenApiParameter.HEADER,
+                    description="Any unique string (1–255 visible ASCII characters): a retry "
+                    "with the same key and body gets the first answer, kept 24 hours.",
+                )
+            )
+        return found
 
     def _error_response(self, status: str, declared: dict[str, Any]) -> dict[str, Any]:
         codes = _codes_of(declared)

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from django.db.models import QuerySet
 from django.http import StreamingHttpResponse
+from django.http.response import HttpResponseBase
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
@@ -27,8 +28,53 @@ from chat.relay import Relay
 from chat.streaming import resumed_reply, streaming_reply
 from core import throttling
 from core.errors import Invalid, NotFound, Unavailable
+from core.idempotency import Replay, idempotent
 from core.people import PersonRequest
 from core.schema import errors
+
+# Retries with an Idempotency-Key (core.idempotency): what a POST made, and its answer again.
+
+
+def _made_id(response: HttpResponseBase) -> int:
+    return int(cast(Response, response).data["id"])
+
+
+def _question_made(response: HttpResponseBase) -> int:
+    made = getattr(response, "question_id", None)
+    return int(made if made is not None else cast(Response, response).data["user_message"]["id"])
+
+
+def _conversation_again(request: PersonRequest, replay: Replay) -> Response:
+    conversation = conversation_for(request.user, replay.ref)
+    return Response(s.ConversationSerializer(conversation).data, status=replay.status)
+
+
+def _answered_again(
+    view: APIView, request: PersonRequest, replay: Replay, pk: int
+) -> HttpResponseBase:
+    """A retried send or regenerate: its reply as it is now (streamed: the rest of it)."""
+    conversation = conversation_for(request.user, pk)
+    if request.accepted_renderer.format == "sse":
+        return _resume(request, conversation, replay.ref)
+    question = conversation.messages.filter(pk=replay.ref, role=Message.Role.USER).first()
+    if question is None:
+        raise NotFound
+    reply = question.replies.filter(role=Message.Role.ASSISTANT).order_by("-pk").first()
+    exchange = services.Exchange(
+        user_message=question, assistant_message=reply, error=None if reply else "model_error"
+    )
+    return Response(_exchange_body(exchange), status=replay.status)
+
+
+def _project_again(request: PersonRequest, replay: Replay) -> Response:
+    project = project_for(request.user, replay.ref)
+    return Response(s.ProjectSerializer(project).data, status=replay.status)
+
+
+def _voice_again(request: PersonRequest, replay: Replay) -> Response:
+    session = voice_session_for(request.user, replay.ref)
+    instructions = services.voice_instructions(owner_id=request.user.pk)
+    return Response({"id": session.pk, "instructions": instructions}, status=replay.status)
 
 
 class ModelsView(APIView):
@@ -39,6 +85,7 @@ class ModelsView(APIView):
 
 class ConversationListView(APIView):
     @extend_schema(
+        operation_id="conversations_list",
         parameters=[s.ConversationQuerySerializer, s.PageQuerySerializer],
         responses={
             200: s.ConversationPageSerializer,
@@ -64,6 +111,7 @@ class ConversationListView(APIView):
             404: errors("not_found"),
         },
     )
+    @idempotent(ref=_made_id, replay=lambda _view, request, got: _conversation_again(request, got))
     def post(self, request: PersonRequest) -> Response:
         data = s.ConversationCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -182,6 +230,7 @@ class MessageCreateView(StreamingView):
         "`stopped: true` for a reply stopped by `POST conversations/{id}/stop` — or `error`). "
         "With `replaces`, an edit of the person's last message.",
     )
+    @idempotent(ref=_question_made, replay=_answered_again)
     def post(self, request: PersonRequest, pk: int) -> Response | StreamingHttpResponse:
         conversation = conversation_for(request.user, pk)
         if request.accepted_renderer.format == "sse" and "Last-Event-ID" in request.headers:
@@ -199,9 +248,11 @@ class MessageCreateView(StreamingView):
                 "title": conversation.title,
                 **_replaced(started),
             }
-            return streaming_reply(
+            response = streaming_reply(
                 events, first, relay=Relay(conversation.pk, started.user_message.pk)
             )
+            response.question_id = started.user_message.pk  # type: ignore[attr-defined]
+            return response
         exchange = services.send_message(
             conversation=conversation, content=content, replaces=replaces
         )
@@ -242,9 +293,11 @@ def _resume(
     if question is None:
         raise NotFound
     try:
-        return resumed_reply(question, after, _first(question, conversation))
+        response = resumed_reply(question, after, _first(question, conversation))
     except relays.RelayUnavailable:
         raise Unavailable from None
+    response.question_id = question.pk  # type: ignore[attr-defined]
+    return response
 
 
 def _first(question: Message, conversation: Conversation) -> dict[str, object]:
@@ -288,6 +341,7 @@ class RegenerateView(StreamingView):
         "like `POST messages` with `Accept: text/event-stream`. Memory is not read again: the "
         "person's message is the same turn.",
     )
+    @idempotent(ref=_question_made, replay=_answered_again)
     def post(self, request: PersonRequest, pk: int) -> Response | StreamingHttpResponse:
         conversation = conversation_for(request.user, pk)
         data = s.RegenerateSerializer(data=request.data)
@@ -299,7 +353,9 @@ class RegenerateView(StreamingView):
                 "user_message": s.MessageSerializer(question).data,
                 "title": conversation.title,
             }
-            return streaming_reply(events, first, relay=Relay(conversation.pk, question.pk))
+            response = streaming_reply(events, first, relay=Relay(conversation.pk, question.pk))
+            response.question_id = question.pk  # type: ignore[attr-defined]
+            return response
         exchange = services.regenerate(conversation=conversation, model=model)
         return Response(_exchange_body(exchange))
 
@@ -324,6 +380,7 @@ class ProjectListView(APIView):
         )
 
     @extend_schema(request=s.ProjectSerializer, responses={201: s.ProjectSerializer})
+    @idempotent(ref=_made_id, replay=lambda _view, request, got: _project_again(request, got))
     def post(self, request: PersonRequest) -> Response:
         data = s.ProjectSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -357,6 +414,7 @@ class VoiceSessionCreateView(APIView):
         request=s.VoiceStartSerializer,
         responses={201: s.VoiceSessionSerializer, 400: errors("unknown_model")},
     )
+    @idempotent(ref=_made_id, replay=lambda _view, request, got: _voice_again(request, got))
     def post(self, request: PersonRequest) -> Response:
         data = s.VoiceStartSerializer(data=request.data)
         data.is_valid(raise_exception=True)

@@ -114,6 +114,9 @@ from chat.services.voice import (
 from chat.services.voice import (
     start_voice_session as start_voice_session,
 )
+from chat.services.voice import (
+    voice_instructions as voice_instructions,
+)
 from chat.services.withdrawing import (
     MessageNotFound as MessageNotFound,
 )

@@ -31,12 +31,21 @@ def start_voice_session(*, owner_id: int, model: str | None = None) -> tuple[Voi
             # Said with memory off or unreadable: never read, as for a chat turn.
             memory_pass_done_at=None if memory.enabled and not memory.failed else timezone.now(),
         )
+    return session, _instructions(memory)
+
+
+def voice_instructions(*, owner_id: int) -> str:
+    """The prompt a voice session starts with, as memory stands now."""
+    return _instructions(facade.read_for_request(owner_id=owner_id))
+
+
+def _instructions(memory: facade.MemoryRead) -> str:
     parts = [settings.CHAT_SYSTEM_PROMPT.format(assistant=settings.ASSISTANT_NAME)]
     if memory.block:
         parts.append(memory.block)
     elif note := facade.memory_note(memory):
         parts.append(note)
-    return session, "\n\n".join(parts)
+    return "\n\n".join(parts)
 
 
 class VoiceSessionGone(NotFound):

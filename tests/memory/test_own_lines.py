@@ -83,10 +83,13 @@ def test_a_stable_preference_written_as_a_fact_is_kept(api):
         assert add(api, text).status_code == 201
 
 
-def test_a_duplicate_is_refused_but_an_edit_may_keep_its_own_line(api, account):
+def test_a_line_already_there_answers_200_with_it_and_an_edit_may_keep_its_own_line(api, account):
     memory_with(account, "Name is Anna", "Likes jazz", owed=False)
-    duplicate = add(api, "name is anna")
-    assert (duplicate.status_code, duplicate.json()["reason"]) == (400, "duplicate")
+    version = Memory.objects.get().version
+    again = add(api, "name is anna")
+    assert again.status_code == 200
+    assert again.json()["lines"] == ["Name is Anna", "Likes jazz"]
+    assert Memory.objects.get().version == version  # nothing written
     assert edit(api, 0, "Name is Anna", "*").status_code == 200
     assert edit(api, 1, "Name is ANNA", "*").json()["reason"] == "duplicate"
 

@@ -13,13 +13,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from core.idempotency import Replay, idempotent
 from core.people import PersonRequest
 from core.schema import errors
 from memory import rollback, screening
 from memory.models import MemoryVersion
 from memory.versions import MAX_VERSION, etag_of
 from memory.web.api.serializers import ChangedLineSerializer
-from memory.web.api.views import IF_MATCH, MemorySerializer, change_at_one_of
+from memory.web.api.views import IF_MATCH, MemorySerializer, change_at_one_of, memory_now
 
 # As many as the list endpoints answer.
 HISTORY_LIMIT = 200
@@ -118,6 +119,14 @@ def _rolling_back(request: Request, roll: Callable[..., rollback.RolledBack]) ->
     return response
 
 
+def _skipped(response: Any) -> int:
+    return int(response.data["skipped"])
+
+
+def _replayed(view: APIView, request: PersonRequest, replay: Replay) -> Response:
+    return memory_now(request, replay, skipped=replay.ref)
+
+
 @method_decorator(never_cache, name="dispatch")  # the person's own data
 class RestoreView(APIView):
     @extend_schema(
@@ -125,6 +134,7 @@ class RestoreView(APIView):
         parameters=[IF_MATCH],
         responses={200: RolledBackSerializer, **ROLLBACK_ERRORS},
     )
+    @idempotent(ref=_skipped, replay=_replayed)
     def post(self, request: PersonRequest) -> Response:
         """A new version with the lines of ``version``, checked like hand-written ones (those
         failing are skipped and counted); nothing written if unchanged."""
@@ -142,6 +152,7 @@ class UndoView(APIView):
             **ROLLBACK_ERRORS,
         },
     )
+    @idempotent(ref=_skipped, replay=_replayed)
     def post(self, request: PersonRequest) -> Response:
         """Revert the change that made ``version`` while it is the newest: 412 after a later
         change, 409 ``nothing_to_undo`` when nothing is undoable."""

@@ -14,6 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.errors import ServiceError
+from core.idempotency import Replay, idempotent
 from core.people import PersonRequest
 from core.schema import errors
 from memory import screening, services, texts
@@ -93,6 +94,14 @@ class SwitchSerializer(serializers.Serializer):
 
 def memory_response(view: services.MemoryView, http_status: int = status.HTTP_200_OK) -> Response:
     response = Response(MemorySerializer(view).data, status=http_status)
+    response["ETag"] = etag_of(view.version)
+    return response
+
+
+def memory_now(request: PersonRequest, replay: Replay, **extra: object) -> Response:
+    """A retried change answered with the list as it is now, at the first answer's status."""
+    view = services.view_memory(owner_id=request.user.pk)
+    response = Response({**MemorySerializer(view).data, **extra}, status=replay.status)
     response["ETag"] = etag_of(view.version)
     return response
 
@@ -188,23 +197,35 @@ class MemoryLinesView(APIView):
         parameters=[OpenApiParameter("If-Match", str, OpenApiParameter.HEADER)],
         responses={
             201: MemorySerializer,
+            200: MemorySerializer,
             400: errors("line_refused", "invalid_if_match"),
             409: errors("memory_full"),
             412: errors("stale_version"),
         },
+        description="Add a fact of the person's own (201). A line memory already has (whatever "
+        "the case, spacing or final punctuation) adds nothing and answers 200 with the list as "
+        "it is: a retried add gets its line back, never a `duplicate` refusal.",
+    )
+    @idempotent(
+        ref=lambda response: None, replay=lambda _view, request, got: memory_now(request, got)
     )
     def post(self, request: PersonRequest) -> Response:
         """Add a fact of the person's own, checked like the model's lines."""
         data = LineSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         text = data.validated_data["text"]
-        return _changing(
-            request,
-            lambda version: services.add_line(
-                owner_id=request.user.pk, text=text, expected_version=version
-            ),
-            version_required=False,
-        )
+        try:
+            return _changing(
+                request,
+                lambda version: services.add_line(
+                    owner_id=request.user.pk, text=text, expected_version=version
+                ),
+                version_required=False,
+            )
+        except services.LineRefused as refused:
+            if refused.reason != "duplicate":
+                raise
+        return memory_response(services.view_memory(owner_id=request.user.pk))
 
 
 @method_decorator(never_cache, name="dispatch")  # the person's own data
