@@ -11,9 +11,15 @@ from accounts.models import User
 
 def issue_token(user: User) -> str:
     """A new token for one device, in plain text this once; a guest's ends with the guest."""
+    return str(token_answer(user)["token"])
+
+
+def token_answer(user: User) -> dict[str, object]:
+    """``{"token", "expires_at"}`` for the API: when the token ends unless used (each use
+    moves it on, up to ``API_TOKEN_MAX_DAYS`` after it was made); null for a guest's."""
     expiry = None if user.is_guest else knox_settings.TOKEN_TTL
-    _, token = AuthToken.objects.create(user=user, expiry=expiry)
-    return str(token)
+    row, token = AuthToken.objects.create(user=user, expiry=expiry)
+    return {"token": str(token), "expires_at": row.expiry}
 
 
 def end_token(token: AuthToken) -> None:

@@ -64,6 +64,54 @@ def forget_missed(message: Message) -> bool | None:
     return not updated and facade.may_ask_to_forget(message.content)
 
 
+def current_version(memory_id: int) -> int | None:
+    return Memory.objects.filter(pk=memory_id).values_list("version", flat=True).first()
+
+
+def changes_since(owner_id: int, since: int, *, most: int = 200) -> tuple[list[dict], int, bool]:
+    """The list's versions after ``since``, oldest first, each with the message whose reading
+    made it and whether it was undone; the version now; whether more follow."""
+    memory = Memory.objects.filter(owner_id=owner_id).values_list("pk", "version").first()
+    if memory is None:
+        return [], 0, False
+    memory_id, now = memory
+    rows = list(
+        MemoryVersion.objects.filter(memory_id=memory_id, version__gt=since)
+        .order_by("version")
+        .only("pk", "version", "kind", "added", "changed", "removed", "forgotten", "created_at")[
+            : most + 1
+        ]
+    )
+    causes: dict[int, tuple[int | None, int | None]] = {}
+    for version_id, cause, chat in (
+        Message.objects.filter(memory_version__in=[row.pk for row in rows], role=Message.Role.USER)
+        .values_list("memory_version_id", "pk", "conversation_id")
+        .order_by("pk")
+    ):
+        causes[version_id] = (cause, chat)  # the newest turn the pass read
+    changes = []
+    for row, following in zip(rows[:most], [*rows[1:], None], strict=False):
+        something = any((row.added, row.changed, row.removed, row.forgotten))
+        message, conversation = causes.get(row.pk, (None, None))
+        changes.append(
+            {
+                "version": row.version,
+                "kind": row.kind,
+                "at": row.created_at,
+                "added": list(row.added),
+                "changed": [{"from": old, "to": new} for old, new in row.changed],
+                "removed": list(row.removed),
+                "forgotten": list(row.forgotten),
+                "message": message,
+                "conversation": conversation,
+                # Undo reverts only the newest version: its own version comes right after.
+                "undone": following is not None and following.kind == MemoryVersion.Kind.UNDO,
+                "undoable": something and row.version == now,
+            }
+        )
+    return changes, now, len(rows) > most
+
+
 def change_of(message: Message) -> Change | None:
     """What the turn's pass changed, as far as its version still holds; None otherwise."""
     version: MemoryVersion | None = message.memory_version

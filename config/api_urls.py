@@ -31,6 +31,7 @@ urlpatterns = [
     path("projects/<int:pk>", chat.ProjectDetailView.as_view()),
     path("voice/sessions", chat.VoiceSessionCreateView.as_view()),
     path("voice/sessions/<int:pk>/end", chat.VoiceSessionEndView.as_view()),
+    path("memory/changes", chat.MemoryChangesView.as_view()),
     path("", include("memory.web.api.urls")),
     path("schema", SpectacularAPIView.as_view(), name="schema"),
 ]

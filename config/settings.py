@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import environ
+from corsheaders.defaults import default_headers as default_cors_headers
 
 from config.offline import use_offline_environment
 from core.rates import parse_rate
@@ -46,12 +47,16 @@ INSTALLED_APPS = [
     "rest_framework",
     "knox",
     "drf_spectacular",
+    "corsheaders",
     "accounts",
     "chat",
     "memory",
 ]
 
 MIDDLEWARE = [
+    "core.middleware.RequestIdMiddleware",
+    "corsheaders.middleware.CorsMiddleware",
+    "core.middleware.JsonGZipMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "config.security.SecurityHeadersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -278,6 +283,27 @@ REST_FRAMEWORK = {
     # limits count. Set 1 behind a TLS proxy.
     "NUM_PROXIES": env.int("NUM_PROXIES", default=0),
 }
+# --- CORS: off unless listed (django-cors-headers) ---------------------------------------------
+# Web apps on other origins that may call the API, e.g. "https://app.example.com"; none by default.
+CORS_ALLOWED_ORIGINS = env.list("CORS_ALLOWED_ORIGINS", default=[])
+CORS_URLS_REGEX = r"^/api/.*$"
+CORS_ALLOW_HEADERS = (
+    *default_cors_headers,
+    "idempotency-key",
+    "if-match",
+    "last-event-id",
+    "x-request-id",
+)
+CORS_EXPOSE_HEADERS = [
+    "ETag",
+    "Retry-After",
+    "X-Request-Id",
+    "RateLimit-Limit",
+    "RateLimit-Remaining",
+    "RateLimit-Reset",
+    "Idempotent-Replayed",
+]
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "Whizi mobile API",
     "VERSION": "1",
@@ -439,9 +465,20 @@ TEMPORARY_CHAT_TTL_HOURS = env.float("TEMPORARY_CHAT_TTL_HOURS", default=24.0)
 LOGGING: dict[str, Any] = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "filters": {"drop_all": {"()": "core.logs.DropAll"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"}
+    },
+    "filters": {
+        "drop_all": {"()": "core.logs.DropAll"},
+        "request_id": {"()": "core.middleware.RequestIdFilter"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "plain",
+            "filters": ["request_id"],
+        }
+    },
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
     # litellm logs request bodies (message text, memory lines): shut whatever LOG_LEVEL says.
     "loggers": {

@@ -20,6 +20,7 @@ from django.utils.translation import gettext, ngettext
 from rest_framework.throttling import SimpleRateThrottle
 
 from core.errors import ServiceError
+from core.middleware import RATE_NOTE
 from core.rates import parse_rate
 
 log = logging.getLogger(__name__)
@@ -75,11 +76,26 @@ class ScopedThrottle(SimpleRateThrottle):
             if len(self.history) >= self.num_requests:
                 # Later throttles need not read the body: the answer is a 429.
                 setattr(request, _REFUSED, True)
+                self._note(request)
                 return self.throttle_failure()
-            return self.throttle_success()
+            allowed = self.throttle_success()
+            self._note(request)
+            return allowed
         except (OSError, redis.RedisError):
             log.warning("throttle.cache_unavailable scope=%s", self.scope)
             return True
+
+    def _note(self, request: Any) -> None:
+        """The RateLimit-* headers' values (core.middleware): of all the limits that apply,
+        the one with the fewest requests left."""
+        assert self.num_requests is not None and self.duration is not None
+        remaining = max(0, self.num_requests - len(self.history))
+        oldest = self.history[-1] if self.history else self.now
+        reset = max(1, math.ceil(self.duration - (self.now - oldest)))
+        target = getattr(request, "_request", request)  # DRF's Request wraps Django's
+        noted = getattr(target, RATE_NOTE, None)
+        if noted is None or remaining < noted[1]:
+            setattr(target, RATE_NOTE, (self.num_requests, remaining, reset))
 
 
 class PerAddress(ScopedThrottle):

@@ -18,18 +18,27 @@ from rest_framework.views import APIView
 from accounts import passwords, services
 from accounts.api.authentication import TokenIfStillValid
 from accounts.models import User
-from accounts.tokens import issue_token
+from accounts.tokens import token_answer
 from core import throttling
 from core.schema import errors
 
 
 class TokenSerializer(serializers.Serializer):
     token = serializers.CharField()
+    expires_at = serializers.DateTimeField(
+        allow_null=True,
+        help_text="When the token ends unless used: each use moves it on (30 days by default, "
+        "up to a year after login). Null for a guest's, which ends with the guest.",
+    )
 
 
 class CredentialsSerializer(serializers.Serializer):
     email = serializers.CharField(max_length=254)
     password = serializers.CharField(max_length=256, trim_whitespace=False)
+
+
+def _token(user: User) -> dict[str, object]:
+    return TokenSerializer(token_answer(user)).data
 
 
 def _guest_of(request: Request) -> User | None:
@@ -60,7 +69,7 @@ class GuestView(APIView):
     @extend_schema(request=None, responses={201: TokenSerializer})
     def post(self, request: Request) -> Response:
         guest = services.create_guest()
-        return Response({"token": issue_token(guest)}, status=status.HTTP_201_CREATED)
+        return Response(_token(guest), status=status.HTTP_201_CREATED)
 
 
 class SignupView(APIView):
@@ -81,8 +90,8 @@ class SignupView(APIView):
         # Together: an outage must not leave an account the app has no token for.
         with transaction.atomic():
             account = services.sign_up(**data.validated_data, guest=_guest_of(request))
-            token = issue_token(account)
-        return Response({"token": token}, status=status.HTTP_201_CREATED)
+            answer = _token(account)
+        return Response(answer, status=status.HTTP_201_CREATED)
 
 
 class LoginView(APIView):
@@ -100,8 +109,8 @@ class LoginView(APIView):
         # A guest's token along merges the guest (and its tokens) away.
         with transaction.atomic():
             account = services.log_in(**data.validated_data, guest=_guest_of(request))
-            token = issue_token(account)
-        return Response({"token": token})
+            answer = _token(account)
+        return Response(answer)
 
 
 class LogoutView(APIView):
@@ -142,8 +151,8 @@ class PasswordView(APIView):
         data.is_valid(raise_exception=True)
         with transaction.atomic():
             passwords.change_password(user=request.user, **data.validated_data)
-            token = issue_token(request.user)
-        return Response({"token": token})
+            answer = _token(request.user)
+        return Response(answer)
 
 
 class PasswordResetSerializer(serializers.Serializer):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django.core.validators import ProhibitNullCharactersValidator
 from drf_spectacular.utils import extend_schema_field
@@ -11,6 +11,7 @@ from rest_framework.validators import ProhibitSurrogateCharactersValidator
 
 from chat import chats, receipts
 from chat.models import Conversation, Message, Project
+from core.fields import StrictBooleanField
 from memory.facade import ChangedLineSerializer, clean_text
 
 
@@ -32,6 +33,35 @@ class MemoryChangeSerializer(serializers.Serializer):
         child=serializers.CharField(),
         help_text="Lines removed because the person asked to forget them; `POST memory/undo` "
         "brings them back while this version is the newest, after which they are gone for good.",
+    )
+    undoable = serializers.BooleanField(
+        help_text="Whether Undo can still revert it: its version is the list's newest. `false` "
+        "once anything changed the list since, an Undo of this change included."
+    )
+
+
+class MemoryChangeItemSerializer(MemoryChangeSerializer):
+    kind = serializers.CharField(
+        help_text="What wrote it: `pass`, `voice_pass`, `add_line`, `edit_line`, `delete_line`, "
+        "`merge`, `clear`, `restore`, `undo`, `condense`, `cut`, `screen`, `learned`."
+    )
+    at = serializers.DateTimeField()
+    message = serializers.IntegerField(
+        allow_null=True, help_text="The person's message whose reading made it (a pass's)."
+    )
+    conversation = serializers.IntegerField(allow_null=True)
+    undone = serializers.BooleanField(help_text="An Undo reverted it.")
+
+
+class MemoryChangesSerializer(serializers.Serializer):
+    changes = MemoryChangeItemSerializer(many=True, help_text="Oldest first.")
+    version = serializers.IntegerField(help_text="The list's version now: the next `since`.")
+    more = serializers.BooleanField(help_text="More changes after these: ask again from the last.")
+
+
+class MemoryChangesQuerySerializer(serializers.Serializer):
+    since = serializers.IntegerField(
+        min_value=0, help_text="The version the app last saw (its `ETag`); 0 for all kept."
     )
 
 
@@ -77,8 +107,16 @@ class MessageSerializer(serializers.ModelSerializer):
         return receipts.memory_updated(message)
 
     @extend_schema_field(MemoryChangeSerializer(allow_null=True))
-    def get_memory_change(self, message: Message) -> receipts.Change | None:
-        return receipts.change_of(message)
+    def get_memory_change(self, message: Message) -> dict[str, object] | None:
+        change = receipts.change_of(message)
+        if change is None:
+            return None
+        # One look at the list's version per answer, however many messages (a shared context).
+        current = cast(dict, self.context).setdefault("memory_versions", {})
+        memory_id = message.memory_version.memory_id  # type: ignore[union-attr]  # a change has one
+        if memory_id not in current:
+            current[memory_id] = receipts.current_version(memory_id)
+        return {**change, "undoable": change["version"] == current[memory_id]}
 
     @extend_schema_field(serializers.BooleanField(allow_null=True))
     def get_memory_forget_missed(self, message: Message) -> bool | None:
@@ -134,7 +172,7 @@ class PageQuerySerializer(serializers.Serializer):
 class ConversationCreateSerializer(serializers.Serializer):
     model = serializers.CharField(required=False, max_length=200)
     project = serializers.IntegerField(required=False, allow_null=True, min_value=1)
-    temporary = serializers.BooleanField(required=False, default=False)
+    temporary = StrictBooleanField(required=False, default=False)
 
 
 class TextField(serializers.CharField):

@@ -9,7 +9,9 @@ from typing import Any, cast
 from django.db.models import QuerySet
 from django.http import StreamingHttpResponse
 from django.http.response import HttpResponseBase
+from django.utils.decorators import method_decorator
 from django.utils.translation import gettext_lazy as _
+from django.views.decorators.cache import never_cache
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
@@ -370,6 +372,25 @@ class StopView(APIView):
     def post(self, request: PersonRequest, pk: int) -> Response:
         services.stop_replies(conversation=conversation_for(request.user, pk))
         return Response({"status": "stopping"}, status=status.HTTP_202_ACCEPTED)
+
+
+@method_decorator(never_cache, name="dispatch")  # the person's own data
+class MemoryChangesView(APIView):
+    @extend_schema(
+        parameters=[s.MemoryChangesQuerySerializer],
+        responses={200: s.MemoryChangesSerializer, 400: errors("invalid")},
+        description="The memory's changes after version `since`, oldest first (at most 200): "
+        "what each changed, the person's message whose reading made it, whether an Undo "
+        "reverted it, and whether Undo can still revert it. The receipts of every chat, "
+        "without fetching the chats.",
+    )
+    def get(self, request: PersonRequest) -> Response:
+        query = s.MemoryChangesQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        changes, version, more = receipts.changes_since(
+            request.user.pk, query.validated_data["since"]
+        )
+        return Response({"changes": changes, "version": version, "more": more})
 
 
 class ProjectListView(APIView):

@@ -7,17 +7,19 @@ from typing import TypeVar
 
 from django.utils.decorators import method_decorator
 from django.views.decorators.cache import never_cache
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.errors import ServiceError
+from core.fields import StrictBooleanField, StrictText
 from core.idempotency import Replay, idempotent
 from core.people import PersonRequest
 from core.schema import errors
 from memory import screening, services, texts
+from memory.filters.gate import MAX_CHARS, MIN_CHARS
 from memory.rules import provenance
 from memory.versions import (
     NO_VERSION,
@@ -89,7 +91,7 @@ class MemorySerializer(serializers.Serializer):
 
 
 class SwitchSerializer(serializers.Serializer):
-    enabled = serializers.BooleanField()
+    enabled = StrictBooleanField()
 
 
 def memory_response(view: services.MemoryView, http_status: int = status.HTTP_200_OK) -> Response:
@@ -137,17 +139,21 @@ class MemoryView(APIView):
         return memory_response(view)
 
 
-class StrictText(serializers.CharField):
-    """Text only: DRF's CharField would store ``{"text": 12345}`` as the line "12345"."""
-
-    def to_internal_value(self, data: object) -> str:
-        if not isinstance(data, str):
-            self.fail("invalid")
-        return str(super().to_internal_value(data))
+@extend_schema_field(
+    {
+        "type": "string",
+        "minLength": MIN_CHARS,
+        "maxLength": MAX_CHARS,
+        "description": f"{MIN_CHARS}–{MAX_CHARS} characters once spaces are tidied; a line out "
+        "of that range is 400 `line_refused` with `reason: length`.",
+    }
+)
+class LineText(StrictText):
+    """Up to 2,000 characters reach the rules, which say ``length`` past 160."""
 
 
 class LineSerializer(serializers.Serializer):
-    text = StrictText(max_length=2_000, trim_whitespace=True)
+    text = LineText(max_length=2_000, trim_whitespace=True)
 
 
 Changed = TypeVar("Changed")
