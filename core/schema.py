@@ -32,6 +32,23 @@ class RateLimitedSerializer(ErrorSerializer):
     retry_after = serializers.IntegerField(help_text="Seconds to wait (also `Retry-After`).")
 
 
+REQUEST_ID = OpenApiParameter(
+    "X-Request-Id",
+    str,
+    OpenApiParameter.HEADER,
+    required=True,
+    description="Yours if you sent a plain one (letters, digits, `-_.:`, up to 128), else ours.",
+    response=True,
+)
+RATE_LIMIT_HEADERS = [
+    OpenApiParameter(name, int, OpenApiParameter.HEADER, description=text, response=True)
+    for name, text in (
+        ("RateLimit-Limit", "Requests allowed in the window of the tightest limit."),
+        ("RateLimit-Remaining", "Requests left in it."),
+        ("RateLimit-Reset", "Seconds until it frees a request."),
+    )
+]
+
 _CODES_PREFIX = "Codes: "
 
 
@@ -59,6 +76,8 @@ class AutoSchema(openapi.AutoSchema):
         operation = super().get_operation(*args, **kwargs)
         if operation is None:
             return None
+        if self.method == "DELETE" and "requestBody" in operation:
+            operation["requestBody"]["required"] = False  # e.g. a guest deletes with no password
         responses = operation["responses"]
         for status, common in self._common_errors(operation).items():
             codes = _codes_of(responses.get(status, {}))
@@ -70,8 +89,9 @@ class AutoSchema(openapi.AutoSchema):
         return operation
 
     def _common_errors(self, operation: dict[str, Any]) -> dict[str, list[str]]:
-        # Any request may meet an unexpected failure (JSON, never a page) or an outage.
-        common = {"500": ["error"], "503": ["unavailable"]}
+        # Any request may meet an unexpected failure (JSON, never a page) or an outage, or ask
+        # for a media type we never answer.
+        common = {"500": ["error"], "503": ["unavailable"], "406": ["not_acceptable"]}
         if self.view.get_authenticators():
             common["401"] = ["not_authenticated"]
         if self.view.get_throttles():
@@ -94,8 +114,20 @@ class AutoSchema(openapi.AutoSchema):
         handler = getattr(self.view, self.method.lower(), None)
         return bool(getattr(handler, "idempotent", False))
 
+    def _get_request_body(self, direction: str = "request") -> Any:
+        # drf-spectacular gives DELETE no body; one that declares a request has one.
+        if self.method != "DELETE" or self.get_request_serializer() is None:
+            return super()._get_request_body(direction)
+        self.method = "POST"
+        try:
+            return super()._get_request_body(direction)
+        finally:
+            self.method = "DELETE"
+
     def get_override_parameters(self) -> list[Any]:
-        found = list(super().get_override_parameters())
+        found = [*super().get_override_parameters(), REQUEST_ID]
+        if self.view.get_throttles():
+            found += RATE_LIMIT_HEADERS
         if self._idempotent():
             found.append(
                 OpenApiParameter(
@@ -115,6 +147,10 @@ class AutoSchema(openapi.AutoSchema):
         response = self._get_response_for_code(
             OpenApiResponse(serializer, description=description), status
         )
+        # Errors are JSON whatever was asked (a stream's too: it fails before it starts).
+        json_only = response.get("content", {}).get("application/json")
+        if json_only is not None:
+            response["content"] = {"application/json": json_only}
         if status == "429":
             response.setdefault("headers", {})["Retry-After"] = {
                 "schema": {"type": "integer"},

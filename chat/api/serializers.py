@@ -268,13 +268,35 @@ class WithdrawalSerializer(serializers.Serializer):
     )
 
 
+class ReplyErrorSerializer(serializers.Serializer):
+    code = serializers.CharField(
+        help_text="`model_timeout`, `model_unavailable`, `model_rate_limited`, `model_error`, "
+        "`empty`, `too_long` (the model's); `unavailable`, `busy` (ours: not stored)."
+    )
+    detail = serializers.CharField()
+
+
 class ExchangeSerializer(serializers.Serializer):
     user_message = MessageSerializer()
-    assistant_message = MessageSerializer(allow_null=True)
-    error = serializers.DictField(required=False)
+    assistant_message = MessageSerializer(
+        allow_null=True, help_text="Null when the model did not answer: see `error`."
+    )
+    error = ReplyErrorSerializer(required=False)
     replaced = WithdrawalSerializer(
         required=False, help_text="With `replaces`: what the edit withdrew."
     )
+
+
+class StatusSerializer(serializers.Serializer):
+    status = serializers.CharField()
+
+
+SSE_EVENTS = (
+    "Server-sent events, each with an `id` (send the last one back as `Last-Event-ID` to "
+    "resume) and JSON `data`: `start` `{user_message, title, replaced?}`, then `delta` "
+    "`{content}`…, then `done` `{assistant_message_id, model, stopped?}` or `error` "
+    "`{code, detail}`. Comment lines (`: keep-alive`) come while the model is silent."
+)
 
 
 class TranscriptTurnSerializer(serializers.Serializer):

@@ -13,7 +13,7 @@ from django.utils.decorators import method_decorator
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.cache import never_cache
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
@@ -33,6 +33,8 @@ from core.errors import Invalid, NotFound, Unavailable
 from core.idempotency import Replay, idempotent
 from core.people import PersonRequest
 from core.schema import errors
+
+STREAM = OpenApiResponse(OpenApiTypes.STR, description=s.SSE_EVENTS)
 
 # Retries with an Idempotency-Key (core.idempotency): what a POST made, and its answer again.
 
@@ -222,7 +224,8 @@ class MessageCreateView(StreamingView):
     @extend_schema(
         request=s.MessageCreateSerializer,
         responses={
-            201: s.ExchangeSerializer,
+            (201, "application/json"): s.ExchangeSerializer,
+            (200, "text/event-stream"): STREAM,
             400: errors("invalid_message", "empty_message", "message_too_long"),
             404: errors("not_found"),
             409: errors("not_last_message", "busy"),
@@ -265,7 +268,7 @@ class MessageStreamView(StreamingView):
     @extend_schema(
         request=None,
         responses={
-            (200, "text/event-stream"): OpenApiTypes.STR,
+            (200, "text/event-stream"): STREAM,
             400: errors("invalid_last_event_id"),
             404: errors("not_found"),
             503: errors("unavailable"),
@@ -333,7 +336,8 @@ class RegenerateView(StreamingView):
     @extend_schema(
         request=s.RegenerateSerializer,
         responses={
-            200: s.ExchangeSerializer,
+            (200, "application/json"): s.ExchangeSerializer,
+            (200, "text/event-stream"): STREAM,
             400: errors("unknown_model"),
             404: errors("not_found"),
             409: errors("nothing_to_regenerate", "busy"),
@@ -365,7 +369,7 @@ class RegenerateView(StreamingView):
 class StopView(APIView):
     @extend_schema(
         request=None,
-        responses={202: None, 404: errors("not_found")},
+        responses={202: s.StatusSerializer, 404: errors("not_found")},
         description="Stop the replies of this chat streaming now: each ends with a `done` "
         "event marked `stopped: true`, and what had arrived is kept as the reply.",
     )
@@ -449,7 +453,8 @@ class VoiceSessionCreateView(APIView):
 
 class VoiceSessionEndView(APIView):
     @extend_schema(
-        request=s.VoiceEndSerializer, responses={202: None, 409: errors("already_ended")}
+        request=s.VoiceEndSerializer,
+        responses={202: s.StatusSerializer, 409: errors("already_ended")},
     )
     def post(self, request: PersonRequest, pk: int) -> Response:
         session = voice_session_for(request.user, pk)

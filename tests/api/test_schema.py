@@ -101,7 +101,7 @@ def test_the_memory_documents_where_every_line_came_from(schema) -> None:
         "merged",
         "imported",
     ]
-    assert item["properties"]["conversation"]["nullable"] is True
+    assert "null" in item["properties"]["conversation"]["type"]  # OpenAPI 3.1
 
 
 def test_the_token_and_password_endpoints_are_documented_with_their_codes(schema) -> None:
@@ -123,3 +123,46 @@ def test_the_token_and_password_endpoints_are_documented_with_their_codes(schema
     confirm = paths["/api/v1/auth/password-reset/confirm"]["post"]["responses"]
     assert "204" in confirm and "401" not in confirm
     assert "`invalid_reset_token`" in confirm["400"]["description"]
+
+
+def test_what_can_be_null_says_so_in_openapi_3_1(schema) -> None:
+    assert schema["openapi"].startswith("3.1")
+    components = schema["components"]["schemas"]
+    reply = components["Exchange"]["properties"]["assistant_message"]
+    assert {"type": "null"} in reply["oneOf"]
+    change = components["Message"]["properties"]["memory_change"]
+    assert {"type": "null"} in change["oneOf"]
+
+
+def test_streams_are_declared_as_events_and_their_errors_as_json(schema) -> None:
+    send = schema["paths"]["/api/v1/conversations/{id}/messages"]["post"]["responses"]
+    assert set(send["200"]["content"]) == {"text/event-stream"}
+    assert "Last-Event-ID" in send["200"]["description"]
+    assert set(send["201"]["content"]) == {"application/json"}
+    for status, response in send.items():
+        if status[0] in "45":
+            assert set(response["content"]) == {"application/json"}, status
+
+
+def test_every_answer_declares_its_headers(schema) -> None:
+    memory = schema["paths"]["/api/v1/memory"]["get"]["responses"]["200"]["headers"]
+    assert memory["ETag"]["required"] is True
+    assert memory["X-Request-Id"]["required"] is True
+    sending = schema["paths"]["/api/v1/conversations/{id}/messages"]["post"]["responses"]
+    assert {"RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"} <= set(
+        sending["201"]["headers"]
+    )
+    assert "Retry-After" in sending["429"]["headers"]
+
+
+def test_account_deletion_declares_its_password_body(schema) -> None:
+    deletion = schema["paths"]["/api/v1/account"]["delete"]
+    assert deletion["requestBody"]["required"] is False
+    body = deletion["requestBody"]["content"]["application/json"]["schema"]["$ref"]
+    assert body.endswith("/PasswordRequest")
+
+
+def test_the_token_scheme_is_declared(schema) -> None:
+    scheme = schema["components"]["securitySchemes"]["tokenAuth"]
+    assert (scheme["type"], scheme["in"], scheme["name"]) == ("apiKey", "header", "Authorization")
+    assert schema["paths"]["/api/v1/memory"]["get"]["security"] == [{"tokenAuth": []}]

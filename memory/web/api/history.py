@@ -20,7 +20,7 @@ from memory import rollback, screening
 from memory.models import MemoryVersion
 from memory.versions import MAX_VERSION, etag_of
 from memory.web.api.serializers import ChangedLineSerializer
-from memory.web.api.views import IF_MATCH, MemorySerializer, change_at_one_of, memory_now
+from memory.web.api.views import ETAG, IF_MATCH, MemorySerializer, change_at_one_of, memory_now
 
 # As many as the list endpoints answer.
 HISTORY_LIMIT = 200
@@ -131,7 +131,7 @@ def _replayed(view: APIView, request: PersonRequest, replay: Replay) -> Response
 class RestoreView(APIView):
     @extend_schema(
         request=VersionRequestSerializer,
-        parameters=[IF_MATCH],
+        parameters=[IF_MATCH, ETAG],
         responses={200: RolledBackSerializer, **ROLLBACK_ERRORS},
     )
     @idempotent(ref=_skipped, replay=_replayed)
@@ -145,7 +145,7 @@ class RestoreView(APIView):
 class UndoView(APIView):
     @extend_schema(
         request=VersionRequestSerializer,
-        parameters=[IF_MATCH],
+        parameters=[IF_MATCH, ETAG],
         responses={
             200: RolledBackSerializer,
             409: errors("nothing_to_undo"),

@@ -113,12 +113,25 @@ UNAVAILABLE = ("memory_unavailable", texts.MEMORY_UNAVAILABLE)
 CLEAR_FAILED = ("clear_failed", texts.CLEAR_FAILED)
 
 
+IF_MATCH = OpenApiParameter("If-Match", str, OpenApiParameter.HEADER, required=True)
+ETAG = OpenApiParameter(
+    "ETag",
+    str,
+    OpenApiParameter.HEADER,
+    required=True,
+    response=[200, 201],
+    description="The list's version, quoted: send it back as `If-Match`.",
+)
+
+
 @method_decorator(never_cache, name="dispatch")  # the person's own data
 class MemoryView(APIView):
     # For any database error, also one met by token authentication (``core.api``).
     outage_codes = {"GET": UNAVAILABLE, "DELETE": CLEAR_FAILED}
 
-    @extend_schema(responses={200: MemorySerializer, 503: errors(UNAVAILABLE[0])})
+    @extend_schema(
+        parameters=[ETAG], responses={200: MemorySerializer, 503: errors(UNAVAILABLE[0])}
+    )
     def get(self, request: PersonRequest) -> Response:
         screening.screen_before_showing(owner_id=request.user.pk)
         return memory_response(services.view_memory(owner_id=request.user.pk))
@@ -129,7 +142,7 @@ class MemoryView(APIView):
         services.clear_memory(owner_id=request.user.pk)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
-    @extend_schema(request=SwitchSerializer, responses=MemorySerializer)
+    @extend_schema(request=SwitchSerializer, parameters=[ETAG], responses=MemorySerializer)
     def patch(self, request: PersonRequest) -> Response:
         data = SwitchSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -157,8 +170,6 @@ class LineSerializer(serializers.Serializer):
 
 
 Changed = TypeVar("Changed")
-
-IF_MATCH = OpenApiParameter("If-Match", str, OpenApiParameter.HEADER, required=True)
 
 
 def _changing(
@@ -200,7 +211,7 @@ def change_at_one_of(change: Callable[[int | None], Changed], if_match: str | No
 class MemoryLinesView(APIView):
     @extend_schema(
         request=LineSerializer,
-        parameters=[OpenApiParameter("If-Match", str, OpenApiParameter.HEADER)],
+        parameters=[OpenApiParameter("If-Match", str, OpenApiParameter.HEADER), ETAG],
         responses={
             201: MemorySerializer,
             200: MemorySerializer,
@@ -238,7 +249,7 @@ class MemoryLinesView(APIView):
 class MemoryLineView(APIView):
     @extend_schema(
         request=LineSerializer,
-        parameters=[IF_MATCH],
+        parameters=[IF_MATCH, ETAG],
         responses={
             200: MemorySerializer,
             400: errors("line_refused", "invalid_if_match"),
@@ -261,7 +272,7 @@ class MemoryLineView(APIView):
         )
 
     @extend_schema(
-        parameters=[IF_MATCH],
+        parameters=[IF_MATCH, ETAG],
         responses={
             200: MemorySerializer,
             400: errors("invalid_if_match"),
