@@ -166,3 +166,32 @@ def test_the_token_scheme_is_declared(schema) -> None:
     scheme = schema["components"]["securitySchemes"]["tokenAuth"]
     assert (scheme["type"], scheme["in"], scheme["name"]) == ("apiKey", "header", "Authorization")
     assert schema["paths"]["/api/v1/memory"]["get"]["security"] == [{"tokenAuth": []}]
+
+
+def _table_codes() -> dict[str, set[str]]:
+    """docs/API.md's "Error codes, by status" table: status → codes."""
+    from pathlib import Path
+
+    text = (Path(__file__).parents[2] / "docs" / "API.md").read_text()
+    table = text.split("Error codes, by status:", 1)[1].split("\n\n", 2)[1]
+    found: dict[str, set[str]] = {}
+    for row in table.splitlines()[2:]:
+        statuses, codes = row.strip("|").split("|", 1)
+        names = set(re.findall(r"`([a-z_]+)`", codes)) - {"reason", "fields", "retry_after"}
+        for status in re.findall(r"\d{3}", statuses):
+            found[status] = names
+    return found
+
+
+def test_the_error_code_list_in_the_docs_matches_the_schema(schema) -> None:
+    declared: dict[str, set[str]] = {}
+    for _name, _view, responses in _operations(schema):
+        for status, response in responses.items():
+            if status[0] in "4" or status == "503":
+                codes = re.findall(r"`([a-z_]+)`", response.get("description", ""))
+                declared.setdefault(status, set()).update(codes)
+    documented = _table_codes()
+    assert len(set().union(*declared.values())) > 30  # the schema's codes were all read
+    for status, codes in declared.items():
+        missing = codes - documented.get(status, set())
+        assert not missing, f"{status}: {sorted(missing)} are in the schema, not in docs/API.md"
