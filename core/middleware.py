@@ -67,4 +67,10 @@ class JsonGZipMiddleware(GZipMiddleware):
         kind = response.get("Content-Type", "")
         if response.streaming or not (kind.startswith("application/") and "json" in kind):
             return response
-        return super().process_response(request, response)
+        etag = response.get("ETag")
+        response = super().process_response(request, response)
+        if etag is not None:
+            # Django weakens it for caches; ours names the memory's version whatever the
+            # encoding, and apps send it back in If-Match, which compares strongly.
+            response["ETag"] = etag
+        return response

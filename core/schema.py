@@ -115,8 +115,8 @@ class AutoSchema(openapi.AutoSchema):
         return bool(getattr(handler, "idempotent", False))
 
     def _get_request_body(self, direction: str = "request") -> Any:
-        # drf-spectacular gives DELETE no body; one that declares a request has one.
-        if self.method != "DELETE" or self.get_request_serializer() is None:
+        # drf-spectacular gives DELETE no body; a view whose DELETE takes one says so.
+        if self.method != "DELETE" or not getattr(self.view, "delete_takes_a_body", False):
             return super()._get_request_body(direction)
         self.method = "POST"
         try:

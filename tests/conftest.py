@@ -151,10 +151,15 @@ def scripted() -> Iterator[Scripted]:
 @pytest.fixture(scope="session", autouse=True)
 def _empty_broker_queues() -> None:
     """Tests enqueue real tasks into Redis; start each run with the project's queues empty
-    (only those keys: REDIS_URL may point at a database shared with other things)."""
+    (only those keys: REDIS_URL may point at a database shared with other things). Kept
+    idempotency keys and reply relays go too: a new test database numbers people from 1 again."""
     import redis
 
-    redis.Redis.from_url(settings.REDIS_URL).delete("memory", "default")
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    client.delete("memory", "default")
+    for pattern in ("whizi:idempotency:*", "whizi:chat:reply:*"):
+        for key in client.scan_iter(pattern):
+            client.delete(key)
 
 
 @pytest.fixture(autouse=True)

@@ -11,6 +11,7 @@ from knox.auth import TokenAuthentication
 from knox.models import AuthToken
 from knox.settings import knox_settings
 from rest_framework import exceptions
+from rest_framework.authentication import get_authorization_header
 
 from accounts.services import touch
 
@@ -20,6 +21,16 @@ TOKEN_SHAPE = re.compile(rb"[0-9a-f]{64}|[0-9a-f]{40}")
 
 
 class TokenAuthenticationWithActivity(TokenAuthentication):
+    def authenticate(self, request: Any) -> tuple[Any, Any] | None:
+        """``Token <key>``, or the same key as ``Bearer <key>`` (RFC 6750), which generated
+        clients send by default."""
+        auth = get_authorization_header(request).split()
+        if auth and auth[0].lower() == b"bearer":
+            if len(auth) != 2:
+                raise exceptions.AuthenticationFailed(_("Invalid token header."))
+            return self.authenticate_credentials(auth[1])
+        return super().authenticate(request)
+
     def authenticate_credentials(self, token: bytes) -> tuple[Any, Any]:
         if not TOKEN_SHAPE.fullmatch(token):
             raise exceptions.AuthenticationFailed(_("Invalid token."))

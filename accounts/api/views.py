@@ -209,6 +209,7 @@ class PasswordResetConfirmView(APIView):
 
 class AccountView(APIView):
     throttle_classes = list(throttling.PASSWORD_CHECK)
+    delete_takes_a_body = True  # the password (core.schema)
 
     @extend_schema(
         request=PasswordSerializer,

@@ -219,3 +219,18 @@ def test_changes_need_a_version_to_start_from(api, since):
 def test_someone_elses_changes_are_never_shown(api, other_api, account):
     api.post("/api/v1/memory/lines", {"text": "Lives in Turin"}, format="json")
     assert other_api.get("/api/v1/memory/changes", {"since": 0}).json()["changes"] == []
+
+
+def test_a_gzipped_memory_keeps_its_strong_etag_for_if_match(api, account):
+    for i in range(30):
+        api.post("/api/v1/memory/lines", {"text": f"Has visited city number {i}"}, format="json")
+    zipped = api.get("/api/v1/memory", HTTP_ACCEPT_ENCODING="gzip")
+    assert zipped["Content-Encoding"] == "gzip"
+    assert not zipped["ETag"].startswith("W/")
+    edited = api.patch(
+        "/api/v1/memory/lines/0",
+        {"text": "Has visited Lyon"},
+        format="json",
+        HTTP_IF_MATCH=zipped["ETag"],
+    )
+    assert edited.status_code == 200

@@ -164,7 +164,7 @@ def test_account_deletion_declares_its_password_body(schema) -> None:
 
 def test_the_token_scheme_is_declared(schema) -> None:
     scheme = schema["components"]["securitySchemes"]["tokenAuth"]
-    assert (scheme["type"], scheme["in"], scheme["name"]) == ("apiKey", "header", "Authorization")
+    assert (scheme["type"], scheme["scheme"]) == ("http", "bearer")
     assert schema["paths"]["/api/v1/memory"]["get"]["security"] == [{"tokenAuth": []}]
 
 
