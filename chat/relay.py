@@ -2,11 +2,10 @@
 
 Each streamed reply is a *run*. Its events go into the Redis stream
 ``whizi:chat:reply:{conversation}:{run}`` and reach the client with the id
-``{question}.{run}.{seq}.{chars}`` (``chars``: how much of the reply came up to there). A
-reconnect names that id and reads on from it; once the stream has expired the stored reply
-gives the rest. The stream holds the reply's text and nothing of the person's, in a Redis
-that keeps nothing on disk, for ``KEPT_FOR`` seconds after its last event. Redis failing
-costs the resume, never the reply (logged, ids only).
+``{question}.{run}.{seq}``. A reconnect names that id and reads on from it; once the stream
+has expired the stored reply is sent whole, after a "start". The stream holds the reply's
+text and nothing of the person's, in a Redis that keeps nothing on disk, for ``KEPT_FOR``
+seconds after its last event. Redis failing costs the resume, never the reply (logged).
 """
 
 from __future__ import annotations
@@ -27,7 +26,7 @@ log = logging.getLogger(__name__)
 
 KEPT_FOR: Final = 5 * 60  # seconds after the last event: long enough for a phone to come back
 TERMINAL: Final = frozenset({"done", "error"})
-_ID_RE = re.compile(r"\A(\d{1,18})\.(\d{1,20})\.(\d{1,9})\.(\d{1,9})\Z")
+_ID_RE = re.compile(r"\A(\d{1,18})\.(\d{1,18})\.(\d{1,9})\Z")
 
 
 class RelayUnavailable(Exception):
@@ -36,16 +35,18 @@ class RelayUnavailable(Exception):
 
 @dataclass(frozen=True)
 class Position:
-    """Where a client is in a run: after event ``seq``, holding ``chars`` of the reply."""
+    """Where a client is in a run: after event ``seq`` (0: the "start")."""
 
     question: int
     run: int
     seq: int = 0
-    chars: int = 0
 
     @property
     def event_id(self) -> str:
-        return f"{self.question}.{self.run}.{self.seq}.{self.chars}"
+        return f"{self.question}.{self.run}.{self.seq}"
+
+    def next(self) -> Position:
+        return Position(self.question, self.run, self.seq + 1)
 
     @classmethod
     def parse(cls, value: str | None) -> Position | None:
@@ -53,8 +54,8 @@ class Position:
         found = _ID_RE.match((value or "").strip())
         if found is None:
             return None
-        question, run, seq, chars = (int(part) for part in found.groups())
-        return cls(question, run, seq, chars)
+        question, run, seq = (int(part) for part in found.groups())
+        return cls(question, run, seq)
 
 
 @functools.cache
@@ -89,9 +90,8 @@ class Relay:
 
     def publish(self, kind: str, data: dict[str, object]) -> str:
         """Keep the event for a reconnect; its id, to send with it."""
-        added = len(str(data.get("content", ""))) if kind == "delta" else 0
         at = self.position
-        self.position = Position(at.question, at.run, at.seq + 1, at.chars + added)
+        self.position = at.next()
         fields = {"kind": kind, "data": json.dumps(data, ensure_ascii=False, default=str)}
         entry = f"0-{self.position.seq}"
 
@@ -156,7 +156,6 @@ def read_on(conversation_id: int, after: Position, *, deadline: float) -> Iterat
         return
     key = _stream(conversation_id, after.run)
     last = f"0-{after.seq}"
-    chars = after.chars
     while time.monotonic() < deadline:
         try:
             found = client.xread(
@@ -178,9 +177,7 @@ def read_on(conversation_id: int, after: Position, *, deadline: float) -> Iterat
             last = entry_id.decode()
             kind = fields[b"kind"].decode()
             data = json.loads(fields[b"data"])
-            if kind == "delta":
-                chars += len(str(data.get("content", "")))
             seq = int(last.split("-")[1])
-            yield Relayed(kind, data, Position(after.question, after.run, seq, chars).event_id)
+            yield Relayed(kind, data, Position(after.question, after.run, seq).event_id)
             if kind in TERMINAL:
                 return

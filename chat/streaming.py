@@ -70,22 +70,29 @@ def streaming_reply(
 def resumed_reply(
     question: Message, after: Position | None, first: Mapping[str, object]
 ) -> StreamingHttpResponse:
-    """The rest of the reply to ``question`` for a client that came back: after ``after`` (its
-    ``Last-Event-ID``), or all of it from a "start" event with ``first``. From the relay while
-    it keeps the run, else from the stored reply. Raises ``RelayUnavailable`` when Redis cannot
-    be asked: the caller answers 503 before any stream."""
+    """The reply to ``question`` for a client that came back. With ``after`` (its
+    ``Last-Event-ID``) of a run still kept, only the events after it. Otherwise all of it
+    from a "start" event (an app shows the reply afresh on "start"): the newest run while it
+    is kept, else the stored reply. Raises ``RelayUnavailable`` when Redis cannot be asked: the
+    caller answers 503 before any stream."""
     conversation_id = question.conversation_id
-    if after is None or after.question != question.pk:
-        run = relays.latest_run(conversation_id, question.pk)
-        after = None if run is None else Position(question.pk, run)
-        head: list[str] = [_event("start", first, (after or Position(question.pk, 0)).event_id)]
-    else:
-        head = []
-    if after is not None and relays.kept(conversation_id, after.run):
-        deadline = time.monotonic() + settings.CHAT_MODEL_TIMEOUT * 10 + relays.KEPT_FOR
-        rest = relays.read_on(conversation_id, after, deadline=deadline)
-        return event_stream(_relayed(head, rest))
-    return event_stream(iter([*head, *_from_table(question, _stored_reply(question), after)]))
+    deadline = time.monotonic() + settings.CHAT_MODEL_TIMEOUT * 10 + relays.KEPT_FOR
+    if (
+        after is not None
+        and after.question == question.pk
+        and relays.kept(conversation_id, after.run)
+    ):
+        return event_stream(_relayed([], relays.read_on(conversation_id, after, deadline=deadline)))
+    run = relays.latest_run(conversation_id, question.pk)
+    if run is not None and relays.kept(conversation_id, run):
+        start = Position(question.pk, run)
+        head = [_event("start", first, start.event_id)]
+        return event_stream(
+            _relayed(head, relays.read_on(conversation_id, start, deadline=deadline))
+        )
+    start = Position(question.pk, 0)
+    head = [_event("start", first, start.event_id)]
+    return event_stream(iter([*head, *_from_table(start, _stored_reply(question))]))
 
 
 def _relayed(head: list[str], rest: Iterator[relays.Relayed | None]) -> Iterator[str]:
@@ -98,24 +105,20 @@ def _stored_reply(question: Message) -> Message | None:
     return question.replies.filter(role=Message.Role.ASSISTANT).order_by("-pk").first()
 
 
-def _from_table(question: Message, reply: Message | None, after: Position | None) -> list[str]:
-    """The stored outcome as events: the text not yet sent, then "done"; or the failure."""
-    at = after or Position(question.pk, 0)
+def _from_table(start: Position, reply: Message | None) -> list[str]:
+    """The stored outcome as events after ``start``: the reply whole, then "done"; or the
+    failure (no reply was stored and none is being written)."""
+    after = [start.next(), start.next().next()]
     if reply is None:
         failed = {"code": "model_error", "detail": str(services.error_text("model_error"))}
-        return [_event("error", failed, Position(at.question, at.run, at.seq + 1).event_id)]
-    events = []
-    rest = reply.content[at.chars :]
-    seq = at.seq
-    if rest:
-        seq += 1
-        position = Position(at.question, at.run, seq, len(reply.content))
-        events.append(_event("delta", {"content": rest}, position.event_id))
+        return [_event("error", failed, after[0].event_id)]
     done: dict[str, object] = {"assistant_message_id": reply.pk, "model": reply.model}
     if reply.stopped:
         done["stopped"] = True
-    final = Position(at.question, at.run, seq + 1, len(reply.content))
-    return [*events, _event("done", done, final.event_id)]
+    return [
+        _event("delta", {"content": reply.content}, after[0].event_id),
+        _event("done", done, after[1].event_id),
+    ]
 
 
 def with_markdown(events: Iterator[StreamEvent]) -> Iterator[StreamEvent]:

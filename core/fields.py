@@ -17,6 +17,17 @@ class StrictBooleanField(serializers.BooleanField):
         raise AssertionError  # fail() raises
 
 
+class StrictCount(serializers.IntegerField):
+    """A whole number written in ASCII digits: DRF's also takes "1.0", " 1" and "٣"."""
+
+    def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, str) and not (data.isascii() and data.isdigit()):
+            self.fail("invalid")
+        if isinstance(data, bool) or not isinstance(data, int | str):
+            self.fail("invalid")
+        return int(super().to_internal_value(data))
+
+
 class StrictText(serializers.CharField):
     """Text only: DRF's CharField would store ``{"text": 12345}`` as "12345"."""
 

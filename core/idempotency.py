@@ -25,6 +25,7 @@ import redis
 from django.conf import settings
 from django.http.response import HttpResponseBase
 from django.utils.translation import gettext_lazy as _
+from rest_framework.exceptions import ParseError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -34,6 +35,14 @@ log = logging.getLogger(__name__)
 
 HEADER: Final = "Idempotency-Key"
 KEPT_FOR: Final = 24 * 60 * 60
+
+
+def _running_for() -> int:
+    """How long a claim holds its key while the request runs: past the longest a request can
+    take (a whole model answer), so a process killed mid-request frees the key soon."""
+    return int(max(120, 3 * settings.CHAT_MODEL_TIMEOUT))
+
+
 _KEY_RE = re.compile(r"\A[\x21-\x7e]{1,255}\Z")  # visible ASCII, as Stripe's and the IETF draft's
 
 
@@ -87,11 +96,10 @@ def claim(request: Request) -> Claim | Replay | None:
     client = _client()
     if client is None:
         return None
-    hashed = hashlib.sha256(header.encode()).hexdigest()
-    key = f"whizi:idempotency:{request.user.pk}:{hashed}"
-    mine = Claim(key, _fingerprint(request))
+    mine = Claim(_key(request, header), _fingerprint(request))
+    key = mine.key
     try:
-        if client.set(key, json.dumps({"fp": mine.fingerprint}), nx=True, ex=KEPT_FOR):
+        if client.set(key, json.dumps({"fp": mine.fingerprint}), nx=True, ex=_running_for()):
             return mine
         found = client.get(key)
     except (redis.RedisError, OSError):
@@ -105,6 +113,25 @@ def claim(request: Request) -> Claim | Replay | None:
     if "status" not in record:
         raise InProgress(headers={"Retry-After": "1"})
     return Replay(record["status"], record.get("ref"))
+
+
+def _key(request: Request, header: str) -> str:
+    return f"whizi:idempotency:{request.user.pk}:{hashlib.sha256(header.encode()).hexdigest()}"
+
+
+def answered_before(request: Request) -> bool:
+    """Whether this request is a retry of one that finished: its answer is drawn again, so
+    it counts against no rate limit. Never raises (a bad key is the view's 400)."""
+    header = request.headers.get(HEADER)
+    client = _client()
+    if header is None or client is None or not _KEY_RE.match(header):
+        return False
+    try:
+        found = client.get(_key(request, header))
+        record = json.loads(found) if found is not None else {}
+        return "status" in record and hmac.compare_digest(record["fp"], _fingerprint(request))
+    except (redis.RedisError, OSError, ValueError, ParseError):
+        return False
 
 
 def finish(made: Claim, response: HttpResponseBase, ref: Any) -> None:

@@ -129,15 +129,23 @@ class AutoSchema(openapi.AutoSchema):
         if self.view.get_throttles():
             found += RATE_LIMIT_HEADERS
         if self._idempotent():
-            found.append(
+            found += [
                 OpenApiParameter(
                     HEADER,
                     str,
                     OpenApiParameter.HEADER,
                     description="Any unique string (1–255 visible ASCII characters): a retry "
                     "with the same key and body gets the first answer, kept 24 hours.",
-                )
-            )
+                ),
+                OpenApiParameter(
+                    "Idempotent-Replayed",
+                    str,
+                    OpenApiParameter.HEADER,
+                    enum=["true"],
+                    description="On a retry answered from its Idempotency-Key.",
+                    response=True,
+                ),
+            ]
         return found
 
     def _error_response(self, status: str, declared: dict[str, Any]) -> dict[str, Any]:
@@ -151,7 +159,7 @@ class AutoSchema(openapi.AutoSchema):
         json_only = response.get("content", {}).get("application/json")
         if json_only is not None:
             response["content"] = {"application/json": json_only}
-        if status == "429":
+        if status == "429" or (status == "409" and self._idempotent()):
             response.setdefault("headers", {})["Retry-After"] = {
                 "schema": {"type": "integer"},
                 "description": "Seconds to wait before trying again.",

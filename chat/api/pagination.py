@@ -4,8 +4,11 @@ cursor names a position, not an offset. ``?cursor=…&limit=…``; the answer is
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from django.core.exceptions import ValidationError
+from django.db import DataError
 from django.db.models import QuerySet
 from django.utils.translation import gettext
 from rest_framework.pagination import Cursor, CursorPagination
@@ -20,6 +23,16 @@ class Pages(CursorPagination):
     max_page_size = 200
     page_size_query_param = "limit"
 
+    def paginate_queryset(self, queryset: Any, request: Request, view: Any = None) -> Any:
+        try:
+            return super().paginate_queryset(queryset, request, view)
+        except (ValueError, TypeError, ValidationError, DataError):
+            # A cursor that decodes to a position no row can have ("p=abc", a 13th month).
+            raise _bad_cursor() from None
+
+    def page_size_of(self, request: Request) -> int:
+        return self.get_page_size(request)
+
     def get_page_size(self, request: Request) -> int:
         raw = request.query_params.get(self.page_size_query_param)
         if raw is None:
@@ -33,11 +46,20 @@ class Pages(CursorPagination):
         return int(raw)
 
     def decode_cursor(self, request: Request) -> Cursor | None:
+        raw = request.query_params.get(self.cursor_query_param)
+        if raw is not None and not _CURSOR_RE.match(raw):
+            raise _bad_cursor()  # base64 decoding would skip what it cannot read
         try:
             return super().decode_cursor(request)
         except Exception:  # noqa: BLE001 - DRF raises NotFound; a bad cursor is the caller's
-            text = gettext("This cursor is from no page of this list.")
-            raise Invalid("invalid_cursor", text) from None
+            raise _bad_cursor() from None
+
+
+_CURSOR_RE = re.compile(r"\A[A-Za-z0-9+/=_-]{1,500}\Z")
+
+
+def _bad_cursor() -> Invalid:
+    return Invalid("invalid_cursor", gettext("This cursor is from no page of this list."))
 
 
 class ConversationPages(Pages):

@@ -11,7 +11,7 @@ from rest_framework.validators import ProhibitSurrogateCharactersValidator
 
 from chat import chats, receipts
 from chat.models import Conversation, Message, Project
-from core.fields import StrictBooleanField
+from core.fields import StrictBooleanField, StrictCount
 from memory.facade import ChangedLineSerializer, clean_text
 
 
@@ -60,7 +60,7 @@ class MemoryChangesSerializer(serializers.Serializer):
 
 
 class MemoryChangesQuerySerializer(serializers.Serializer):
-    since = serializers.IntegerField(
+    since = StrictCount(
         min_value=0, help_text="The version the app last saw (its `ETag`); 0 for all kept."
     )
 

@@ -13,8 +13,9 @@ from django.utils.decorators import method_decorator
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.cache import never_cache
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
+from rest_framework.exceptions import NotAcceptable
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -29,12 +30,18 @@ from chat.models import Conversation, Message, Project
 from chat.relay import Relay
 from chat.streaming import resumed_reply, streaming_reply
 from core import throttling
-from core.errors import Invalid, NotFound, Unavailable
-from core.idempotency import Replay, idempotent
+from core.errors import Conflict, Invalid, NotFound, Unavailable
+from core.idempotency import Replay, answered_before, idempotent
 from core.people import PersonRequest
 from core.schema import errors
 
 STREAM = OpenApiResponse(OpenApiTypes.STR, description=s.SSE_EVENTS)
+LAST_EVENT_ID = OpenApiParameter(
+    "Last-Event-ID",
+    str,
+    OpenApiParameter.HEADER,
+    description="The `id` of the last event read: only what came after it (with a stream).",
+)
 
 # Retries with an Idempotency-Key (core.idempotency): what a POST made, and its answer again.
 
@@ -141,6 +148,8 @@ class ConversationDetailView(APIView):
         pages = MessagePages()
         conversation.newest_messages = pages.in_order(_messages_of(conversation), request)  # type: ignore[attr-defined]
         pages.base_url = request.build_absolute_uri(f"{request.path}/messages")
+        if "limit" in request.query_params:  # the next page as long as this one
+            pages.base_url += f"?limit={pages.page_size_of(request)}"
         conversation.older_messages = pages.links()["previous"]  # type: ignore[attr-defined]
         return Response(s.ConversationDetailSerializer(conversation).data)
 
@@ -200,11 +209,23 @@ class StreamingView(APIView):
         return super().finalize_response(request, response, *args, **kwargs)
 
 
-class MessageCreateView(StreamingView):
-    throttle_classes = [throttling.MessageThrottle]
+class RetriesAreFree(APIView):
+    """Only a POST that makes something counts against its rate limit: not a read, a resume
+    (``Last-Event-ID``) or a retry drawn again from an Idempotency-Key."""
 
     def get_throttles(self) -> list[Any]:
-        return super().get_throttles() if self.request.method == "POST" else []
+        request = self.request
+        if request.method != "POST":
+            return []
+        if getattr(request, "accepted_renderer", None) is not None and (
+            _resuming(request) or answered_before(request)
+        ):
+            return []
+        return super().get_throttles()
+
+
+class MessageCreateView(RetriesAreFree, StreamingView):
+    throttle_classes = [throttling.MessageThrottle]
 
     @extend_schema(
         parameters=[s.PageQuerySerializer],
@@ -223,12 +244,13 @@ class MessageCreateView(StreamingView):
 
     @extend_schema(
         request=s.MessageCreateSerializer,
+        parameters=[LAST_EVENT_ID],
         responses={
             (201, "application/json"): s.ExchangeSerializer,
             (200, "text/event-stream"): STREAM,
             400: errors("invalid_message", "empty_message", "message_too_long"),
             404: errors("not_found"),
-            409: errors("not_last_message", "busy"),
+            409: errors("not_last_message", "not_a_retry", "busy"),
         },
         description="Send a message; the reply comes in the body, or as server-sent events "
         "with `Accept: text/event-stream` (`start`, `delta`…, then `done` — with "
@@ -238,11 +260,11 @@ class MessageCreateView(StreamingView):
     @idempotent(ref=_question_made, replay=_answered_again)
     def post(self, request: PersonRequest, pk: int) -> Response | StreamingHttpResponse:
         conversation = conversation_for(request.user, pk)
-        if request.accepted_renderer.format == "sse" and "Last-Event-ID" in request.headers:
-            return _resume(request, conversation)  # a retry after a drop: never a second send
         data = s.MessageCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         content = data.validated_data["content"]
+        if _resuming(request):  # a retry after a drop: never a second send
+            return _resume(request, conversation, said=content)
         replaces = data.validated_data.get("replaces")
         if request.accepted_renderer.format == "sse":
             started, events = services.stream_message(
@@ -265,8 +287,12 @@ class MessageCreateView(StreamingView):
 
 
 class MessageStreamView(StreamingView):
+    # A stream first: EventSource and most SSE clients send only "*/*" or nothing.
+    renderer_classes = [EventStreamRenderer, JSONRenderer]
+
     @extend_schema(
         request=None,
+        parameters=[LAST_EVENT_ID],
         responses={
             (200, "text/event-stream"): STREAM,
             400: errors("invalid_last_event_id"),
@@ -278,13 +304,25 @@ class MessageStreamView(StreamingView):
         "last event the app read), only what came after it; without, from a `start` event.",
     )
     def get(self, request: PersonRequest, pk: int, message_id: int) -> StreamingHttpResponse:
+        if request.accepted_renderer.format != "sse":
+            raise NotAcceptable  # only ever a stream
         return _resume(request, conversation_for(request.user, pk), message_id)
 
 
+def _resuming(request: Request) -> bool:
+    return request.accepted_renderer.format == "sse" and "Last-Event-ID" in request.headers
+
+
 def _resume(
-    request: PersonRequest, conversation: Conversation, message_id: int | None = None
+    request: PersonRequest,
+    conversation: Conversation,
+    message_id: int | None = None,
+    *,
+    said: str | None = None,
 ) -> StreamingHttpResponse:
-    """The rest of a reply: the question named by the URL, else by ``Last-Event-ID``."""
+    """The rest of a reply: the question named by the URL, else by ``Last-Event-ID``. A send
+    retried with ``Last-Event-ID`` (``said``) must be that question's, or nothing is lost
+    quietly: 409 ``not_a_retry``."""
     header = request.headers.get("Last-Event-ID")
     after = relays.Position.parse(header)
     if header is not None and after is None:
@@ -297,6 +335,11 @@ def _resume(
     )
     if question is None:
         raise NotFound
+    if said is not None and services.clean_message(said) != question.content:
+        raise Conflict(
+            "not_a_retry",
+            _("Last-Event-ID names the reply to another message. Send this one without it."),
+        )
     try:
         response = resumed_reply(question, after, _first(question, conversation))
     except relays.RelayUnavailable:
@@ -330,11 +373,12 @@ def _exchange_body(exchange: services.Exchange) -> dict[str, object]:
     return body
 
 
-class RegenerateView(StreamingView):
+class RegenerateView(RetriesAreFree, StreamingView):
     throttle_classes = [throttling.MessageThrottle]
 
     @extend_schema(
         request=s.RegenerateSerializer,
+        parameters=[LAST_EVENT_ID],
         responses={
             (200, "application/json"): s.ExchangeSerializer,
             (200, "text/event-stream"): STREAM,
@@ -353,6 +397,8 @@ class RegenerateView(StreamingView):
         data = s.RegenerateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         model = data.validated_data.get("model")
+        if _resuming(request):  # a retry after a drop: never a second answer
+            return _resume(request, conversation)
         if request.accepted_renderer.format == "sse":
             question, events = services.stream_regenerate(conversation=conversation, model=model)
             first = {
@@ -432,7 +478,7 @@ class ProjectDetailView(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class VoiceSessionCreateView(APIView):
+class VoiceSessionCreateView(RetriesAreFree):
     throttle_classes = [throttling.VoiceThrottle]
 
     @extend_schema(

@@ -209,7 +209,7 @@ def test_memory_changes_since_a_version_with_their_message_and_undo_state(
     assert receipt is None or receipt["undoable"] is False
 
 
-@pytest.mark.parametrize("since", ["", "-1", "abc", "1.5"])
+@pytest.mark.parametrize("since", ["", "-1", "abc", "1.5", "1.0", " 1", "٣", "true"])
 def test_changes_need_a_version_to_start_from(api, since):
     response = api.get("/api/v1/memory/changes", {"since": since})
     assert response.status_code == 400

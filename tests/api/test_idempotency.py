@@ -172,3 +172,36 @@ def test_a_retry_while_the_first_runs_is_409_in_progress(scripted):
     assert retried[0].json()["code"] == "request_in_progress"
     assert retried[0]["Retry-After"] == "1"
     assert Message.objects.filter(role="user").count() == 1
+
+
+def test_a_key_held_by_a_request_that_died_frees_itself_within_minutes(account, settings):
+    """A process killed mid-request never finishes its claim: it must not block for a day."""
+    from rest_framework.parsers import JSONParser
+    from rest_framework.request import Request
+    from rest_framework.test import APIRequestFactory
+
+    from core import idempotency
+
+    sent = APIRequestFactory().post(
+        "/api/v1/conversations", {}, format="json", HTTP_IDEMPOTENCY_KEY="dies-1"
+    )
+    request = Request(sent, parsers=[JSONParser()])
+    request.user = account
+    claim = idempotency.claim(request)
+    assert isinstance(claim, idempotency.Claim)  # ...and the process dies here
+    ttl = redis.Redis.from_url(settings.REDIS_URL).ttl(claim.key)
+    assert 0 < ttl <= max(120, 3 * settings.CHAT_MODEL_TIMEOUT)
+
+
+def test_a_retry_drawn_again_counts_against_no_rate_limit(api, throttling, scripted):
+    conversation = chat(api)
+    url = f"/api/v1/conversations/{conversation}/messages"
+    first = api.post(url, {"content": "One"}, format="json", HTTP_IDEMPOTENCY_KEY="r-1")
+    again = [
+        api.post(url, {"content": "One"}, format="json", HTTP_IDEMPOTENCY_KEY="r-1")
+        for _ in range(5)
+    ]
+    assert [r.status_code for r in again] == [201] * 5  # the limit is 3 a minute
+    assert first["RateLimit-Remaining"] == "2"
+    fresh = api.post(url, {"content": "Two"}, format="json")
+    assert fresh["RateLimit-Remaining"] == "1"

@@ -98,6 +98,13 @@ def test_the_next_link_of_messages_goes_to_newer_ones(api, account):
     assert again["results"] == newest["results"]
 
 
+def test_the_link_to_older_messages_keeps_the_page_size(api, account):
+    conversation = chat_with_messages(account, 10)
+    detail = api.get(f"{API}/{conversation.pk}", {"limit": 3}).json()
+    older = api.get(path_of(detail["messages_previous"])).json()
+    assert [m["content"] for m in older["results"]] == ["message 4", "message 5", "message 6"]
+
+
 def test_a_chat_comes_with_its_newest_messages_and_a_link_to_the_rest(api, account):
     conversation = chat_with_messages(account, 120)
     detail = api.get(f"{API}/{conversation.pk}").json()
@@ -117,7 +124,28 @@ def test_a_limit_out_of_range_is_400(api, account, limit):
         assert response.json()["code"] == "invalid_limit"
 
 
-@pytest.mark.parametrize("cursor", ["nonsense", "x" * 500, "bz0tMQ=="])
+def _cursor(query: str) -> str:
+    import base64
+
+    return base64.b64encode(query.encode()).decode()
+
+
+@pytest.mark.parametrize(
+    "cursor",
+    [
+        "nonsense",
+        "x" * 500,
+        "bz0tMQ==",
+        "%%%",
+        "",
+        _cursor("p=abc"),
+        _cursor("p=2026-13-45"),
+        _cursor("p=\x00"),
+        _cursor("p=2026-12-06T10:00:00+99:00"),
+        _cursor("o=999999999&p=abc"),
+        _cursor("o=99999999999999999999&p=x"),
+    ],
+)
 def test_a_cursor_from_no_page_is_400(api, account, cursor):
     conversation = chat_with_messages(account, 3)
     for url in (API, f"{API}/{conversation.pk}/messages"):

@@ -3,6 +3,7 @@ and stored whether or not the app still reads, and an app that comes back gets t
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from typing import Any
@@ -21,6 +22,7 @@ from tests.conftest import Streamed
 # that sits inside a test's transaction.
 pytestmark = pytest.mark.django_db(transaction=True)
 
+STREAM = "text/event-stream"
 PIECES = ("Light ", "a fire, ", "then add ", "wood ", "slowly.")
 WHOLE = "".join(PIECES)
 
@@ -113,6 +115,31 @@ def test_a_reconnect_with_last_event_id_gets_exactly_the_rest(api, scripted):
     assert rest[-1].data["assistant_message_id"] == Message.objects.get(role="assistant").pk
 
 
+def test_a_new_message_sent_with_an_old_last_event_id_is_409_not_lost_quietly(api, scripted):
+    chat = new_chat(api)
+    scripted.answer(Streamed(*PIECES))
+    _, first = read_then_drop(send(api, chat), 2)
+    other = api.post(
+        f"/api/v1/conversations/{chat}/messages",
+        {"content": "Something else entirely"},
+        format="json",
+        HTTP_ACCEPT="text/event-stream",
+        HTTP_LAST_EVENT_ID=str(first.id),
+    )
+    assert other.status_code == 409
+    assert other.json()["code"] == "not_a_retry"
+    assert Message.objects.filter(role="user").count() == 1
+
+
+def test_the_stream_is_only_ever_a_stream(api, scripted):
+    chat = new_chat(api)
+    scripted.answer(Streamed(*PIECES))
+    start, _ = read_then_drop(send(api, chat), 2)
+    url = f"/api/v1/conversations/{chat}/messages/{start.data['user_message']['id']}/stream"
+    assert api.get(url, HTTP_ACCEPT="application/json").status_code == 406
+    assert api.get(url, HTTP_ACCEPT="*/*")["Content-Type"].startswith("text/event-stream")
+
+
 def test_a_post_retried_with_last_event_id_neither_sends_nor_asks_again(api, scripted):
     chat = new_chat(api)
     scripted.answer(Streamed(*PIECES))
@@ -138,20 +165,37 @@ def test_without_last_event_id_the_whole_reply_comes_from_a_start(api, scripted)
     assert reply_text(events) == WHOLE
 
 
-def test_once_the_relay_expired_the_stored_reply_gives_the_rest(api, scripted):
+def test_once_the_relay_expired_the_stored_reply_comes_whole_after_a_start(api, scripted):
     chat = new_chat(api)
     scripted.answer(Streamed(*PIECES))
     start, first = read_then_drop(send(api, chat), 2)
     forget_runs()
 
     question = start.data["user_message"]["id"]
-    rest = list(sse.parse(resume(api, chat, question, first.id).streaming_content))
+    for last_read in (first.id, None):
+        again = list(sse.parse(resume(api, chat, question, last_read).streaming_content))
+        # "start": show the reply afresh, never spliced onto what the app had.
+        assert [e.kind for e in again] == ["start", "delta", "done"]
+        assert reply_text(again) == WHOLE
+        assert again[-1].data["assistant_message_id"] == Message.objects.get(role="assistant").pk
 
-    assert reply_text([first, *rest]) == WHOLE
-    assert rest[-1].kind == "done"
-    whole = list(sse.parse(resume(api, chat, question, None).streaming_content))
-    assert [e.kind for e in whole] == ["start", "delta", "done"]
-    assert reply_text(whole) == WHOLE
+
+def test_a_regenerated_reply_is_never_spliced_onto_the_one_the_app_was_reading(api, scripted):
+    chat = new_chat(api)
+    scripted.answer(Streamed("First ", "answer ", "here."))
+    start, first = read_then_drop(send(api, chat), 2)
+    scripted.answer(Streamed("Second ", "answer."))
+    regenerated = api.post(
+        f"/api/v1/conversations/{chat}/regenerate", {}, format="json", HTTP_ACCEPT=STREAM
+    )
+    b"".join(regenerated.streaming_content)
+    forget_runs()
+
+    question = start.data["user_message"]["id"]
+    again = list(sse.parse(resume(api, chat, question, first.id).streaming_content))
+
+    assert again[0].kind == "start"
+    assert reply_text(again) == "Second answer."
 
 
 def test_a_failed_reply_resumes_as_its_error(api, scripted):
@@ -168,11 +212,11 @@ def test_a_failed_reply_resumes_as_its_error(api, scripted):
 
     assert [e.kind for e in kept] == ["error"]
     assert kept[0].data["code"] == "model_unavailable"
-    assert [e.kind for e in stored] == ["error"]
-    assert stored[0].data["code"] == "model_error"
+    assert [e.kind for e in stored] == ["start", "error"]
+    assert stored[1].data["code"] == "model_error"
 
 
-@pytest.mark.parametrize("value", ["abc", "1.2", "1.2.3.x", "9" * 40, ""])
+@pytest.mark.parametrize("value", ["abc", "1.2", "1.2.x", "1.2.3.4", "9" * 40, ""])
 def test_a_last_event_id_that_is_none_of_ours_is_400(api, scripted, value):
     chat = new_chat(api)
     response = send(api, chat, HTTP_LAST_EVENT_ID=value)
@@ -243,6 +287,15 @@ def test_drop_and_resume_through_a_real_sse_client(live_server, scripted):
             assert next(rest).json() == {"content": "two "}  # relayed while the model waits
             hold.set()
             tail = list(rest)
+
+        # An id of a run never kept: the newest run, from a "start" (the app starts afresh).
+        forged = f"{question}.1.5"
+        with connect_sse(http, "GET", stream, headers={"Last-Event-ID": forged}) as source:
+            again = [(e.event, e.data) for e in source.iter_sse()]
+        assert again[0][0] == "start" and again[-1][0] == "done"
+        assert "".join(json.loads(data).get("content", "") for _, data in again[1:-1]) == (
+            "one two three four."
+        )
 
     assert [e.event for e in tail] == ["delta", "delta", "done"]
     assert "".join(e.json()["content"] for e in tail[:2]) == "three four."
