@@ -109,7 +109,9 @@ def changes_since(owner_id: int, since: int, *, most: int = 200) -> tuple[list[d
                 "undoable": something and row.version == now,
             }
         )
-    return changes, now, len(rows) > most
+    more = len(rows) > most
+    # Where to ask from next: past the last change given, or the list's version now.
+    return changes, rows[most - 1].version if more else now, more
 
 
 def change_of(message: Message) -> Change | None:

@@ -1,7 +1,7 @@
 """A streamed reply, relayed through Redis so a client that dropped can read the rest.
 
 Each streamed reply is a *run*. Its events go into the Redis stream
-``whizi:chat:reply:{conversation}:{run}`` and reach the client with the id
+``whizi:chat:reply:{conversation}:{question}:{run}`` and reach the client with the id
 ``{question}.{run}.{seq}``. A reconnect names that id and reads on from it; once the stream
 has expired the stored reply is sent whole, after a "start". The stream holds the reply's
 text and nothing of the person's, in a Redis that keeps nothing on disk, for ``KEPT_FOR``
@@ -68,12 +68,13 @@ def _client(block: bool = False) -> redis.Redis | None:
     )
 
 
-def _stream(conversation_id: int, run: int) -> str:
-    return f"whizi:chat:reply:{conversation_id}:{run}"
+def _stream(conversation_id: int, at: Position) -> str:
+    # The question in the key: an id naming another question's run finds nothing.
+    return f"whizi:chat:reply:{conversation_id}:{at.question}:{at.run}"
 
 
 def _latest(conversation_id: int, question_id: int) -> str:
-    return f"whizi:chat:reply:{conversation_id}:q{question_id}"
+    return f"whizi:chat:reply:{conversation_id}:{question_id}"
 
 
 class Relay:
@@ -83,7 +84,7 @@ class Relay:
         self.conversation_id = conversation_id
         self.position = Position(question_id, time.time_ns() // 1000)
         self._client = _client()
-        self._key = _stream(conversation_id, self.position.run)
+        self._key = _stream(conversation_id, self.position)
         self._write(
             lambda r: r.set(_latest(conversation_id, question_id), self.position.run, ex=KEPT_FOR)
         )
@@ -125,7 +126,7 @@ class Relayed:
 
 
 def latest_run(conversation_id: int, question_id: int) -> int | None:
-    """The newest run answering the question, while it is kept."""
+    """The newest run answering the question, while it is kept (from its very start)."""
     client = _client()
     if client is None:
         return None
@@ -136,25 +137,59 @@ def latest_run(conversation_id: int, question_id: int) -> int | None:
     return int(run) if run is not None else None
 
 
-def kept(conversation_id: int, run: int) -> bool:
-    """Whether the run's events are still kept."""
+def kept(conversation_id: int, at: Position) -> bool:
+    """Whether the run is kept: it has events, or it is the newest and none came yet (the
+    model is still thinking)."""
     client = _client()
     if client is None:
         return False
     try:
-        return bool(client.exists(_stream(conversation_id, run)))
+        if client.exists(_stream(conversation_id, at)):
+            return True
     except (redis.RedisError, OSError) as error:
         raise RelayUnavailable from error
+    return latest_run(conversation_id, at.question) == at.run
+
+
+def ended(conversation_id: int, at: Position) -> int | None:
+    """The seq of the run's last event if it has ended ("done" or "error"), else None."""
+    client = _client()
+    if client is None:
+        return None
+    try:
+        newest = client.xrevrange(_stream(conversation_id, at), count=1)
+    except (redis.RedisError, OSError) as error:
+        raise RelayUnavailable from error
+    if not newest:
+        return None
+    entry_id, fields = cast(tuple[bytes, dict[bytes, bytes]], newest[0])
+    return int(entry_id.decode().split("-")[1]) if fields[b"kind"].decode() in TERMINAL else None
+
+
+def writing(conversation_id: int, question_id: int) -> bool:
+    """Whether a reply to the question is being written now."""
+    run = latest_run(conversation_id, question_id)
+    if run is None:
+        return False
+    at = Position(question_id, run)
+    return kept(conversation_id, at) and ended(conversation_id, at) is None
 
 
 def read_on(conversation_id: int, after: Position, *, deadline: float) -> Iterator[Relayed | None]:
-    """The run's events after ``after``, as they come, to its last; ends quietly if the run
-    expires or Redis goes (the caller checked ``kept`` first). A None is
-    a keep-alive: ``CHAT_KEEP_ALIVE_SECONDS`` went by with nothing new."""
+    """The run's events after ``after``, as they come, to its last; nothing when ``after`` is
+    its last already. Ends quietly if the run expires or Redis goes (the caller checked
+    ``kept`` first). A None is a keep-alive: ``CHAT_KEEP_ALIVE_SECONDS`` went by with nothing
+    new."""
     client = _client(block=True)
     if client is None:
         return
-    key = _stream(conversation_id, after.run)
+    try:
+        last_seq = ended(conversation_id, after)
+    except RelayUnavailable:
+        return
+    if last_seq is not None and last_seq <= after.seq:
+        return  # the app has the end already: never wait for events that will not come
+    key = _stream(conversation_id, after)
     last = f"0-{after.seq}"
     while time.monotonic() < deadline:
         try:
@@ -166,7 +201,7 @@ def read_on(conversation_id: int, after: Position, *, deadline: float) -> Iterat
             return
         if not found:
             try:
-                if not kept(conversation_id, after.run):
+                if not kept(conversation_id, after):
                     return  # expired under us: nothing more will come
             except RelayUnavailable:
                 return

@@ -19,6 +19,7 @@ from chat import relay as relays
 from chat.models import Message
 from chat.relay import Position, Relay
 from chat.services import StreamEvent
+from core.middleware import current_request_id, logging_as
 
 log = logging.getLogger(__name__)
 
@@ -48,21 +49,24 @@ def streaming_reply(
     A client that goes away does not end the reply: it is generated to its end and stored,
     and the rest is relayed for when the client comes back. Only a stop ends it early."""
 
+    request_id = current_request_id()  # the view's: the body runs after it returned
+
     def body() -> Iterator[str]:
-        try:
-            yield _event("start", first, relay.position.event_id if relay else None)
-            for event in events:
-                if event.kind == "keepalive":
-                    yield KEEP_ALIVE
-                    continue
-                event_id = relay.publish(event.kind, event.data) if relay else None
-                yield _event(event.kind, event.data, event_id)
-        except GeneratorExit:
-            # The server closes us when a write fails: drain without writing, then end.
-            for event in events:
-                if relay is not None and event.kind != "keepalive":
-                    relay.publish(event.kind, event.data)
-            log.info("chat.reply_finished_unread")
+        with logging_as(request_id):
+            try:
+                yield _event("start", first, relay.position.event_id if relay else None)
+                for event in events:
+                    if event.kind == "keepalive":
+                        yield KEEP_ALIVE
+                        continue
+                    event_id = relay.publish(event.kind, event.data) if relay else None
+                    yield _event(event.kind, event.data, event_id)
+            except GeneratorExit:
+                # The server closes us when a write fails: drain without writing, then end.
+                for event in events:
+                    if relay is not None and event.kind != "keepalive":
+                        relay.publish(event.kind, event.data)
+                log.info("chat.reply_finished_unread")
 
     return event_stream(body())
 
@@ -75,21 +79,14 @@ def resumed_reply(
     from a "start" event (an app shows the reply afresh on "start"): the newest run while it
     is kept, else the stored reply. Raises ``RelayUnavailable`` when Redis cannot be asked: the
     caller answers 503 before any stream."""
-    conversation_id = question.conversation_id
+    chat = question.conversation_id
     deadline = time.monotonic() + settings.CHAT_MODEL_TIMEOUT * 10 + relays.KEPT_FOR
-    if (
-        after is not None
-        and after.question == question.pk
-        and relays.kept(conversation_id, after.run)
-    ):
-        return event_stream(_relayed([], relays.read_on(conversation_id, after, deadline=deadline)))
-    run = relays.latest_run(conversation_id, question.pk)
-    if run is not None and relays.kept(conversation_id, run):
-        start = Position(question.pk, run)
+    if after is not None and after.question == question.pk and relays.kept(chat, after):
+        return event_stream(_relayed([], relays.read_on(chat, after, deadline=deadline)))
+    run = relays.latest_run(chat, question.pk)
+    if run is not None and relays.kept(chat, start := Position(question.pk, run)):
         head = [_event("start", first, start.event_id)]
-        return event_stream(
-            _relayed(head, relays.read_on(conversation_id, start, deadline=deadline))
-        )
+        return event_stream(_relayed(head, relays.read_on(chat, start, deadline=deadline)))
     start = Position(question.pk, 0)
     head = [_event("start", first, start.event_id)]
     return event_stream(iter([*head, *_from_table(start, _stored_reply(question))]))
@@ -106,12 +103,12 @@ def _stored_reply(question: Message) -> Message | None:
 
 
 def _from_table(start: Position, reply: Message | None) -> list[str]:
-    """The stored outcome as events after ``start``: the reply whole, then "done"; or the
-    failure (no reply was stored and none is being written)."""
+    """The stored outcome as events after ``start``: the reply whole, then "done"; or
+    ``no_reply``: none was stored and none is being written (why, the relay no longer says)."""
     after = [start.next(), start.next().next()]
     if reply is None:
-        failed = {"code": "model_error", "detail": str(services.error_text("model_error"))}
-        return [_event("error", failed, after[0].event_id)]
+        missing = {"code": "no_reply", "detail": str(services.error_text("no_reply"))}
+        return [_event("error", missing, after[0].event_id)]
     done: dict[str, object] = {"assistant_message_id": reply.pk, "model": reply.model}
     if reply.stopped:
         done["stopped"] = True

@@ -3,7 +3,8 @@
     gunicorn -c config/gunicorn.py config.wsgi
 
 Environment: ``PORT`` (8000), ``WEB_BIND`` (``0.0.0.0:$PORT``), ``WEB_CONCURRENCY`` (processes;
-the core count, at least 2), ``WEB_THREADS`` (8), ``WEB_TIMEOUT`` (seconds, 60). Command-line
+the core count, at least 2), ``WEB_THREADS`` (8), ``WEB_TIMEOUT`` (seconds, 60),
+``WEB_GRACEFUL_TIMEOUT`` (seconds, 120). Command-line
 options override these.
 
 Preloaded, so a worker's first message is as fast as its tenth; no database connection crosses
@@ -21,7 +22,9 @@ workers = int(os.environ.get("WEB_CONCURRENCY") or max(2, os.cpu_count() or 1))
 worker_class = "gthread"
 threads = int(os.environ.get("WEB_THREADS") or 8)
 timeout = int(os.environ.get("WEB_TIMEOUT") or 60)
-graceful_timeout = 30
+# A worker replaced (a deploy, max_requests) finishes its replies first, for this long: a reply
+# still being written after it is lost (the message is kept; a resume says `no_reply`).
+graceful_timeout = int(os.environ.get("WEB_GRACEFUL_TIMEOUT") or 120)
 keepalive = 5
 preload_app = True
 # Replace workers now and then (a slow leak cannot grow for ever); preloading keeps them warm.

@@ -244,6 +244,7 @@ THROTTLE_RATES = {
     "guest": _rate("THROTTLE_GUEST", "30/hour"),  # guests created per client address
     "message": _rate("THROTTLE_MESSAGE", "20/min"),  # chat messages per person
     "voice": _rate("THROTTLE_VOICE", "30/hour"),  # voice sessions started per person
+    "resume": _rate("THROTTLE_RESUME", "60/min"),  # replies read again (resumes, retries)
     # password-reset mails, per client address and per e-mail
     "password_check": _rate("THROTTLE_PASSWORD_CHECK", "20/hour"),  # own password, per person
     "password_reset": _rate("THROTTLE_PASSWORD_RESET", "10/hour"),

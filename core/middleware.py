@@ -9,11 +9,12 @@ only UUIDs from clients, and an app's own ids are worth keeping.
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import logging
 import re
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from django.http import HttpRequest
@@ -36,6 +37,18 @@ class RequestIdFilter(logging.Filter):
 
 def current_request_id() -> str:
     return _current.get()
+
+
+@contextlib.contextmanager
+def logging_as(request_id: str) -> Iterator[None]:
+    """The request id on log records written later, by a stream's body after its view."""
+    token = _current.set(request_id)
+    try:
+        yield
+    finally:
+        # Closed from another context (a collected generator): nothing to put back there.
+        with contextlib.suppress(ValueError):
+            _current.reset(token)
 
 
 class RequestIdMiddleware:

@@ -162,6 +162,14 @@ class VoiceThrottle(PerPerson):
     scope = "voice"
 
 
+class ResumeThrottle(PerPerson):
+    """Reading a reply again (a resume, a retry drawn from its Idempotency-Key): free of the
+    message limit, since nothing is made, but each may hold a connection while a reply is
+    written, so they have a limit of their own."""
+
+    scope = "resume"
+
+
 class PasswordCheckThrottle(PerPerson):
     scope = "password_check"
 

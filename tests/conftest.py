@@ -265,6 +265,7 @@ def throttling(settings: Any, fresh_cache: None) -> dict[str, str]:
         "guest": "3/hour",
         "message": "3/min",
         "voice": "2/hour",
+        "resume": "10/min",
         "password_check": "5/hour",
         "password_reset": "3/hour",
         "password_reset_email": "2/hour",

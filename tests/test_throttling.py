@@ -21,6 +21,7 @@ from rest_framework.test import APIClient
 
 from accounts.models import User
 from chat.models import Message, VoiceSession
+from tests import sse
 from tests.conftest import client_for
 from tests.web.conftest import text_of
 
@@ -357,6 +358,7 @@ def test_every_scope_has_a_rate(settings):
         "guest",
         "message",
         "voice",
+        "resume",
         "password_check",
         "password_reset",
         "password_reset_email",
@@ -402,3 +404,23 @@ def test_in_production_a_forged_forwarded_for_is_ignored_unless_a_proxy_is_confi
     assert "counted as 192.0.2.10" in in_production(ADDRESS_PROBE, tmp_path)
     behind_a_proxy = in_production(ADDRESS_PROBE, tmp_path, NUM_PROXIES="1")
     assert "counted as 203.0.113.7" in behind_a_proxy
+
+
+def test_resumes_have_their_own_limit_and_never_use_up_the_message_one(api, throttling, scripted):
+    conversation = api.post("/api/v1/conversations", {}, format="json").json()["id"]
+    sent = api.post(
+        f"/api/v1/conversations/{conversation}/messages",
+        {"content": "hi"},
+        format="json",
+        HTTP_ACCEPT="text/event-stream",
+    )
+    events = list(sse.parse(sent.streaming_content))
+    question, done = events[0].data["user_message"]["id"], events[-1]
+    url = f"/api/v1/conversations/{conversation}/messages/{question}/stream"
+    seen = [api.get(url, HTTP_LAST_EVENT_ID=done.id) for _ in range(11)]
+    assert [r.status_code for r in seen] == [200] * 10 + [429]  # 10 a minute in these tests
+    assert seen[0]["RateLimit-Limit"] == "10"
+    again = api.post(
+        f"/api/v1/conversations/{conversation}/messages", {"content": "more"}, format="json"
+    )
+    assert again["RateLimit-Remaining"] == "1"  # 3 a minute: "hi" and "more" only

@@ -55,7 +55,10 @@ class MemoryChangeItemSerializer(MemoryChangeSerializer):
 
 class MemoryChangesSerializer(serializers.Serializer):
     changes = MemoryChangeItemSerializer(many=True, help_text="Oldest first.")
-    version = serializers.IntegerField(help_text="The list's version now: the next `since`.")
+    version = serializers.IntegerField(
+        help_text="The next `since`: the last change's version when `more`, else the list's "
+        "version now."
+    )
     more = serializers.BooleanField(help_text="More changes after these: ask again from the last.")
 
 

@@ -31,7 +31,7 @@ from chat.relay import Relay
 from chat.streaming import resumed_reply, streaming_reply
 from core import throttling
 from core.errors import Conflict, Invalid, NotFound, Unavailable
-from core.idempotency import Replay, answered_before, idempotent
+from core.idempotency import InProgress, Replay, answered_before, idempotent
 from core.people import PersonRequest
 from core.schema import errors
 
@@ -70,11 +70,17 @@ def _answered_again(
     question = conversation.messages.filter(pk=replay.ref, role=Message.Role.USER).first()
     if question is None:
         raise NotFound
+    try:
+        if relays.writing(conversation.pk, question.pk):  # the first was a stream, still going
+            raise InProgress(headers={"Retry-After": "1"})
+    except relays.RelayUnavailable:
+        raise Unavailable from None
     reply = question.replies.filter(role=Message.Role.ASSISTANT).order_by("-pk").first()
     exchange = services.Exchange(
-        user_message=question, assistant_message=reply, error=None if reply else "model_error"
+        user_message=question, assistant_message=reply, error=None if reply else "no_reply"
     )
-    return Response(_exchange_body(exchange), status=replay.status)
+    # As a JSON answer of this endpoint has it, whichever way the first was asked.
+    return Response(_exchange_body(exchange), status=getattr(view, "json_status", 200))
 
 
 def _project_again(request: PersonRequest, replay: Replay) -> Response:
@@ -210,8 +216,9 @@ class StreamingView(APIView):
 
 
 class RetriesAreFree(APIView):
-    """Only a POST that makes something counts against its rate limit: not a read, a resume
-    (``Last-Event-ID``) or a retry drawn again from an Idempotency-Key."""
+    """Only a POST that makes something counts against its rate limit. A resume
+    (``Last-Event-ID``) or a retry drawn again from an Idempotency-Key counts against the
+    limit on reading replies again; a GET against none."""
 
     def get_throttles(self) -> list[Any]:
         request = self.request
@@ -220,12 +227,13 @@ class RetriesAreFree(APIView):
         if getattr(request, "accepted_renderer", None) is not None and (
             _resuming(request) or answered_before(request)
         ):
-            return []
+            return [throttling.ResumeThrottle()]
         return super().get_throttles()
 
 
 class MessageCreateView(RetriesAreFree, StreamingView):
     throttle_classes = [throttling.MessageThrottle]
+    json_status = status.HTTP_201_CREATED
 
     @extend_schema(
         parameters=[s.PageQuerySerializer],
@@ -289,6 +297,7 @@ class MessageCreateView(RetriesAreFree, StreamingView):
 class MessageStreamView(StreamingView):
     # A stream first: EventSource and most SSE clients send only "*/*" or nothing.
     renderer_classes = [EventStreamRenderer, JSONRenderer]
+    throttle_classes = [throttling.ResumeThrottle]
 
     @extend_schema(
         request=None,
@@ -335,7 +344,10 @@ def _resume(
     )
     if question is None:
         raise NotFound
-    if said is not None and services.clean_message(said) != question.content:
+    if said is not None and (
+        services.clean_message(said) != question.content
+        or conversation.messages.filter(role=Message.Role.USER, pk__gt=question.pk).exists()
+    ):  # a retry resends the newest message; anything else is a new one
         raise Conflict(
             "not_a_retry",
             _("Last-Event-ID names the reply to another message. Send this one without it."),

@@ -49,6 +49,8 @@ ERROR_TEXT = {
         "The model is busy right now. Try again shortly or pick another model."
     ),
     "too_long": _("This chat is too long for the model. Start a new chat or pick another model."),
+    # A resume found no reply stored and none being written.
+    "no_reply": _("No reply was stored for this message. Regenerate it or send it again."),
     # Ours, not the model's: the reply came and could not be stored.
     Busy.code: REPLY_NOT_STORED_TEXT,
     Unavailable.code: REPLY_NOT_STORED_TEXT,

@@ -234,3 +234,19 @@ def test_a_gzipped_memory_keeps_its_strong_etag_for_if_match(api, account):
         HTTP_IF_MATCH=zipped["ETag"],
     )
     assert edited.status_code == 200
+
+
+def test_changes_page_on_from_the_last_one_given(api, account):
+    from chat import receipts
+
+    for text in ("Lives in Turin", "Has a cat", "Plays chess"):
+        api.post("/api/v1/memory/lines", {"text": text}, format="json")
+    first, since, more = receipts.changes_since(account.pk, 0, most=2)
+    assert more and since == first[-1]["version"]
+    rest, now, more = receipts.changes_since(account.pk, since, most=2)
+    assert [c["added"] for c in first + rest] == [
+        ["Lives in Turin"],
+        ["Has a cat"],
+        ["Plays chess"],
+    ]
+    assert not more and now == Memory.objects.get(owner=account).version

@@ -3,6 +3,7 @@ first answer and makes nothing twice; another body under the same key is 409."""
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import pytest
@@ -205,3 +206,27 @@ def test_a_retry_drawn_again_counts_against_no_rate_limit(api, throttling, scrip
     assert first["RateLimit-Remaining"] == "2"
     fresh = api.post(url, {"content": "Two"}, format="json")
     assert fresh["RateLimit-Remaining"] == "1"
+
+
+def test_a_json_retry_of_a_send_still_streaming_is_409_in_progress(api, scripted):
+    hold = threading.Event()
+    conversation = chat(api)
+    url = f"/api/v1/conversations/{conversation}/messages"
+    scripted.answer(Streamed(hold, "Pasta."))
+    streaming = api.post(
+        url,
+        {"content": "Dinner?"},
+        format="json",
+        HTTP_ACCEPT="text/event-stream",
+        HTTP_IDEMPOTENCY_KEY="k-4",
+    )
+    chunks = iter(streaming.streaming_content)
+    next(chunks)  # "start": the model is thinking
+    retried = api.post(url, {"content": "Dinner?"}, format="json", HTTP_IDEMPOTENCY_KEY="k-4")
+    assert retried.status_code == 409
+    assert retried.json()["code"] == "request_in_progress"
+    hold.set()
+    list(chunks)
+    after = api.post(url, {"content": "Dinner?"}, format="json", HTTP_IDEMPOTENCY_KEY="k-4")
+    assert after.status_code == 201  # as a JSON send answers, though the first was a stream
+    assert after.json()["assistant_message"]["content"] == "Pasta."

@@ -213,7 +213,7 @@ def test_a_failed_reply_resumes_as_its_error(api, scripted):
     assert [e.kind for e in kept] == ["error"]
     assert kept[0].data["code"] == "model_unavailable"
     assert [e.kind for e in stored] == ["start", "error"]
-    assert stored[1].data["code"] == "model_error"
+    assert stored[1].data["code"] == "no_reply"  # why, only the relay knew
 
 
 @pytest.mark.parametrize("value", ["abc", "1.2", "1.2.x", "1.2.3.4", "9" * 40, ""])
@@ -252,6 +252,87 @@ def test_a_silent_model_gets_keep_alive_comments(api, scripted, settings):
     hold.set()
     rest = b"".join(chunks)
     assert reply_text(list(sse.parse([seen + rest]))) == "Thinking done."
+
+
+def test_a_resume_before_the_first_word_waits_for_it_never_says_it_failed(api, scripted, settings):
+    settings.CHAT_KEEP_ALIVE_SECONDS = 0.05
+    hold = threading.Event()
+    chat = new_chat(api)
+    scripted.answer(Streamed(hold, "Hello ", "world."))
+    original = iter(send(api, chat).streaming_content)
+    start = next(sse.parse([next(original)]))  # only "start": the model is thinking
+    question = start.data["user_message"]["id"]
+
+    resumed = resume(api, chat, question, None)
+    chunks = iter(resumed.streaming_content)
+    first, waiting = next(chunks), next(chunks)
+    resumed.close()
+
+    assert b"event: start" in first
+    assert waiting == b": keep-alive\n\n"  # not an error: the reply is on its way
+    hold.set()
+    rest = list(sse.parse(original))
+    assert rest[-1].kind == "done"
+    assert Message.objects.get(role="assistant").content == "Hello world."
+
+
+def test_a_resume_from_the_last_event_ends_at_once(api, scripted):
+    chat = new_chat(api)
+    scripted.answer(Streamed(*PIECES))
+    events = list(sse.parse(send(api, chat).streaming_content))
+    question = events[0].data["user_message"]["id"]
+    assert list(sse.parse(resume(api, chat, question, events[-1].id).streaming_content)) == []
+
+
+def test_a_resend_of_an_earlier_message_with_its_old_id_is_409(api, scripted):
+    chat = new_chat(api)
+    scripted.answer(Streamed("Yes ", "indeed."))
+    said_yes = list(
+        sse.parse(
+            api.post(
+                f"/api/v1/conversations/{chat}/messages",
+                {"content": "yes"},
+                format="json",
+                HTTP_ACCEPT=STREAM,
+            ).streaming_content
+        )
+    )
+    api.post(f"/api/v1/conversations/{chat}/messages", {"content": "no"}, format="json")
+    again = api.post(
+        f"/api/v1/conversations/{chat}/messages",
+        {"content": "yes"},
+        format="json",
+        HTTP_ACCEPT=STREAM,
+        HTTP_LAST_EVENT_ID=str(said_yes[1].id),
+    )
+    assert again.status_code == 409
+    assert again.json()["code"] == "not_a_retry"
+
+
+def test_an_id_naming_another_questions_run_finds_nothing_of_it(api, scripted):
+    chat = new_chat(api)
+    scripted.answer(Streamed("First ", "reply."))
+    first = list(sse.parse(send(api, chat).streaming_content))
+    scripted.answer(Streamed("Second ", "reply."))
+    second = list(sse.parse(send(api, chat).streaming_content))
+    question = second[0].data["user_message"]["id"]
+    forged = f"{question}.{first[1].id.split('.')[1]}.1"  # the first question's run
+
+    again = list(sse.parse(resume(api, chat, question, forged).streaming_content))
+
+    assert again[0].kind == "start"
+    assert reply_text(again) == "Second reply."
+
+
+def test_a_streamed_reply_logs_with_its_request_id(api, scripted, caplog):
+    from litellm.exceptions import ServiceUnavailableError
+
+    chat = new_chat(api)
+    scripted.answer(ServiceUnavailableError(message="down", llm_provider="x", model="chat-a"))
+    with caplog.at_level("WARNING"):
+        list(send(api, chat, HTTP_X_REQUEST_ID="trace-7").streaming_content)
+    [failed] = [r for r in caplog.records if "chat.model_failed" in r.getMessage()]
+    assert failed.request_id == "trace-7"
 
 
 # --- Through the running stack, with an app's SSE client -----------------------------------
