@@ -37,3 +37,14 @@ def parse(chunks: Iterable[bytes | str]) -> Iterator[Event]:
 
 def pairs(chunks: Iterable[bytes | str]) -> list[tuple[str, dict[str, Any]]]:
     return [(event.kind, event.data) for event in parse(chunks)]
+
+
+def send(api: Any, conversation: int, content: str, **headers: str) -> Any:
+    """``POST conversations/{conversation}/messages`` asking for the reply as events."""
+    return api.post(
+        f"/api/v1/conversations/{conversation}/messages",
+        {"content": content},
+        format="json",
+        HTTP_ACCEPT="text/event-stream",
+        **headers,
+    )

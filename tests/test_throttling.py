@@ -408,13 +408,7 @@ def test_in_production_a_forged_forwarded_for_is_ignored_unless_a_proxy_is_confi
 
 def test_resumes_have_their_own_limit_and_never_use_up_the_message_one(api, throttling, scripted):
     conversation = api.post("/api/v1/conversations", {}, format="json").json()["id"]
-    sent = api.post(
-        f"/api/v1/conversations/{conversation}/messages",
-        {"content": "hi"},
-        format="json",
-        HTTP_ACCEPT="text/event-stream",
-    )
-    events = list(sse.parse(sent.streaming_content))
+    events = list(sse.parse(sse.send(api, conversation, "hi").streaming_content))
     question, done = events[0].data["user_message"]["id"], events[-1]
     url = f"/api/v1/conversations/{conversation}/messages/{question}/stream"
     seen = [api.get(url, HTTP_LAST_EVENT_ID=done.id) for _ in range(11)]

@@ -15,8 +15,10 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from chat.models import Conversation
+from core.middleware import RequestIdFilter
 from memory.engine import passes
 from memory.models import Memory
+from tests import sse
 from tests.memory.helpers import answer
 
 pytestmark = pytest.mark.django_db
@@ -39,11 +41,12 @@ def test_a_request_id_that_is_not_a_plain_token_is_replaced(api, sent):
     assert len(response["X-Request-Id"]) == 32
 
 
-def test_the_request_id_is_on_every_log_record_of_the_request(api, scripted, caplog):
+def test_the_request_id_is_on_every_log_record_of_the_request(api, scripted, caplog, settings):
     from litellm.exceptions import ServiceUnavailableError
 
     conversation = api.post("/api/v1/conversations", {"model": "scripted/chat-a"}, format="json")
     scripted.answer(ServiceUnavailableError(message="down", llm_provider="x", model="chat-a"))
+    caplog.handler.addFilter(RequestIdFilter())  # as settings.LOGGING's handlers have it
     with caplog.at_level(logging.WARNING):
         api.post(
             f"/api/v1/conversations/{conversation.json()['id']}/messages",
@@ -54,6 +57,7 @@ def test_the_request_id_is_on_every_log_record_of_the_request(api, scripted, cap
     [failed] = [r for r in caplog.records if "chat.model_failed" in r.getMessage()]
     assert failed.request_id == "trace-42"
     assert all("pumpernickel" not in r.getMessage() for r in caplog.records)
+    assert "request_id" in settings.LOGGING["handlers"]["console"]["filters"]
 
 
 # --- Rate limits ------------------------------------------------------------------------------
@@ -106,13 +110,7 @@ def test_json_is_gzipped_for_clients_that_take_it_and_streams_never(api, scripte
     assert json.loads(gzip.decompress(zipped.content))["count"] == 30
 
     conversation = api.post("/api/v1/conversations", {}, format="json").json()["id"]
-    stream = api.post(
-        f"/api/v1/conversations/{conversation}/messages",
-        {"content": "hello"},
-        format="json",
-        HTTP_ACCEPT="text/event-stream",
-        HTTP_ACCEPT_ENCODING="gzip",
-    )
+    stream = sse.send(api, conversation, "hello", HTTP_ACCEPT_ENCODING="gzip")
     assert not stream.has_header("Content-Encoding")
     b"".join(stream.streaming_content)
 

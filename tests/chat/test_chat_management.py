@@ -54,12 +54,7 @@ def test_a_bare_greeting_leaves_the_chat_to_be_named_by_the_next_message(api):
 
 def test_a_streamed_reply_starts_with_the_title_the_chat_now_has(api):
     conversation = api.post(API, {}, format="json").json()
-    response = api.post(
-        f"{API}/{conversation['id']}/messages",
-        {"content": "Hey! Ideas for a rainy Sunday?"},
-        format="json",
-        HTTP_ACCEPT="text/event-stream",
-    )
+    response = sse.send(api, conversation["id"], "Hey! Ideas for a rainy Sunday?")
     first = next(sse.parse(response.streaming_content))
     assert first.kind == "start"
     assert first.data["title"] == "Ideas for a rainy Sunday"

@@ -15,6 +15,7 @@ from django.conf import settings
 from httpx_sse import connect_sse
 
 from chat.models import Message
+from core.middleware import RequestIdFilter
 from tests import sse
 from tests.conftest import Streamed
 
@@ -329,6 +330,7 @@ def test_a_streamed_reply_logs_with_its_request_id(api, scripted, caplog):
 
     chat = new_chat(api)
     scripted.answer(ServiceUnavailableError(message="down", llm_provider="x", model="chat-a"))
+    caplog.handler.addFilter(RequestIdFilter())  # as settings.LOGGING's handlers have it
     with caplog.at_level("WARNING"):
         list(send(api, chat, HTTP_X_REQUEST_ID="trace-7").streaming_content)
     [failed] = [r for r in caplog.records if "chat.model_failed" in r.getMessage()]
