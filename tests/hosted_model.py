@@ -6,8 +6,10 @@ request it received, body and headers, so a test can check what litellm really s
 the messages, ``response_format``, ``temperature``, the token bound, the key. Nothing of ours
 is faked: the product talks to it through litellm's own ``openai`` provider, as to a real one.
 
-An answer is a text, ``("status", code, body)`` for an HTTP error, or a callable of the request
-body returning one of those. With nothing scripted it answers ``{"edits": []}``.
+An answer is a text, ``("status", code, body)`` for an HTTP error, ``("stream", pieces)`` for a
+streamed answer (server-sent chunks as OpenAI sends them; a ``threading.Event`` among the
+pieces holds the stream there until the test sets it), or a callable of the request body
+returning one of those. With nothing scripted it answers ``{"edits": []}``.
 """
 
 from __future__ import annotations
@@ -53,8 +55,40 @@ class HostedModel:
                 item = model._next(body)
                 if isinstance(item, tuple) and item[0] == "status":
                     self._send(item[1], item[2])
+                elif isinstance(item, tuple) and item[0] == "stream":
+                    self._stream(body, item[1])
                 else:
                     self._send(200, _completion(body, str(item)))
+
+            def _stream(self, body: dict[str, Any], pieces: list[Any]) -> None:
+                # Delimited by closing the connection, as an HTTP/1.1 server may.
+                self.close_connection = True
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.send_header("Connection", "close")
+                self.end_headers()
+                for piece in [*pieces, None]:
+                    if isinstance(piece, threading.Event):
+                        piece.wait(timeout=60)  # a bound, should the test never set it
+                        continue
+                    delta = {} if piece is None else {"content": piece}
+                    chunk = {
+                        "id": "chatcmpl-local",
+                        "object": "chat.completion.chunk",
+                        "created": int(time.time()),
+                        "model": body.get("model", ""),
+                        "choices": [
+                            {
+                                "index": 0,
+                                "delta": delta,
+                                "finish_reason": "stop" if piece is None else None,
+                            }
+                        ],
+                    }
+                    self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+                    self.wfile.flush()
+                self.wfile.write(b"data: [DONE]\n\n")
+                self.wfile.flush()
 
             def _send(self, status: int, data: Any) -> None:
                 raw = json.dumps(data).encode()
