@@ -1,8 +1,13 @@
 """Start-up stays cheap and offline: litellm (seconds to import) is imported lazily, and when it
 is, it reads its price list and tokenizer files from disk."""
 
+import contextlib
+import os
+import signal
 import subprocess
 import sys
+from collections.abc import Iterator
+from pathlib import Path
 
 from django.conf import settings
 
@@ -85,40 +90,46 @@ def health_of(port: int) -> dict | None:
         return json.loads(error.read())
 
 
-def test_the_web_server_loads_litellm_before_it_forks_a_worker(tmp_path):
-    """gunicorn with the repository's config (as in production and ``make run``): the master
-    has litellm and the tokenizer loaded before the first worker boots, so no worker's first
-    message waits for them."""
-    import os
-    import signal
-
-    from tests.test_make_run import EMBEDDED_ENV_DROPS, eventually, free_port
+@contextlib.contextmanager
+def web_server(tmp_path: Path, *, workers: int = 2, **env: str) -> Iterator[int]:
+    """gunicorn with the repository's config on a free port (its output in ``web.log``)."""
+    from tests.test_make_run import EMBEDDED_ENV_DROPS, free_port
 
     port = free_port()
-    env = {k: v for k, v in os.environ.items() if k not in EMBEDDED_ENV_DROPS}
-    env.update(DATA_DIR=str(tmp_path), HOME=str(tmp_path))
+    environment = {k: v for k, v in os.environ.items() if k not in EMBEDDED_ENV_DROPS}
+    environment.update(DATA_DIR=str(tmp_path), HOME=str(tmp_path), **env)
     log = (tmp_path / "web.log").open("w")
     web = subprocess.Popen(
         [
             *(sys.executable, "-m", "gunicorn", "-c", "config/gunicorn.py"),
-            *("--bind", f"127.0.0.1:{port}", "--workers", "2", "config.wsgi"),
+            *("--bind", f"127.0.0.1:{port}", "--workers", str(workers), "config.wsgi"),
         ],
         cwd=settings.BASE_DIR,
-        env=env,
+        env=environment,
         stdout=log,
         stderr=subprocess.STDOUT,
         start_new_session=True,
     )
     try:
+        yield port
+    finally:
+        os.killpg(web.pid, signal.SIGTERM)
+        web.wait(timeout=60)
+        log.close()
+
+
+def test_the_web_server_loads_litellm_before_it_forks_a_worker(tmp_path):
+    """gunicorn with the repository's config (as in production and ``make run``): the master
+    has litellm and the tokenizer loaded before the first worker boots, so no worker's first
+    message waits for them."""
+    from tests.test_make_run import eventually
+
+    with web_server(tmp_path) as port:
         # The server answers /healthz (503 when no worker beats: the suite may or may not have
         # had an in-process worker a moment ago, so the worker's field is not asserted here).
         health = eventually(lambda: health_of(port))
         assert health is not None
         assert (health["database"], health["broker"]) == ("ok", "ok")
-    finally:
-        os.killpg(web.pid, signal.SIGTERM)
-        web.wait(timeout=60)
-        log.close()
     output = (tmp_path / "web.log").read_text()
     loaded = output.index("litellm and the tokenizer loaded")
     assert loaded < output.index("Booting worker")

@@ -347,29 +347,34 @@ def _wait_for(condition: Any, what: str, bound: float = 30) -> None:
         time.sleep(0.02)
 
 
+def hang_up_and_resume(http: httpx.Client, model: str, hold: threading.Event) -> Any:
+    """An app's SSE client reads "start" and one piece, hangs up while the model holds the
+    rest, and comes back with Last-Event-ID. The pieces read, the question, and the rest."""
+    token = http.post("/auth/guest").json()["token"]
+    http.headers["Authorization"] = f"Bearer {token}"
+    chat = http.post("/conversations", json={"model": model}).json()["id"]
+    url = f"/conversations/{chat}/messages"
+    with connect_sse(http, "POST", url, json={"content": "Count to four"}) as source:
+        events = source.iter_sse()
+        start, first = next(events), next(events)
+    # The connection is closed here, with the model still holding its third piece.
+    assert (start.event, first.event) == ("start", "delta")
+    question = start.json()["user_message"]["id"]
+    stream = f"/conversations/{chat}/messages/{question}/stream"
+    with connect_sse(http, "GET", stream, headers={"Last-Event-ID": first.id}) as source:
+        rest = source.iter_sse()
+        second = next(rest)  # relayed while the model waits
+        hold.set()
+        tail = [second, *rest]
+    return [first.json()["content"]], stream, question, tail
+
+
 def test_drop_and_resume_through_a_real_sse_client(live_server, scripted):
     hold = threading.Event()
     scripted.answer(Streamed("one ", "two ", hold, "three ", "four."))
     with httpx.Client(base_url=f"{live_server.url}/api/v1", timeout=30) as http:
-        token = http.post("/auth/guest").json()["token"]
-        http.headers["Authorization"] = f"Token {token}"
-        chat = http.post("/conversations", json={"model": "scripted/chat-a"}).json()["id"]
-        url = f"/conversations/{chat}/messages"
-
-        with connect_sse(http, "POST", url, json={"content": "Count to four"}) as source:
-            events = source.iter_sse()
-            start = next(events)
-            first = next(events)
-        # The connection is closed here, with the model still holding its third piece.
-        assert (start.event, first.event, first.data) == ("start", "delta", '{"content": "one "}')
-        question = start.json()["user_message"]["id"]
-
-        stream = f"/conversations/{chat}/messages/{question}/stream"
-        with connect_sse(http, "GET", stream, headers={"Last-Event-ID": first.id}) as source:
-            rest = source.iter_sse()
-            assert next(rest).json() == {"content": "two "}  # relayed while the model waits
-            hold.set()
-            tail = list(rest)
+        read, stream, question, tail = hang_up_and_resume(http, "scripted/chat-a", hold)
+        assert read == ["one "]
 
         # An id of a run never kept: the newest run, from a "start" (the app starts afresh).
         forged = f"{question}.1.5"
@@ -380,8 +385,8 @@ def test_drop_and_resume_through_a_real_sse_client(live_server, scripted):
             "one two three four."
         )
 
-    assert [e.event for e in tail] == ["delta", "delta", "done"]
-    assert "".join(e.json()["content"] for e in tail[:2]) == "three four."
+    assert [e.event for e in tail] == ["delta", "delta", "delta", "done"]
+    assert "".join(e.json()["content"] for e in tail[:3]) == "two three four."
     _wait_for(lambda: Message.objects.filter(role="assistant").exists(), "the stored reply")
     assert Message.objects.get(role="assistant").content == "one two three four."
     assert len(scripted.calls) == 1
