@@ -31,7 +31,7 @@ class NewConversationForm(forms.Form):
         label=_("Message"),
         required=False,
         strip=False,
-        widget=forms.Textarea(attrs={"rows": 3, "placeholder": _("Message")}),
+        widget=forms.Textarea(attrs={"rows": 3, "placeholder": _("Message"), "autofocus": True}),
     )
 
     def __init__(self, user: Person | None, *args: Any, **kwargs: Any) -> None:

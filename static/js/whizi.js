@@ -384,6 +384,15 @@
       }
     }
 
+    // Said once through the page's live region (a reply, "Stopped"): screen readers hear the
+    // whole reply when it is done, never each streamed piece.
+    const replyStatus = chat.querySelector("[data-reply-status]");
+    function announce(text) {
+      if (!replyStatus) return;
+      replyStatus.textContent = "";
+      replyStatus.textContent = text.trim();
+    }
+
     // One reply streamed into ``reply`` from ``url``; ``onStart`` sees the "start" event. The
     // outcome: "done" (stored), "stopped-empty" (stopped before a word: nothing stored),
     // "error" (the model failed, said in the bubble), "broken" (the connection broke
@@ -445,6 +454,7 @@
               scrollDown();
             } else if (event === "done") {
               if (payload.assistant_message_id == null) {
+                announce(chat.dataset.stopped);
                 result.outcome = "stopped-empty";
               } else {
                 reply.dataset.messageId = payload.assistant_message_id;
@@ -452,6 +462,7 @@
                 rendered.finish(payload.html || "");
                 if (payload.stopped) markStopped(reply);
                 addReplyActions(chat, reply);
+                announce(payload.stopped ? `${body.textContent} ${chat.dataset.stopped}` : body.textContent);
                 result.outcome = "done";
               }
             } else if (event === "error") {
@@ -527,6 +538,8 @@
       if (!named || !title?.hasAttribute("data-untitled")) return;
       title.textContent = named;
       title.removeAttribute("data-untitled");
+      // The tab follows the chat: "New chat · Whizi" becomes "Trip to Lisbon · Whizi".
+      document.title = `${named} · ${document.title.split(" · ").pop()}`;
       const current = document.querySelector(".conversation-list [aria-current=page]");
       if (current) current.textContent = title.textContent;
     }
@@ -870,6 +883,16 @@
   // a browser without <dialog>) gets instead.
 
   function setupDialogs() {
+    // An opener is a link to the confirmation page (all a page without JavaScript needs) in
+    // the role of a button, so Space opens it too, as a button's would; also in a section
+    // drawn again after a change.
+    document.addEventListener("keydown", (event) => {
+      const opener = event.key === " " && event.target.closest?.("[data-open-dialog]");
+      if (opener) {
+        event.preventDefault();
+        opener.click();
+      }
+    });
     document.addEventListener("click", (event) => {
       const opener = event.target.closest("[data-open-dialog]");
       if (opener) {

@@ -148,7 +148,7 @@ def test_chatting_fills_memory_which_can_be_seen_deleted_cleared_and_switched_of
     assert not any("Turin" in line for line in Memory.objects.get().lines)
 
     # Clear, after the confirmation dialog.
-    page.locator("#memory").get_by_role("link", name="Clear memory").click()
+    page.locator("#memory").get_by_role("button", name="Clear memory").click()
     dialog = page.locator("dialog#clear-memory-dialog")
     expect(dialog).to_be_visible()
     expect(dialog.get_by_role("heading")).to_have_text("Clear Whizi's memory?")
@@ -220,7 +220,7 @@ def test_cancelling_the_clear_dialog_keeps_everything(page: Page, live_server: A
     remember(guest_session(page, live_server.url), "Name is Anna")
     page.goto("/settings/")
     page.locator("#memory .memory-row > summary").click()
-    page.get_by_role("link", name="Clear memory").click()
+    page.get_by_role("button", name="Clear memory").click()
     dialog = page.locator("dialog#clear-memory-dialog")
     dialog.get_by_role("button", name="Cancel").click()
     expect(dialog).to_be_hidden()
@@ -262,7 +262,7 @@ def test_a_guest_confirms_deleting_their_data_in_a_dialog(page: Page, live_serve
     data = page.locator("#data")
     expect(data.get_by_label("Password")).to_have_count(0)
 
-    data.get_by_role("link", name="Delete my data").click()
+    data.get_by_role("button", name="Delete my data").click()
     dialog = page.locator("dialog#delete-data-dialog")
     expect(dialog).to_be_visible()
     expect(dialog.get_by_role("heading")).to_have_text("Delete your data?")
@@ -270,7 +270,7 @@ def test_a_guest_confirms_deleting_their_data_in_a_dialog(page: Page, live_serve
     expect(dialog).to_be_hidden()
     assert User.objects.filter(pk=guest.pk).exists()
 
-    data.get_by_role("link", name="Delete my data").click()
+    data.get_by_role("button", name="Delete my data").click()
     dialog.get_by_role("button", name="Delete my data").click()
     expect(page.locator(".notice.success")).to_have_text(
         "Deleted. Your chats, projects and memory are gone."
@@ -287,7 +287,7 @@ def test_a_guest_confirms_deleting_their_data_on_a_page_without_javascript(
     page.set_default_timeout(10_000)
     guest = guest_session(page, live_server.url)
     page.goto("/settings/")
-    page.locator("#data").get_by_role("link", name="Delete my data").click()
+    page.locator("#data").get_by_role("button", name="Delete my data").click()
     expect(page.get_by_role("heading", name="Delete your data?")).to_be_visible()
     assert User.objects.filter(pk=guest.pk).exists()
     page.get_by_role("button", name="Delete my data").click()
@@ -387,7 +387,7 @@ def test_the_memory_essentials_work_without_javascript(browser: Browser, live_se
     expect(page.locator("#memory .memory-line")).to_have_text(["Name is Anna"])
     expect(page.locator("#memory details.memory-row")).to_have_attribute("open", "")
 
-    page.locator("#memory").get_by_role("link", name="Clear memory").click()
+    page.locator("#memory").get_by_role("button", name="Clear memory").click()
     expect(page.get_by_role("heading", name="Clear Whizi's memory?")).to_be_visible()
     page.get_by_role("button", name="Clear memory").click()
     expect(page.locator("#memory .memory-empty")).to_be_visible()

@@ -177,14 +177,14 @@ def test_a_project_is_edited_then_deleted_after_a_confirmation(
     expect(page.locator(".project-instructions")).to_have_text(["Answer in British English."])
 
     page.get_by_role("link", name="Edit “Thesis on urban gardens”").click()
-    page.get_by_role("link", name="Delete project").click()
+    page.get_by_role("button", name="Delete project").click()
     dialog = page.get_by_role("dialog", name="Delete “Thesis on urban gardens”?")
     expect(dialog).to_contain_text("its 1 chat")
     dialog.get_by_role("button", name="Cancel").click()
     expect(dialog).to_be_hidden()
     assert Project.objects.exists()
 
-    page.get_by_role("link", name="Delete project").click()
+    page.get_by_role("button", name="Delete project").click()
     dialog.get_by_role("button", name="Delete project").click()
     expect(page.locator(".notice.success")).to_have_text("Project deleted.")
     expect(page.locator(".project")).to_have_count(0)

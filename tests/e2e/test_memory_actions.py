@@ -141,7 +141,7 @@ def test_two_quick_adds_show_both(page: Page, guest: User) -> None:
 
 def test_a_slow_clear_says_it_is_clearing_until_it_is_done(page: Page, guest: User) -> None:
     held = Held(page)
-    page.locator("#memory").get_by_role("link", name="Clear memory").click()
+    page.locator("#memory").get_by_role("button", name="Clear memory").click()
     page.locator("dialog#clear-memory-dialog").get_by_role("button", name="Clear memory").click()
     held.wait_for(1)
     expect(page.locator("[data-memory-pending]")).to_have_text("Clearing…")

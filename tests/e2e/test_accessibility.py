@@ -1,0 +1,135 @@
+"""Keyboard, screen reader and eyesight (issue 28, in part): a finished reply is said once
+through a live region and the tab follows the chat; focus is visible at 3:1 and not clipped;
+the receipt's targets are 24×24 px; dialog openers answer Space like buttons; the composer has
+focus on a new chat; the message list takes focus and nothing scrolls sideways."""
+
+from __future__ import annotations
+
+import re
+import threading
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from chat import services as chat_services
+from chat.models import Conversation
+from tests.conftest import Streamed
+from tests.e2e.conftest import guest_session
+from tests.e2e.test_browser import REMEMBER_ANNA, send, wait_for_reply
+from tests.web.conftest import remember
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def chat(page: Page, live_server: Any) -> Conversation:
+    guest = guest_session(page, live_server.url)
+    conversation = chat_services.create_conversation(owner_id=guest.pk, model="scripted/chat-a")
+    page.goto(f"/c/{conversation.pk}/")
+    return conversation
+
+
+def contrast(page: Page, selector: str, prop: str) -> float:
+    """WCAG contrast of an element's computed ``prop`` colour against white."""
+    return page.evaluate(
+        """([selector, prop]) => {
+          const value = getComputedStyle(document.querySelector(selector))[prop];
+          const [r, g, b] = value.match(/\\d+(\\.\\d+)?/g).slice(0, 3).map(Number);
+          const lin = (c) =>
+            (c /= 255) <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+          const L = 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+          return 1.05 / (L + 0.05);
+        }""",
+        [selector, prop],
+    )
+
+
+def test_a_finished_reply_is_said_once_and_the_tab_follows_the_chat(
+    page: Page, chat: Conversation, scripted: Any
+) -> None:
+    held = threading.Event()
+    scripted.answer(Streamed("Try the ", held, "harbour walk."))
+    status = page.locator("[data-reply-status]")
+    send(page, "Ideas for a walk in Genoa?")
+    expect(page.locator(".message.assistant .bubble")).to_contain_text("Try the")
+    expect(status).to_have_text("")  # a piece is never said on its own
+    held.set()
+    wait_for_reply(page, 1)
+    expect(status).to_have_text("Try the harbour walk.")
+    expect(page).to_have_title(re.compile(r"^Ideas for a walk in Genoa · "))
+
+
+def test_a_stopped_reply_is_said_with_stopped(
+    page: Page, chat: Conversation, scripted: Any, settings
+):
+    settings.CHAT_MODEL_TIMEOUT = 30
+    settings.CHAT_STOP_CHECK_SECONDS = 0
+    held = threading.Event()
+    scripted.answer(Streamed(held, "Never seen."))
+    send(page, "Tell me a story")
+    # The stream has started (a stop sent before that stops nothing, by design).
+    expect(page.locator(".message.user[data-message-id]")).to_have_count(1)
+    with page.expect_response("**/stop"):
+        page.get_by_role("button", name="Stop").click()
+    held.set()  # the first word comes, and with it the stop
+    expect(page.locator("[data-reply-status]")).to_have_text("Never seen. Stopped")
+
+
+def test_focus_is_a_solid_ring_of_3_to_1_that_no_scroller_clips(
+    page: Page, chat: Conversation
+) -> None:
+    page.keyboard.press("Tab")
+    ring = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+    assert ring == "solid"
+    assert contrast(page, ":focus-visible", "outlineColor") >= 3
+    listed = page.locator(".conversation-list a").first
+    listed.focus()
+    offset = listed.evaluate("el => parseFloat(getComputedStyle(el).outlineOffset)")
+    assert offset < 0  # drawn inside: the list's overflow cannot cut it off
+
+
+def test_the_message_list_takes_focus_and_nothing_scrolls_sideways_while_editing(
+    page: Page, chat: Conversation, scripted: Any
+) -> None:
+    scripted.answer("A long answer " * 40)
+    send(page, "Tell me something long " * 10)
+    wait_for_reply(page, 1)
+    messages = page.locator("[data-messages]")
+    messages.focus()
+    expect(messages).to_be_focused()
+    page.locator(".message.user").get_by_role("link", name="Edit").click()
+    page.keyboard.press("Escape")
+    sideways = messages.evaluate("el => [el.scrollLeft, el.scrollWidth - el.clientWidth]")
+    assert sideways[0] == 0
+    assert messages.evaluate("el => getComputedStyle(el).overflowX") == "hidden"
+
+
+def test_the_composer_has_focus_on_a_new_chat(page: Page) -> None:
+    page.goto("/")
+    expect(page.get_by_label("Message")).to_be_focused()
+
+
+def test_space_on_a_dialog_opener_opens_the_dialog(page: Page, live_server: Any) -> None:
+    remember(guest_session(page, live_server.url), "Name is Anna")
+    page.goto("/settings/")
+    page.locator("#memory .memory-row > summary").click()
+    opener = page.locator("#memory").get_by_role("button", name="Clear memory")
+    opener.focus()
+    page.keyboard.press(" ")
+    expect(page.locator("#clear-memory-dialog")).to_be_visible()
+
+
+def test_the_receipts_targets_are_24_px_at_least(page: Page, eager_memory: None) -> None:
+    page.goto("/")
+    send(page, REMEMBER_ANNA)
+    receipt = page.locator(".message.user").first.locator("[data-receipt]")
+    expect(receipt).to_contain_text("Memory updated", timeout=15_000)
+    for target in (
+        receipt.get_by_role("button", name="Undo"),
+        receipt.get_by_role("link", name="Memory settings"),
+    ):
+        box = target.bounding_box()
+        assert box is not None and box["width"] >= 24 and box["height"] >= 24
+        # One row with the link: Undo no longer falls out of it onto a line of its own.
+        assert target.evaluate("el => !!el.closest('.receipt-actions')")
