@@ -21,6 +21,8 @@ from playwright.sync_api import Browser, Page, sync_playwright
 
 from accounts import services as accounts_services
 from accounts.models import User
+from chat import services as chat_services
+from chat.models import Conversation
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -88,6 +90,15 @@ def page(browser: Browser, live_server: Any) -> Iterator[Page]:
     yield page
     page.context.close()
     assert refused == []
+
+
+@pytest.fixture
+def chat(page: Page, live_server: Any) -> Conversation:
+    """A guest's chat on a scripted model, open in ``page``."""
+    guest = guest_session(page, live_server.url)
+    conversation = chat_services.create_conversation(owner_id=guest.pk, model="scripted/chat-a")
+    page.goto(f"/c/{conversation.pk}/")
+    return conversation
 
 
 @pytest.fixture

@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from chat import services as chat_services
 from chat.models import Conversation
 from tests.conftest import Streamed
 from tests.e2e.conftest import guest_session
@@ -20,14 +19,6 @@ from tests.e2e.test_browser import REMEMBER_ANNA, send, wait_for_reply
 from tests.web.conftest import remember
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def chat(page: Page, live_server: Any) -> Conversation:
-    guest = guest_session(page, live_server.url)
-    conversation = chat_services.create_conversation(owner_id=guest.pk, model="scripted/chat-a")
-    page.goto(f"/c/{conversation.pk}/")
-    return conversation
 
 
 def contrast(page: Page, selector: str, prop: str) -> float:

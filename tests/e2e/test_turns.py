@@ -11,22 +11,11 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, Route, expect
 
-from chat import services as chat_services
 from chat.models import Conversation, Message
 from tests.conftest import Streamed
-from tests.e2e.conftest import guest_session
 from tests.e2e.test_browser import send, wait_for_reply
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def chat(page: Page, live_server: Any) -> Conversation:
-    """A guest's chat on a scripted model, open in ``page``."""
-    guest = guest_session(page, live_server.url)
-    conversation = chat_services.create_conversation(owner_id=guest.pk, model="scripted/chat-a")
-    page.goto(f"/c/{conversation.pk}/")
-    return conversation
 
 
 def test_stop_keeps_what_arrived_and_marks_the_reply_stopped(
