@@ -222,17 +222,42 @@
     async function run() {
       if (running) return;
       carried = [];
+      let last = null;
       while (queue.length) {
         const intent = queue.shift();
         running = true;
         showPending(intent.kind);
         await send(intent);
+        last = intent.kind;
       }
       running = false;
       hidePending();
       const done = section();
-      // The notice takes the focus, unless the person is typing the next fact.
-      if (done && document.activeElement !== done.querySelector(ADD_BOX)) focusNotice(done);
+      if (!done) return;
+      announce(done, last);
+      if (last === "switch") {
+        // The switch keeps the focus, as a switch does; its new state is on it (aria-checked).
+        done.querySelector(".memory-switch [role=switch]")?.focus({ preventScroll: true });
+      } else if (document.activeElement !== done.querySelector(ADD_BOX)) {
+        // The notice takes the focus, unless the person is typing the next fact.
+        focusNotice(done);
+      }
+    }
+
+    // What happened, said once through the page's live region (the section is drawn anew):
+    // the notice, or for the switch its new state.
+    function announce(done, kind) {
+      const announcer = document.querySelector("[data-memory-announcer]");
+      const notice = done.querySelector(".notice");
+      if (!announcer || (kind !== "switch" && notice?.getAttribute("role") === "alert")) return;
+      // Said here, not again by the notice drawn with the section.
+      done.querySelectorAll(".notice[role=status]").forEach((n) => n.removeAttribute("role"));
+      const said =
+        kind === "switch"
+          ? done.querySelector(".memory-switch .muted")?.textContent
+          : notice?.textContent;
+      announcer.textContent = "";
+      announcer.textContent = (said || "").trim();
     }
 
     document.addEventListener("submit", (event) => {

@@ -101,10 +101,15 @@ def test_the_composer_has_focus_on_a_new_chat(page: Page) -> None:
     expect(page.get_by_label("Message")).to_be_focused()
 
 
-def test_space_on_a_dialog_opener_opens_the_dialog(page: Page, live_server: Any) -> None:
+def open_memory(page: Page, live_server: Any) -> None:
+    """A guest who remembers one fact, on Settings with the Memory section open."""
     remember(guest_session(page, live_server.url), "Name is Anna")
     page.goto("/settings/")
     page.locator("#memory .memory-row > summary").click()
+
+
+def test_space_on_a_dialog_opener_opens_the_dialog(page: Page, live_server: Any) -> None:
+    open_memory(page, live_server)
     opener = page.locator("#memory").get_by_role("button", name="Clear memory")
     opener.focus()
     page.keyboard.press(" ")
@@ -124,3 +129,38 @@ def test_the_receipts_targets_are_24_px_at_least(page: Page, eager_memory: None)
         assert box is not None and box["width"] >= 24 and box["height"] >= 24
         # One row with the link: Undo no longer falls out of it onto a line of its own.
         assert target.evaluate("el => !!el.closest('.receipt-actions')")
+
+
+def test_the_memory_switch_keeps_focus_and_its_new_state_is_said(
+    page: Page, live_server: Any
+) -> None:
+    open_memory(page, live_server)
+    switch = page.locator("#memory").get_by_role("switch", name="Use memory")
+    switch.focus()
+    announcer = page.locator("[data-memory-announcer]")
+
+    page.keyboard.press(" ")
+    switch = page.locator("#memory").get_by_role("switch", name="Use memory")
+    expect(switch).to_have_attribute("aria-checked", "false")
+    expect(switch).to_be_focused()
+    expect(announcer).to_contain_text("Off: nothing is read or saved.")
+
+    page.keyboard.press("Enter")
+    switch = page.locator("#memory").get_by_role("switch", name="Use memory")
+    expect(switch).to_have_attribute("aria-checked", "true")
+    expect(switch).to_be_focused()
+    expect(announcer).to_contain_text("uses and updates memory")
+
+
+def test_after_adding_a_fact_the_outcome_is_said_once_by_the_page(
+    page: Page, live_server: Any
+) -> None:
+    open_memory(page, live_server)
+    box = page.locator("#memory .add-line input[name=text]")
+    box.fill("Plays the cello")
+    box.press("Enter")
+    expect(page.locator("#memory .memory-line")).to_have_text(["Name is Anna", "Plays the cello"])
+    announcer = page.locator("[data-memory-announcer]")
+    notice = page.locator("#memory .notice").first
+    expect(announcer).to_have_text(notice.inner_text().strip())
+    assert notice.get_attribute("role") is None  # said by the page's region, not twice
