@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from django import template
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.formats import date_format, number_format
 
 register = template.Library()
@@ -22,4 +22,12 @@ def line_date(value: datetime) -> str:
     """A date in the reader's language and time zone ("November 3"), with a past year's year."""
     moment = timezone.localtime(value)
     same_year = moment.year == timezone.localtime().year
-    return date_format(moment, "MONTH_DAY_FORMAT" if same_year else "DATE_FORMAT")
+    text = date_format(moment, "MONTH_DAY_FORMAT" if same_year else "DATE_FORMAT")
+    if (translation.get_language() or "").split("-")[0] in LOWERCASE_MONTHS:
+        month = date_format(moment, "F")  # Django's Italian names are capitalised
+        text = text.replace(month, month.lower())
+    return text
+
+
+# Languages that write a month in lower case mid-sentence ("4 dicembre", "4 décembre").
+LOWERCASE_MONTHS = frozenset({"it", "fr", "es", "pt"})

@@ -164,3 +164,16 @@ def test_after_adding_a_fact_the_outcome_is_said_once_by_the_page(
     notice = page.locator("#memory .notice").first
     expect(announcer).to_have_text(notice.inner_text().strip())
     assert notice.get_attribute("role") is None  # said by the page's region, not twice
+
+
+def test_control_edges_and_the_switchs_track_meet_3_to_1(page: Page, live_server: Any) -> None:
+    open_memory(page, live_server)
+    page.locator("#memory").get_by_role("switch", name="Use memory").click()
+    expect(page.locator("#memory [role=switch]")).to_have_attribute("aria-checked", "false")
+    for selector, prop in (
+        ("#memory .add-line input[name=text]", "borderTopColor"),
+        ("#memory [role=switch]", "backgroundColor"),  # the track when off
+        ("#memory progress", "borderTopColor"),
+        ("#memory .button.secondary", "borderTopColor"),
+    ):
+        assert contrast(page, selector, prop) >= 3, selector

@@ -80,8 +80,8 @@ def test_a_deleted_chat_is_no_longer_linked(
 @pytest.mark.parametrize(
     ("language", "note", "added"),
     [
-        # Django's Italian month names are capitalised ("3 Novembre").
-        ("it", "Dalla tua chat “Trip ideas”, 3 Novembre", "Aggiunto da te, 3 Novembre"),
+        # Mid-sentence, as Italian writes it: Django's own names are capitalised ("Novembre").
+        ("it", "Dalla tua chat “Trip ideas”, 3 novembre", "Aggiunto da te, 3 novembre"),
         ("fr", "De votre discussion « Trip ideas », 3 novembre", "Ajouté par vous, 3 novembre"),
     ],
 )
