@@ -8,6 +8,7 @@ them. A pruned, cleared or scrubbed version shows what is left of it (perhaps no
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TypedDict
@@ -114,6 +115,23 @@ def changes_since(owner_id: int, since: int, *, most: int = 200) -> tuple[list[d
     return changes, rows[most - 1].version if more else now, more
 
 
+def undone_versions(memory_id: int, versions: Iterable[int] | None = None) -> set[int]:
+    """Which of ``versions`` (all kept, with None) an Undo reverted: Undo reverts only the
+    newest version, so the version right after one it reverted is the Undo's own."""
+    wanted = None if versions is None else set(versions)
+    if wanted is not None and not wanted:
+        return set()
+    rows = MemoryVersion.objects.filter(memory_id=memory_id)
+    if wanted is not None:
+        rows = rows.filter(version__gte=min(wanted))
+    ordered = list(rows.order_by("version").values_list("version", "kind"))
+    return {
+        version
+        for (version, _), (_, next_kind) in itertools.pairwise(ordered)
+        if (wanted is None or version in wanted) and next_kind == MemoryVersion.Kind.UNDO
+    }
+
+
 def change_of(message: Message) -> Change | None:
     """What the turn's pass changed, as far as its version still holds; None otherwise."""
     version: MemoryVersion | None = message.memory_version
@@ -136,6 +154,7 @@ class Receipt:
     change: Change | None
     undoable: bool
     forget_missed: bool = False
+    undone: bool = False  # an Undo reverted it: the receipt says so, on every load
 
     @property
     def items(self) -> list[tuple[str, str]]:
@@ -168,10 +187,16 @@ def receipts_in(messages: Iterable[Message], *, owner_id: int) -> dict[int, Rece
             missed.add(message.pk)
     if not newest and not missed:
         return {}
-    current = Memory.objects.filter(owner_id=owner_id).values_list("version", flat=True).first()
+    memory_id, current = Memory.objects.filter(owner_id=owner_id).values_list(
+        "pk", "version"
+    ).first() or (None, None)
+    undone = undone_versions(memory_id, newest) if memory_id is not None else set()
     shown = {
         message_id: Receipt(
-            change, undoable=change["version"] == current, forget_missed=message_id in missed
+            change,
+            undoable=change["version"] == current,
+            forget_missed=message_id in missed,
+            undone=change["version"] in undone,
         )
         for message_id, change in newest.values()
     }

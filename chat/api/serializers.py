@@ -38,6 +38,7 @@ class MemoryChangeSerializer(serializers.Serializer):
         help_text="Whether Undo can still revert it: its version is the list's newest. `false` "
         "once anything changed the list since, an Undo of this change included."
     )
+    undone = serializers.BooleanField(help_text="An Undo reverted it: the app says so.")
 
 
 class MemoryChangeItemSerializer(MemoryChangeSerializer):
@@ -50,7 +51,6 @@ class MemoryChangeItemSerializer(MemoryChangeSerializer):
         allow_null=True, help_text="The person's message whose reading made it (a pass's)."
     )
     conversation = serializers.IntegerField(allow_null=True)
-    undone = serializers.BooleanField(help_text="An Undo reverted it.")
 
 
 class MemoryChangesSerializer(serializers.Serializer):
@@ -115,11 +115,18 @@ class MessageSerializer(serializers.ModelSerializer):
         if change is None:
             return None
         # One look at the list's version per answer, however many messages (a shared context).
-        current = cast(dict, self.context).setdefault("memory_versions", {})
+        context = cast(dict, self.context)
+        current = context.setdefault("memory_versions", {})
+        undone = context.setdefault("memory_undone", {})
         memory_id = message.memory_version.memory_id  # type: ignore[union-attr]  # a change has one
         if memory_id not in current:
             current[memory_id] = receipts.current_version(memory_id)
-        return {**change, "undoable": change["version"] == current[memory_id]}
+            undone[memory_id] = receipts.undone_versions(memory_id)
+        return {
+            **change,
+            "undoable": change["version"] == current[memory_id],
+            "undone": change["version"] in undone[memory_id],
+        }
 
     @extend_schema_field(serializers.BooleanField(allow_null=True))
     def get_memory_forget_missed(self, message: Message) -> bool | None:

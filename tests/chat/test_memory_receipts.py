@@ -64,6 +64,7 @@ def test_a_turn_whose_pass_changed_the_list_says_what_changed(api, account, memo
         "removed": [],
         "forgotten": [],
         "undoable": True,
+        "undone": False,
     }
     # The assistant's words are never a source: nothing is said of them.
     assert (reply["memory_updated"], reply["memory_change"]) == (None, None)

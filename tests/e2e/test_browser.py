@@ -447,8 +447,9 @@ def test_a_remember_request_shows_memory_updated_without_a_reload_and_undo_rever
     expect(receipt.get_by_role("button", name="Undo")).to_have_count(0)
     assert Memory.objects.get().lines == []
 
-    # Loaded again, the page still shows what that turn changed, with nothing left to undo.
+    # Loaded again, the page still shows what that turn changed, undone, with nothing to undo.
     page.reload()
     receipt = page.locator(".message.user").first.locator("[data-receipt]")
     expect(receipt).to_contain_text("Memory updated")
     expect(receipt.get_by_role("button", name="Undo")).to_have_count(0)
+    expect(receipt.locator("[data-receipt-status]")).to_have_text("Undone.")
