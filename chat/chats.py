@@ -17,8 +17,7 @@ from chat.models import Conversation, ConversationQuerySet
 from core.people import Person
 from memory.facade import clean_text
 
-# Lists show the newest chats; older ones are found by a search.
-LIST_LIMIT = 200
+# The sidebar shows the newest chats; older ones are found by a search.
 SIDEBAR_LIMIT = 50
 TITLE_MAX_CHARS = 120
 SEARCH_MAX_CHARS = 200

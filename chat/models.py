@@ -162,6 +162,10 @@ class Message(models.Model):
     def __str__(self) -> str:
         return f"{self.role} message #{self.pk}"
 
+    def newest_reply(self) -> Message | None:
+        """The stored reply to this message of the person's (a regenerate's replaces it)."""
+        return self.replies.filter(role=Message.Role.ASSISTANT).order_by("-pk").first()
+
 
 class VoiceSession(models.Model):
     """A spoken session: its prompt carries memory; its transcript feeds one memory pass."""

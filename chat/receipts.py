@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TypedDict
 
-from django.db.models import Prefetch, QuerySet, prefetch_related_objects
+from django.db.models import QuerySet
 from django.utils.translation import gettext
 
 from chat.models import Conversation, Message
@@ -36,13 +36,6 @@ class Change(TypedDict):
 def with_receipts(messages: QuerySet[Message]) -> QuerySet[Message]:
     """``messages`` with their pass's version in the same query (without its full lines)."""
     return messages.select_related("memory_version").defer("memory_version__lines")
-
-
-def load_messages(conversation: Conversation) -> None:
-    """Prefetch the conversation's messages with receipts: one query, however many messages."""
-    prefetch_related_objects(
-        [conversation], Prefetch("messages", queryset=with_receipts(Message.objects.all()))
-    )
 
 
 def memory_updated(message: Message) -> bool | None:
@@ -96,13 +89,9 @@ def changes_since(owner_id: int, since: int, *, most: int = 200) -> tuple[list[d
         message, conversation = causes.get(row.pk, (None, None))
         changes.append(
             {
-                "version": row.version,
+                **_change(row),
                 "kind": row.kind,
                 "at": row.created_at,
-                "added": list(row.added),
-                "changed": [{"from": old, "to": new} for old, new in row.changed],
-                "removed": list(row.removed),
-                "forgotten": list(row.forgotten),
                 "message": message,
                 "conversation": conversation,
                 # Undo reverts only the newest version: its own version comes right after.
@@ -137,6 +126,10 @@ def change_of(message: Message) -> Change | None:
     version: MemoryVersion | None = message.memory_version
     if memory_updated(message) is not True or version is None:
         return None
+    return _change(version)
+
+
+def _change(version: MemoryVersion) -> Change:
     return Change(
         version=version.version,
         added=list(version.added),

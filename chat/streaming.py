@@ -89,17 +89,13 @@ def resumed_reply(
         return event_stream(_relayed(head, relays.read_on(chat, start, deadline=deadline)))
     start = Position(question.pk, 0)
     head = [_event("start", first, start.event_id)]
-    return event_stream(iter([*head, *_from_table(start, _stored_reply(question))]))
+    return event_stream(iter([*head, *_from_table(start, question.newest_reply())]))
 
 
 def _relayed(head: list[str], rest: Iterator[relays.Relayed | None]) -> Iterator[str]:
     yield from head
     for event in rest:
         yield KEEP_ALIVE if event is None else _event(event.kind, event.data, event.event_id)
-
-
-def _stored_reply(question: Message) -> Message | None:
-    return question.replies.filter(role=Message.Role.ASSISTANT).order_by("-pk").first()
 
 
 def _from_table(start: Position, reply: Message | None) -> list[str]:

@@ -27,7 +27,6 @@ from django.http.response import HttpResponseBase
 from django.utils.translation import gettext_lazy as _
 from rest_framework.exceptions import ParseError
 from rest_framework.request import Request
-from rest_framework.response import Response
 
 from core.errors import Conflict, Invalid
 
@@ -134,14 +133,14 @@ def answered_before(request: Request) -> bool:
         return False
 
 
-def finish(made: Claim, response: HttpResponseBase, ref: Any) -> None:
+def finish(made: Claim, status: int, ref: Any) -> None:
     """Keep a success for retries; forget anything else, so a retry runs again."""
     client = _client()
     if client is None:
         return
     try:
-        if response.status_code < 400:
-            record = {"fp": made.fingerprint, "status": response.status_code, "ref": ref}
+        if status < 400:
+            record = {"fp": made.fingerprint, "status": status, "ref": ref}
             client.set(made.key, json.dumps(record), ex=KEPT_FOR)
         else:
             client.delete(made.key)
@@ -172,10 +171,11 @@ def idempotent(
                 response = post(view, request, *args, **kwargs)
             except BaseException:
                 if got is not None:
-                    finish(got, Response(status=500), None)
+                    finish(got, 500, None)  # failed: the key is free for a retry
                 raise
             if got is not None:
-                finish(got, response, ref(response) if response.status_code < 400 else None)
+                status = response.status_code
+                finish(got, status, ref(response) if status < 400 else None)
             return response
 
         wrapper.idempotent = True  # type: ignore[attr-defined]  # read by core.schema

@@ -30,9 +30,6 @@ class Pages(CursorPagination):
             # A cursor that decodes to a position no row can have ("p=abc", a 13th month).
             raise _bad_cursor() from None
 
-    def page_size_of(self, request: Request) -> int:
-        return self.get_page_size(request)
-
     def get_page_size(self, request: Request) -> int:
         raw = request.query_params.get(self.page_size_query_param)
         if raw is None:

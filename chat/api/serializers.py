@@ -281,7 +281,8 @@ class WithdrawalSerializer(serializers.Serializer):
 class ReplyErrorSerializer(serializers.Serializer):
     code = serializers.CharField(
         help_text="`model_timeout`, `model_unavailable`, `model_rate_limited`, `model_error`, "
-        "`empty`, `too_long` (the model's); `unavailable`, `busy` (ours: not stored)."
+        "`empty`, `too_long` (the model's); `unavailable`, `busy` (ours: not stored); "
+        "`no_reply` (a retry found no reply stored)."
     )
     detail = serializers.CharField()
 

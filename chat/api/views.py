@@ -75,7 +75,7 @@ def _answered_again(
             raise InProgress(headers={"Retry-After": "1"})
     except relays.RelayUnavailable:
         raise Unavailable from None
-    reply = question.replies.filter(role=Message.Role.ASSISTANT).order_by("-pk").first()
+    reply = question.newest_reply()
     exchange = services.Exchange(
         user_message=question, assistant_message=reply, error=None if reply else "no_reply"
     )
@@ -155,7 +155,7 @@ class ConversationDetailView(APIView):
         conversation.newest_messages = pages.in_order(_messages_of(conversation), request)  # type: ignore[attr-defined]
         pages.base_url = request.build_absolute_uri(f"{request.path}/messages")
         if "limit" in request.query_params:  # the next page as long as this one
-            pages.base_url += f"?limit={pages.page_size_of(request)}"
+            pages.base_url += f"?limit={pages.get_page_size(request)}"
         conversation.older_messages = pages.links()["previous"]  # type: ignore[attr-defined]
         return Response(s.ConversationDetailSerializer(conversation).data)
 
