@@ -49,9 +49,14 @@ run: install
 
 # Tests run against real PostgreSQL and Redis (DATABASE_URL and REDIS_URL when set, else the
 # local servers); browser tests use Debian's chromium at /usr/bin/chromium.
-test: install
+test: install node_modules/.installed
 	$(PY) manage.py makemigrations --check --dry-run --settings=config.settings_test
 	$(PY) -m pytest $(PYTEST_ARGS)
+
+# What the browser tests inject into pages (axe-core), from package-lock.json with its hashes.
+node_modules/.installed: package-lock.json
+	npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+	touch $@
 
 lint: install
 	$(VENV)/bin/ruff check .
@@ -68,5 +73,5 @@ bench: install
 
 # Refresh docs/screenshots/ (Settings → Memory in English and Italian, the chat on a desktop and a
 # phone) from a real browser.
-screenshots: install
+screenshots: install node_modules/.installed
 	UPDATE_SCREENSHOTS=1 $(PY) -m pytest tests/e2e -k screenshots

@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TypedDict
+from typing import NamedTuple, TypedDict
 
 from django.db.models import QuerySet
 from django.utils.translation import gettext
@@ -129,6 +129,26 @@ def change_of(message: Message) -> Change | None:
     return _change(version)
 
 
+def _standing(change: Change, lines: list[str]) -> tuple[bool, ...]:
+    """Whether each line of ``change`` (in ``Receipt.items`` order) still stands in ``lines``."""
+    record = facade.ChangeRecord(
+        added=change["added"],
+        changed=[(line["from"], line["to"]) for line in change["changed"]],
+        removed=change["removed"],
+        forgotten=change["forgotten"],
+    )
+    return facade.standing(lines, record)
+
+
+def receipt_of(conversation: Conversation, version: int) -> Receipt | None:
+    """The receipt of the turn of ``conversation`` whose pass made ``version``, as it is now."""
+    turns = with_receipts(
+        conversation.messages.filter(role=Message.Role.USER, memory_version__version=version)
+    )
+    shown = receipts_in(turns, owner_id=conversation.owner_id)
+    return next(iter(shown.values()), None)
+
+
 def _change(version: MemoryVersion) -> Change:
     return Change(
         version=version.version,
@@ -148,6 +168,8 @@ class Receipt:
     undoable: bool
     forget_missed: bool = False
     undone: bool = False  # an Undo reverted it: the receipt says so, on every load
+    # Per line of ``items``: its change still stands in the list, so it alone can be undone.
+    standing: tuple[bool, ...] = ()
 
     @property
     def items(self) -> list[tuple[str, str]]:
@@ -163,6 +185,26 @@ class Receipt:
                 for line in self.change["forgotten"]
             ),
         ]
+
+    @property
+    def lines(self) -> list[ReceiptLine]:
+        """Each line of the change with its number (what ``undo_line`` takes), whether it alone
+        can be undone (only in a change of several lines: else Undo says it), and whether it
+        was taken back since."""
+        several = len(self.items) > 1 and not self.undone
+        stands = [*self.standing, *[True] * len(self.items)]
+        return [
+            ReceiptLine(item, kind, text, several and stands[item], several and not stands[item])
+            for item, (kind, text) in enumerate(self.items)
+        ]
+
+
+class ReceiptLine(NamedTuple):
+    item: int
+    kind: str
+    text: str
+    undoable: bool
+    gone: bool
 
 
 def receipts_in(messages: Iterable[Message], *, owner_id: int) -> dict[int, Receipt]:
@@ -180,19 +222,21 @@ def receipts_in(messages: Iterable[Message], *, owner_id: int) -> dict[int, Rece
             missed.add(message.pk)
     if not newest and not missed:
         return {}
-    memory_id, current = Memory.objects.filter(owner_id=owner_id).values_list(
-        "pk", "version"
-    ).first() or (None, None)
+    memory_id, current, lines = Memory.objects.filter(owner_id=owner_id).values_list(
+        "pk", "version", "lines"
+    ).first() or (None, None, [])
     undone = undone_versions(memory_id, newest) if memory_id is not None else set()
-    shown = {
-        message_id: Receipt(
+    shown = {}
+    for message_id, change in newest.values():
+        standing = _standing(change, lines)
+        shown[message_id] = Receipt(
             change,
             undoable=change["version"] == current,
             forget_missed=message_id in missed,
-            undone=change["version"] in undone,
+            # An Undo came next and nothing of the change stands: not a single line's Undo.
+            undone=change["version"] in undone and not any(standing),
+            standing=standing,
         )
-        for message_id, change in newest.values()
-    }
     for message_id in missed - set(shown):
         shown[message_id] = Receipt(None, undoable=False, forget_missed=True)
     return shown

@@ -353,16 +353,28 @@ def memory_receipts(request: HttpRequest, pk: int) -> JsonResponse:
 @require_POST
 @person_optional
 def undo_memory(request: HttpRequest, pk: int) -> HttpResponse:
-    """Undo the change a receipt shows while it is newest (``version`` acts as If-Match)."""
+    """Undo the change a receipt shows while it is newest (``version`` acts as If-Match), or
+    with ``item`` one line of it while that line's change stands. Scripts get the receipt
+    drawn again."""
     conversation = conversation_for(person_of(request), pk)
     with shown_on_page(request, texts={"stale_version": RECEIPT_STALE}):
         version = facade.version_of(request.POST.get("version", ""))
-        if version is None:
+        item = request.POST.get("item")
+        if version is None or (item is not None and not item.isdigit()):
             raise facade.VersionNotFound
-        result = facade.undo_version(
-            owner_id=conversation.owner_id, version=version, expected_version=version
-        )
+        if item is None:
+            result = facade.undo_version(
+                owner_id=conversation.owner_id, version=version, expected_version=version
+            )
+        else:
+            result = facade.undo_line(
+                owner_id=conversation.owner_id, version=version, item=int(item)
+            )
         if _accepts(request, "application/json"):
-            return JsonResponse({"version": result.memory.version})
+            receipt = receipts.receipt_of(conversation, version)
+            shown = receipt and render_to_string(
+                "chat/_receipt.html", {"receipt": receipt, "conversation": conversation}, request
+            )
+            return JsonResponse({"version": result.memory.version, "receipt": shown or ""})
         messages.success(request, _("Undone."))
     return redirect("chat:conversation", pk=conversation.pk)

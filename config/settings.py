@@ -456,6 +456,9 @@ MEMORY_PASS_BACKOFF_MAX_SECONDS = env.int("MEMORY_PASS_BACKOFF_MAX_SECONDS", def
 # Versions kept for undo and restore: the newest this many, or younger than this many days.
 MEMORY_HISTORY_KEEP_VERSIONS = env.int("MEMORY_HISTORY_KEEP_VERSIONS", default=50)
 MEMORY_HISTORY_KEEP_DAYS = env.int("MEMORY_HISTORY_KEEP_DAYS", default=90)
+# How often an open Settings page asks whether a pass changed the list (0: only on coming back
+# to the tab). An unchanged list costs one indexed read and a 204.
+MEMORY_SECTION_REFRESH_SECONDS = env.float("MEMORY_SECTION_REFRESH_SECONDS", default=10.0)
 # A queued pass not run after this long is resent; matches ``visibility_timeout`` above, as
 # sooner would duplicate a pass waiting in a backlog.
 MEMORY_PASS_RESEND_AFTER_SECONDS = env.int("MEMORY_PASS_RESEND_AFTER_SECONDS", default=600)

@@ -16,7 +16,7 @@ from memory import rollback, screening, services
 from memory.engine import handover, model_health
 from memory.offline import asks, extractor
 from memory.queueing import request_pass, request_pass_or_defer
-from memory.rules import budget, prompts, triggers
+from memory.rules import budget, changes, prompts, triggers
 from memory.rules.lines import clean_text as clean_text
 from memory.rules.provenance import Said as Said
 from memory.services import MemoryRead as MemoryRead
@@ -88,6 +88,9 @@ owe_pass_or_defer = request_pass_or_defer
 
 take_back = rollback.take_back
 undo_version = rollback.undo_version
+undo_line = rollback.undo_line
+ChangeRecord = changes.ChangeRecord
+standing = changes.standing
 VersionNotFound = rollback.VersionNotFound
 
 # --- A guest becoming an account, an account going -------------------------------------------

@@ -36,6 +36,26 @@ def change_of(version: MemoryVersion) -> changes.ChangeRecord:
     )
 
 
+def counted(version: MemoryVersion) -> dict[str, int]:
+    """How many lines ``version``'s change added, changed and removed when it was made."""
+    if version.counts:
+        return {kind: int(version.counts.get(kind, 0)) for kind in ("added", "changed", "removed")}
+    return _named(version)  # a version from before the numbers were kept
+
+
+def later_deleted(version: MemoryVersion) -> int:
+    """How many lines of ``version``'s change the person deleted since: counted, not named."""
+    return max(0, sum(counted(version).values()) - sum(_named(version).values()))
+
+
+def _named(version: MemoryVersion) -> dict[str, int]:
+    return {
+        "added": len(version.added),
+        "changed": len(version.changed),
+        "removed": len(version.removed) + len(version.forgotten),
+    }
+
+
 def _store_change(version: MemoryVersion, record: changes.ChangeRecord) -> None:
     version.added = list(record.added)
     version.changed = [[old, new] for old, new in record.changed]
@@ -58,7 +78,13 @@ def record(
     row = MemoryVersion(
         memory_id=memory_id, version=version, kind=kind, lines=list(after), sources=list(sources)
     )
-    _store_change(row, change or changes.diff(before, after, pairs=pairs))
+    made = change or changes.diff(before, after, pairs=pairs)
+    _store_change(row, made)
+    row.counts = {
+        "added": len(made.added),
+        "changed": len(made.changed),
+        "removed": len(made.removed) + len(made.forgotten),
+    }
     row.save(force_insert=True)
     # A forget is undoable only while its version is the newest: now no more.
     MemoryVersion.objects.filter(memory_id=memory_id, version__lt=version).exclude(
@@ -81,11 +107,15 @@ def prune(*, memory_id: int) -> None:
     ).delete()
 
 
-def start_over(*, memory_id: int, version: int) -> None:
-    """A clear: only the empty list remains, with no change recorded (nothing cleared is named)."""
+def start_over(*, memory_id: int, version: int, cleared: int) -> None:
+    """A clear: only the empty list remains, with how many lines went (none of them named)."""
     MemoryVersion.objects.filter(memory_id=memory_id).delete()
     MemoryVersion.objects.create(
-        memory_id=memory_id, version=version, kind=MemoryVersion.Kind.CLEAR, lines=[]
+        memory_id=memory_id,
+        version=version,
+        kind=MemoryVersion.Kind.CLEAR,
+        lines=[],
+        counts={"added": 0, "changed": 0, "removed": cleared},
     )
 
 

@@ -216,6 +216,9 @@ class MemoryVersion(models.Model):
     forgotten_sources = models.JSONField(default=list)
     # Why each line a rules change removed was refused ("secret", …): never the line itself.
     screened = models.JSONField(default=list)
+    # How many lines the change added, changed and removed when it was made: a later forget
+    # scrubs their words above, never these numbers ({} before they were kept).
+    counts = models.JSONField(default=dict)
     created_at = models.DateTimeField(default=timezone.now)
 
     objects = MemoryVersionQuerySet.as_manager()

@@ -142,12 +142,44 @@ def restore_version(*, owner_id: int, version: int, expected_version: int | None
 def undo_version(*, owner_id: int, version: int, expected_version: int | None) -> RolledBack:
     """Revert the change that made ``version``, only while it is newest (else StaleVersion)."""
 
-    def reverted(memory: Memory, row: MemoryVersion) -> Target:
+    def whole(memory: Memory, row: MemoryVersion) -> changes.ChangeRecord:
         if history.newest_version(memory_id=memory.pk) != row.version:
             raise StaleVersion
         record = history.change_of(row)
         if record.empty:
             raise NothingToUndo
+        return record
+
+    return _undo(owner_id=owner_id, version=version, expected=expected_version, pick=whole)
+
+
+def undo_line(*, owner_id: int, version: int, item: int) -> RolledBack:
+    """Revert one line of the change that made ``version`` (``changes.one``), on the list as it
+    is now, while that line's change still stands there (else NothingToUndo). Found by its
+    words, so no version is expected; a forget's line only while its version is newest."""
+
+    def one_line(memory: Memory, row: MemoryVersion) -> changes.ChangeRecord:
+        single = changes.one(history.change_of(row), item)
+        if single is None or not changes.holds(memory.lines, single):
+            raise NothingToUndo
+        if single.forgotten and history.newest_version(memory_id=memory.pk) != row.version:
+            raise StaleVersion
+        return single
+
+    return _undo(owner_id=owner_id, version=version, expected=None, pick=one_line)
+
+
+def _undo(
+    *,
+    owner_id: int,
+    version: int,
+    expected: int | None,
+    pick: Callable[[Memory, MemoryVersion], changes.ChangeRecord],
+) -> RolledBack:
+    """Revert what ``pick`` takes of the change that made ``version``."""
+
+    def reverted(memory: Memory, row: MemoryVersion) -> Target:
+        record = pick(memory, row)
         # What comes back was in the previous version (if still kept).
         before = history.version_before(memory_id=memory.pk, version=row.version)
         return changes.revert(memory.lines, record), changes.inverse_pairs(record), before
@@ -155,7 +187,7 @@ def undo_version(*, owner_id: int, version: int, expected_version: int | None) -
     return _roll_back(
         owner_id=owner_id,
         version=version,
-        expected=expected_version,
+        expected=expected,
         kind=MemoryEvent.Kind.UNDO,
         target=reverted,
     )

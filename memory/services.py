@@ -89,6 +89,8 @@ class LineItem:
     changed_at: datetime
     # Written or asked for by the person: a background pass never changes it on its own.
     pinned: bool = False
+    # The message it was learned from, while its conversation is there to link to.
+    message: int | None = None
 
 
 @dataclass
@@ -143,6 +145,17 @@ def view_memory(*, owner_id: int) -> MemoryView:
     )
 
 
+def state_of(*, owner_id: int) -> str:
+    """What the Settings page compares to know whether its list is the server's, in one
+    indexed read: the list's version and the switch. A visitor's is the empty list's."""
+    row = Memory.objects.filter(owner_id=owner_id).values_list("version", "enabled").first()
+    return shown_state(*row) if row else shown_state(0, True)
+
+
+def shown_state(version: int, enabled: bool) -> str:
+    return f"{version}.{int(enabled)}"
+
+
 def line_items(memory: Memory) -> list[LineItem]:
     """Each line with its source and conversation title; only the owner's titles are named."""
     sources = sources_of(memory)
@@ -161,6 +174,7 @@ def line_items(memory: Memory) -> list[LineItem]:
                 learned_at=datetime.fromisoformat(src["learned_at"]),
                 changed_at=datetime.fromisoformat(src["changed_at"]),
                 pinned=provenance.is_pinned(src),
+                message=None if title is None else src.get("message"),
             )
         )
     return items
@@ -394,7 +408,7 @@ def clear_memory(*, owner_id: int) -> None:
         )
         # The row is ours until commit.
         version = Memory.objects.filter(pk=memory.pk).values_list("version", flat=True).get()
-        history.start_over(memory_id=memory.pk, version=version)
+        history.start_over(memory_id=memory.pk, version=version, cleared=len(before))
         scheduling.cancel(memory.pk)
         tombstones.bury(memory_id=memory.pk, lines=before)
         turns.store().skip_unread_of(owner_id)

@@ -60,6 +60,7 @@ class Work:
                 text=turn["content"],
                 remember=is_remember_request(self._whole_text(place, turn)),
                 turn=place + 1,
+                message=self._message(place),
             )
             for place, turn in enumerate(self.transcript)
             if turn["role"] == "user"
@@ -76,6 +77,9 @@ class Work:
     def _whole_text(self, place: int, turn: Turn) -> str:
         text: str = self.whole_texts.get(place) or turn["content"]
         return text
+
+    def _message(self, place: int) -> int | None:
+        return self.message_ids[place] if place < len(self.message_ids) else None
 
     def _conversation(self, turn: Turn) -> int | None:
         number = turn.get("conversation")

@@ -86,6 +86,38 @@ def revert(lines: Sequence[str], record: ChangeRecord) -> list[str]:
     return reverted
 
 
+def one(record: ChangeRecord, item: int) -> ChangeRecord | None:
+    """The ``item``-th line of ``record`` alone, counted as a receipt shows them (added,
+    changed, removed, forgotten); None past the end."""
+    parts = _parts(record)
+    return parts[item] if 0 <= item < len(parts) else None
+
+
+def _parts(record: ChangeRecord) -> list[ChangeRecord]:
+    return [
+        *(ChangeRecord(added=[line]) for line in record.added),
+        *(ChangeRecord(changed=[pair]) for pair in record.changed),
+        *(ChangeRecord(removed=[line]) for line in record.removed),
+        *(ChangeRecord(forgotten=[line]) for line in record.forgotten),
+    ]
+
+
+def holds(lines: Sequence[str], record: ChangeRecord) -> bool:
+    """``record``'s change still stands in ``lines``: what it added or rewrote is there, what it
+    removed is not. Only then does undoing it mean anything."""
+    there = set(lines)
+    return (
+        all(line in there for line in record.added)
+        and all(new in there and old not in there for old, new in record.changed)
+        and not any(line in there for line in [*record.removed, *record.forgotten])
+    )
+
+
+def standing(lines: Sequence[str], record: ChangeRecord) -> tuple[bool, ...]:
+    """Whether each line of ``record`` (in ``one``'s order) still stands in ``lines``."""
+    return tuple(holds(lines, single) for single in _parts(record))
+
+
 def inverse_pairs(record: ChangeRecord) -> list[tuple[str, str]]:
     """The (from, to) pairs of the change that undoes ``record``."""
     return [(new, old) for old, new in record.changed]

@@ -52,6 +52,8 @@ class Source(TypedDict):
     changed_at: str
     # A line pinned before it changed kind (a guest's own line, merged at signup).
     pinned: NotRequired[bool]
+    # The person's message a pass learned it from, for a link to that very message.
+    message: NotRequired[int]
 
 
 def is_pinned(src: Source) -> bool:
@@ -62,10 +64,15 @@ def stamp(at: datetime) -> str:
     return at.isoformat()
 
 
-def source(kind: str, at: datetime, *, conversation: int | None = None) -> Source:
+def source(
+    kind: str, at: datetime, *, conversation: int | None = None, message: int | None = None
+) -> Source:
     """A line new at ``at``."""
     when = stamp(at)
-    return Source(kind=kind, conversation=conversation, learned_at=when, changed_at=when)
+    made = Source(kind=kind, conversation=conversation, learned_at=when, changed_at=when)
+    if message is not None:
+        made["message"] = message
+    return made
 
 
 def aligned(lines: Sequence[str], sources: Sequence[Source], fallback: Source) -> list[Source]:
@@ -141,6 +148,7 @@ class Said:
     remember: bool = False
     # Its number in the pass's transcript (what a model cites), when read by a pass.
     turn: int | None = None
+    message: int | None = None  # the stored message (None: a voice turn)
 
 
 def supporting(line: str, said: Sequence[Said]) -> int | None:
@@ -192,4 +200,4 @@ def learned_from(
         return source(Kind.VOICE, at)
     spoken = said[index]
     kind = Kind.REMEMBERED if _asked_to_remember(said, index) else Kind.LEARNED
-    return source(kind, at, conversation=spoken.conversation)
+    return source(kind, at, conversation=spoken.conversation, message=spoken.message)

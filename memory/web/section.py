@@ -27,8 +27,16 @@ def section_context(request: HttpRequest, *, expanded: bool = False) -> dict[str
     person = person_of(request)
     # The built-in model is a stand-in: Settings says so, and how to connect a real one.
     offline = settings.MEMORY_MODEL.startswith(f"{llm.OFFLINE_PROVIDER}/")
+    polling = {"memory_poll_ms": round(settings.MEMORY_SECTION_REFRESH_SECONDS * 1000)}
     if person is None:
-        return {"memory": _nothing_yet(), "memory_expanded": expanded, "memory_offline": offline}
+        memory = _nothing_yet()
+        return {
+            "memory": memory,
+            "memory_expanded": expanded,
+            "memory_offline": offline,
+            "memory_state": services.shown_state(memory.version, memory.enabled),
+            **polling,
+        }
     try:
         screening.screen_before_showing(owner_id=person.pk)
         memory = services.view_memory(owner_id=person.pk)
@@ -40,4 +48,6 @@ def section_context(request: HttpRequest, *, expanded: bool = False) -> dict[str
         "memory_expanded": expanded,
         "memory_offline": offline,
         "memory_screened": screened,
+        "memory_state": services.shown_state(memory.version, memory.enabled),
+        **polling,
     }

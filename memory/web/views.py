@@ -11,6 +11,7 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager
 
 from django.contrib import messages
+from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -21,6 +22,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from core.error_pages import shown_on_page
 from core.errors import Text
 from core.people import acting_person, person_of, person_optional, person_required
+from memory import history as versions_kept
 from memory import rollback, screening, services, texts
 from memory.versions import NO_VERSION, version_of
 from memory.web.section import section_context
@@ -53,6 +55,22 @@ def _shown_in_section(
     return shown_on_page(request, tags=TAG, texts=own_words, outage=MEMORY_UNAVAILABLE)
 
 
+def _on_the_line(
+    request: HttpRequest, owner_id: int, index: int, act: Callable[[int, int], object]
+) -> None:
+    """``act(index, version)`` on the list the page was drawn with; when a pass changed the
+    list since, on the list as it is now, at the line the form names (``line``) if it is still
+    there word for word. The person asked about that line, not about a position."""
+    try:
+        act(index, _form_version(request))
+    except (services.StaleVersion, services.LineNotFound):
+        line = request.POST.get("line", "")
+        now = services.view_memory(owner_id=owner_id)
+        if line not in now.lines:
+            raise
+        act(now.lines.index(line), now.version)
+
+
 def _back(request: HttpRequest) -> HttpResponse:
     """The fresh section for the script, else a redirect to Settings."""
     if request.headers.get("X-Whizi-Fragment"):
@@ -63,6 +81,17 @@ def _back(request: HttpRequest) -> HttpResponse:
 @require_GET
 @person_optional
 def section(request: HttpRequest) -> HttpResponse:
+    """The section; 204 when the page already shows the list as it is (``?known=``)."""
+    if (known := request.GET.get("known")) is not None:
+        person = person_of(request)
+        try:
+            state = (
+                services.state_of(owner_id=person.pk) if person else services.shown_state(0, True)
+            )
+        except DatabaseError:
+            return HttpResponse(status=204)  # what is shown stays; the next ask may get through
+        if known == state:
+            return HttpResponse(status=204)
     expanded = request.GET.get("memory") == "open"
     return render(request, "memory/_section.html", section_context(request, expanded=expanded))
 
@@ -88,8 +117,13 @@ def delete_line(request: HttpRequest, index: int) -> HttpResponse:
     with _shown_in_section(request, changed=LIST_CHANGED):
         if (person := person_of(request)) is None:  # a visitor's list is empty
             raise services.LineNotFound
-        services.delete_line(
-            owner_id=person.pk, index=index, expected_version=_form_version(request)
+        _on_the_line(
+            request,
+            person.pk,
+            index,
+            lambda at, version: services.delete_line(
+                owner_id=person.pk, index=at, expected_version=version
+            ),
         )
         messages.success(request, _("Deleted."), extra_tags=TAG)
     return _back(request)
@@ -110,11 +144,13 @@ def edit_line(request: HttpRequest, index: int) -> HttpResponse:
         return _back(request)
     return _write_line(
         request,
-        lambda text: services.edit_line(
-            owner_id=person.pk,
-            index=index,
-            text=text,
-            expected_version=_form_version(request),
+        lambda text: _on_the_line(
+            request,
+            person.pk,
+            index,
+            lambda at, version: services.edit_line(
+                owner_id=person.pk, index=at, text=text, expected_version=version
+            ),
         ),
     )
 
@@ -152,10 +188,10 @@ def history(request: HttpRequest) -> HttpResponse:
             "version": version.version,
             "at": version.created_at,
             "label": texts.VERSION_KINDS.get(version.kind, version.kind),
-            "added": len(version.added),
-            "changed": len(version.changed),
-            "removed": len(version.removed),
+            **versions_kept.counted(version),
+            "later_deleted": versions_kept.later_deleted(version),
             "screened": texts.screened_lines(version.screened),
+            "lines": version.lines,
         }
         for version in versions
     ]

@@ -11,8 +11,22 @@
 
   const ADD_BOX = ".add-line input[name=text]";
 
+  const SHOW_SOURCES = "[data-show-sources]";
+
+  // The control that has the focus, as something to find in a fresh section: its id, else its
+  // name (a line's Edit and Delete are named after their line).
+  function focusKey(section) {
+    const active = document.activeElement;
+    if (!active || active === section || !section.contains(active)) return null;
+    if (active.id) return `#${CSS.escape(active.id)}`;
+    const name = active.getAttribute("aria-label");
+    if (name) return `${active.localName}[aria-label="${CSS.escape(name)}"]`;
+    if (active.matches(".memory-row > summary")) return ".memory-row > summary";
+    return null;
+  }
+
   // What the person is typing in the add box meanwhile stays, with the cursor, whatever list
-  // the answer draws.
+  // the answer draws; so do the sources' toggle and the focus, where its control is still there.
   function swapSection(section, html) {
     const template = document.createElement("template");
     template.innerHTML = html.trim();
@@ -22,6 +36,10 @@
     const typing = box && document.activeElement === box;
     const typed = box?.value || "";
     const at = typing ? [box.selectionStart, box.selectionEnd] : null;
+    const focused = typing ? null : focusKey(section);
+    const sources = section.querySelector(SHOW_SOURCES)?.checked;
+    const freshSources = fresh.querySelector(SHOW_SOURCES);
+    if (freshSources && sources) freshSources.checked = true;
     section.replaceWith(fresh);
     const next = fresh.querySelector(ADD_BOX);
     if (next && typed) next.value = typed;
@@ -29,6 +47,7 @@
       next.focus({ preventScroll: true });
       next.setSelectionRange(at[0], at[1]);
     }
+    if (focused) fresh.querySelector(focused)?.focus({ preventScroll: true });
     return fresh;
   }
 
@@ -256,8 +275,14 @@
         kind === "switch"
           ? done.querySelector(".memory-switch .muted")?.textContent
           : notice?.textContent;
+      say(said);
+    }
+
+    function say(text) {
+      const announcer = document.querySelector("[data-memory-announcer]");
+      if (!announcer) return;
       announcer.textContent = "";
-      announcer.textContent = (said || "").trim();
+      announcer.textContent = (text || "").trim();
     }
 
     document.addEventListener("submit", (event) => {
@@ -284,20 +309,33 @@
       else showPending(intent.kind);
     });
 
-    // Back to this tab: a pass may have saved new facts meanwhile.
-    document.addEventListener("visibilitychange", async () => {
+    // A pass may save facts while this page is open: the section follows the server's list,
+    // asked every few seconds while the tab is shown and on coming back to it (an unchanged
+    // list answers 204, nothing to draw), and says so once. Never while the person is in the
+    // middle of something: an action on its way, a dialog, a line being edited.
+    async function refresh() {
       const current = section();
       if (document.visibilityState !== "visible" || !current || running) return;
-      if (current.querySelector("dialog[open]")) return;
-      const open = current.querySelector("[data-memory-details]")?.open;
+      if (current.querySelector("dialog[open], .line-edit[open]")) return;
+      const url = new URL(current.dataset.memorySection, window.location.href);
+      if (current.querySelector("[data-memory-details]")?.open) {
+        url.searchParams.set("memory", "open");
+      }
+      url.searchParams.set("known", current.dataset.memoryState || "");
       try {
-        const url = current.dataset.memorySection + (open ? "?memory=open" : "");
         const response = await fetch(url, { credentials: "same-origin" });
-        if (response.ok && !running) swapSection(section(), await response.text());
+        if (response.status !== 200 || running || section() !== current) return;
+        const fresh = swapSection(current, await response.text());
+        if (fresh && fresh.dataset.memoryState !== current.dataset.memoryState) {
+          say(texts().updated);
+        }
       } catch {
         /* keep what is shown */
       }
-    });
+    }
+    document.addEventListener("visibilitychange", refresh);
+    const every = Number(section()?.dataset.memoryPollMs);
+    if (every > 0) setInterval(refresh, every);
   }
 
   // The History page's Restore is a plain post (the page reloads with the result): until
@@ -315,5 +353,15 @@
     if (button) button.textContent = form.dataset.pending || button.textContent;
   });
 
-  if (document.querySelector(SECTION)) setupMemory();
+  if (document.querySelector(SECTION)) {
+    setupMemory();
+    // Back from a restore on the History page: focus on what it says happened, once the
+    // browser has scrolled to #memory (which moves the focus to the page itself).
+    const landed = document.querySelector(`${SECTION} > .notice`);
+    if (landed && window.location.hash === "#memory") {
+      const focus = () => requestAnimationFrame(() => focusNotice(landed.parentElement));
+      if (document.readyState === "complete") focus();
+      else window.addEventListener("load", focus, { once: true });
+    }
+  }
 })();

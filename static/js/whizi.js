@@ -212,12 +212,15 @@
       const copied = await copyText(text || "");
       button.focus({ preventScroll: true }); // the old way's selection took it
       const label = button.querySelector(".copy-label");
+      button.dataset.name ||= button.getAttribute("aria-label");
       label.textContent = copied ? chat.dataset.copied : chat.dataset.copyFailed;
+      button.setAttribute("aria-label", label.textContent); // the name holds what it shows
       button.classList.toggle("copied", copied);
       status.textContent = label.textContent; // said by screen readers too
       clearTimeout(button.copiedTimer);
       button.copiedTimer = setTimeout(() => {
         label.textContent = chat.dataset.copyText;
+        button.setAttribute("aria-label", button.dataset.name);
         button.classList.remove("copied");
         if (status.textContent === chat.dataset.copied) status.textContent = "";
       }, COPIED_SHOWN_MS);
@@ -298,6 +301,12 @@
     function setBusy(on) {
       busy = on;
       chat.classList.toggle("is-busy", on);
+      // Inert while a reply streams, for the keyboard and screen readers too, not only dimmed.
+      list.querySelectorAll(".action-button").forEach((action) => {
+        if (action.localName === "button") action.disabled = on;
+        else if (on) action.setAttribute("aria-disabled", "true");
+        else action.removeAttribute("aria-disabled");
+      });
       sendButton.hidden = on;
       stopButton.hidden = !on;
       stopButton.disabled = false;
@@ -409,9 +418,9 @@
       const result = { outcome: null, detail: "", status: 0 };
       const fail = (text) => {
         reply.classList.add("error");
-        reply.setAttribute("role", "alert");
         body.classList.remove("markdown");
         body.textContent = text;
+        announce(text); // through the page's one reply status: a list item is no alert
       };
       try {
         let response;
@@ -641,6 +650,7 @@
         item.hidden = true;
       });
       question.querySelector("[data-unanswered]")?.setAttribute("hidden", "");
+      input.focus(); // the button pressed is gone with the reply it was under
       const reply = addBubble(list, "assistant", chat.dataset.assistant, "");
       scrollDown();
       const result = await streamReply(regenerateForm.action, new URLSearchParams(), reply);
@@ -701,7 +711,10 @@
     });
     refreshTurnActions();
     setupCopy(chat);
-    scrollDown();
+    // Opened at one message (a memory line's source): that message, else the newest.
+    const target = window.location.hash && document.getElementById(window.location.hash.slice(1));
+    if (target && list.contains(target)) target.scrollIntoView({ block: "center" });
+    else scrollDown();
     const draft = takeDraft();
     if (draft && !input.value) {
       input.value = draft;
@@ -762,12 +775,29 @@
     setTimeout(poll, delay);
   }
 
+  // The receipt as the server has it after an undo, by taking away, never adding: its slot is
+  // a live region, and only "Undone." is to be said.
+  function settleReceipt(receipt, fresh) {
+    const which = (form) => form.querySelector("input[name=item]")?.value ?? "all";
+    const kept = new Set([...fresh.querySelectorAll("[data-receipt-undo]")].map(which));
+    receipt.querySelectorAll("[data-receipt-undo]").forEach((form) => {
+      if (!kept.has(which(form))) form.remove();
+    });
+    const items = fresh.querySelectorAll(".receipt-item");
+    receipt.querySelectorAll(".receipt-item").forEach((item, at) => {
+      item.className = items[at]?.className || item.className;
+    });
+    receipt.className = fresh.className;
+  }
+
+  // Undo (the whole change) or one line's undo; then what still stands keeps its own undo, and
+  // what happened is said on the receipt and focused.
   function setupReceiptUndo(chat) {
     chat.addEventListener("submit", async (event) => {
       const form = event.target.closest("[data-receipt-undo]");
       if (!form) return;
       event.preventDefault();
-      const status = form.closest("[data-receipt]").querySelector("[data-receipt-status]");
+      const receipt = form.closest("[data-receipt]");
       const button = form.querySelector("button");
       button.disabled = true;
       let text = chat.dataset.networkError;
@@ -782,6 +812,9 @@
         if (response.ok) {
           text = chat.dataset.receiptUndone;
           settled = true;
+          const { receipt: html } = await response.json();
+          const fresh = html && fragmentOf(html.trim()).querySelector("[data-receipt]");
+          if (fresh) settleReceipt(receipt, fresh);
         } else if (response.status === 412) {
           // The list changed since this receipt: Settings → Memory (linked beside) has it.
           text = chat.dataset.receiptStale;
@@ -796,9 +829,10 @@
       } catch {
         /* the connection broke: said below */
       }
+      const status = receipt.querySelector("[data-receipt-status]");
       status.textContent = text;
       if (settled) {
-        form.remove();
+        if (form.isConnected) form.remove();
         status.setAttribute("tabindex", "-1");
         status.focus({ preventScroll: true });
       } else {
@@ -839,6 +873,7 @@
         status.textContent = error.message || chat.dataset.networkError;
       } finally {
         select.disabled = false;
+        select.focus(); // disabling it took the focus away
         picker.removeAttribute("aria-busy");
       }
     });
@@ -929,6 +964,21 @@
   document.querySelectorAll("[data-language-form] select").forEach((select) => {
     select.addEventListener("change", () => select.form.submit());
   });
+
+  // ---- A form sent back with errors: the first takes the focus, so it is said at once ----
+  // A form's own error, else the first field in error (its description is the error). After
+  // the load, as scrolling to a #fragment moves the focus to the page.
+
+  function focusFirstError() {
+    const first = document.querySelector(
+      "form .notice.error, form [aria-invalid=true], .field.has-error :is(input, select, textarea)",
+    );
+    if (!first) return;
+    if (!first.matches("input, select, textarea")) first.setAttribute("tabindex", "-1");
+    first.focus();
+  }
+  if (document.readyState === "complete") focusFirstError();
+  else window.addEventListener("load", () => requestAnimationFrame(focusFirstError), { once: true });
 
   document.querySelectorAll("[data-chat]").forEach(setupChat);
   document.querySelectorAll("[data-new-chat]").forEach(setupNewChat);

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,6 +27,8 @@ from chat import services as chat_services
 from chat.models import Conversation
 
 CHROMIUM = "/usr/bin/chromium"
+# axe-core from the npm registry (package-lock.json; `make test` installs it).
+AXE = Path(django_settings.BASE_DIR) / "node_modules" / "axe-core" / "axe.min.js"
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -70,6 +74,34 @@ def csp_violations(page: Page) -> list[str]:
     return refused
 
 
+@cache
+def axe_source() -> str:
+    return AXE.read_text()
+
+
+def audit(page: Page) -> None:
+    """Fails on anything axe-core finds on ``page`` as it is now: WCAG 2.2 A and AA, best
+    practices, and 2.5.8's 24×24 px targets."""
+    if page.url == "about:blank":
+        return
+    if not page.evaluate("() => !!window.axe"):
+        page.evaluate(axe_source())  # by the debugger protocol: the page's CSP stays as it is
+    found = page.evaluate(
+        """async () => {
+          const { violations } = await axe.run(document, {
+            rules: { "target-size": { enabled: true } },
+            resultTypes: ["violations"],
+          });
+          return violations.map((v) => ({
+            rule: v.id,
+            impact: v.impact,
+            where: v.nodes.map((n) => n.target.join(" ") + ": " + n.failureSummary),
+          }));
+        }"""
+    )
+    assert found == [], f"{page.url}: {found}"
+
+
 def guest_session(page: Page, base_url: str) -> User:
     """A guest whose session ``page``'s browser holds, as after a visitor's first action (a
     page view alone creates no guest)."""
@@ -84,11 +116,15 @@ def guest_session(page: Page, base_url: str) -> User:
 @pytest.fixture
 def page(browser: Browser, live_server: Any) -> Iterator[Page]:
     """A fresh browser (no cookies) on the live server, in English; the test fails if the
-    browser refused anything under the Content-Security-Policy."""
+    browser refused anything under the Content-Security-Policy, or if axe-core finds anything
+    on the page the test leaves."""
     page = open_page(browser, live_server.url)
     refused = csp_violations(page)
     yield page
-    page.context.close()
+    try:
+        audit(page)  # the state each test leaves the page in
+    finally:
+        page.context.close()
     assert refused == []
 
 

@@ -182,13 +182,14 @@ def test_the_settings_page_shows_where_a_line_came_from_and_its_chat_opens_by_ke
     page.get_by_role("link", name="Settings", exact=True).click()
     memory = page.locator("#memory")
     memory.locator(".memory-row > summary").click()
+    memory.get_by_label("Show where each fact came from").check()
     anna = memory.locator("li").filter(has=page.locator(".memory-line", has_text="Name is Anna"))
     note = anna.locator(".memory-source")
     expect(note).to_have_text(re.compile(r"^From your chat “My name is Anna.*”, \w+ \d+$"))
     link = note.get_by_role("link")
     link.focus()
     page.keyboard.press("Enter")
-    page.wait_for_url(chat_url)
+    page.wait_for_url(re.compile(re.escape(chat_url) + r"#message-\d+$"))
 
 
 def test_a_bad_rewrite_is_undone_by_restoring_a_version_from_the_history_page(
@@ -440,16 +441,16 @@ def test_a_remember_request_shows_memory_updated_without_a_reload_and_undo_rever
     assert Memory.objects.get().lines
 
     # By keyboard: the Undo button takes focus and Enter presses it.
-    undo = receipt.get_by_role("button", name="Undo")
+    undo = receipt.get_by_role("button", name="Undo", exact=True)
     undo.focus()
     page.keyboard.press("Enter")
     expect(receipt.locator("[data-receipt-status]")).to_have_text("Undone.")
-    expect(receipt.get_by_role("button", name="Undo")).to_have_count(0)
+    expect(receipt.get_by_role("button", name="Undo", exact=True)).to_have_count(0)
     assert Memory.objects.get().lines == []
 
     # Loaded again, the page still shows what that turn changed, undone, with nothing to undo.
     page.reload()
     receipt = page.locator(".message.user").first.locator("[data-receipt]")
     expect(receipt).to_contain_text("Memory updated")
-    expect(receipt.get_by_role("button", name="Undo")).to_have_count(0)
+    expect(receipt.get_by_role("button", name="Undo", exact=True)).to_have_count(0)
     expect(receipt.locator("[data-receipt-status]")).to_have_text("Undone.")

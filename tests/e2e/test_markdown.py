@@ -104,19 +104,23 @@ def test_a_markdown_reply_renders_while_it_streams_stays_inert_and_copies(
     streamed_html = bubble.inner_html()
 
     # Copy the reply by keyboard: its Markdown source lands on the clipboard.
-    copy_reply = reply.get_by_role("button", name="Copy reply")
+    copy_reply = reply.locator("[data-copy=reply]")  # named "Copied" once it has copied
+    expect(copy_reply).to_have_accessible_name("Copy reply")
     copy_reply.focus()
     page.keyboard.press("Enter")
     expect(copy_reply).to_have_text("Copied")
+    expect(copy_reply).to_have_accessible_name("Copied")  # what it shows, it is called
     expect(page.locator("[data-copy-status]")).to_have_text("Copied")
     stored = Message.objects.get(role="assistant").content
     assert stored == FIRST_HALF + SECOND_HALF
     assert page.evaluate("navigator.clipboard.readText()") == stored
     expect(copy_reply).to_have_text("Copy")  # and back, for the next copy
+    expect(copy_reply).to_have_accessible_name("Copy reply")
 
     # A code block copies its code alone.
-    bubble.get_by_role("button", name="Copy code").click()
-    expect(bubble.get_by_role("button", name="Copy code")).to_have_text("Copied")
+    copy_code = bubble.locator("[data-copy=code]")
+    copy_code.click()
+    expect(copy_code).to_have_text("Copied")
     assert page.evaluate("navigator.clipboard.readText()") == "print('hi')\nprint('bye')\n"
 
     # Loaded again, the history shows the reply exactly as it streamed, with the same policy.

@@ -293,7 +293,8 @@ def test_a_line_a_forget_pass_drops_unasked_is_a_plain_removal_that_undo_brings_
     client = APIClient()
     client.force_authenticate(account)
     newest = client.get("/api/v1/memory/history").json()[0]
-    assert newest["removed"] == 1  # jazz, an ordinary removal; the dog is held as forgotten
+    # Counted as made: jazz, an ordinary removal, and the dog, forgotten (named only as held).
+    assert (newest["removed"], newest["later_deleted"]) == (2, 0)
     response = client.post(
         "/api/v1/memory/undo",
         {"version": newest["version"]},

@@ -68,10 +68,23 @@ def test_every_change_of_the_list_is_a_version_newest_first(api):
     assert [v["kind"] for v in body] == ["delete_line", "add_line", "add_line"]
     assert [v["version"] for v in body] == sorted((v["version"] for v in body), reverse=True)
     assert body[0]["version"] == api.get("/api/v1/memory").json()["version"]
-    assert set(body[0]) == {"version", "at", "kind", "added", "changed", "removed", "screened"}
+    assert set(body[0]) == {
+        "version",
+        "at",
+        "kind",
+        "added",
+        "changed",
+        "removed",
+        "later_deleted",
+        "screened",
+    }
     assert (body[2]["added"], body[2]["changed"], body[2]["removed"]) == (1, 0, 0)
-    # The deleted line is named nowhere any more, not even by the change that added it.
-    assert (body[1]["added"], body[0]["removed"]) == (0, 0)
+    # Counted as made: the change that added the deleted line still says it added one.
+    assert (body[1]["added"], body[0]["removed"]) == (1, 1)
+    assert [v["later_deleted"] for v in body] == [1, 1, 0]
+    # ...but the deleted line is named nowhere any more.
+    named = api.get(f"/api/v1/memory/history/{body[1]['version']}").json()
+    assert (named["added"], named["lines"]) == ([], ["Name is Anna"])
 
 
 def test_a_version_shows_its_lines_and_its_change(api):
@@ -389,8 +402,9 @@ def test_clear_empties_the_history(api):
 
     history = api.get("/api/v1/memory/history").json()
 
+    # How many went, none of them named.
     assert [(v["kind"], v["added"], v["changed"], v["removed"]) for v in history] == [
-        ("clear", 0, 0, 0)
+        ("clear", 0, 0, 2)
     ]
     assert MemoryVersion.objects.get().lines == []
     assert history[0]["version"] == api.get("/api/v1/memory").json()["version"]

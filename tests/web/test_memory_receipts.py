@@ -111,7 +111,8 @@ def test_undo_from_the_receipt_reverts_the_change(
     response = undo(account_client, conversation, version, **JSON)
     assert response.status_code == 200
     assert Memory.objects.get(owner=account).lines == ["Name is Anna", "Lives in Denver"]
-    assert response.json() == {"version": version + 1}
+    assert response.json()["version"] == version + 1
+    assert ">Undo</button>" not in response.json()["receipt"]  # drawn again, undone
     # The receipt stays, without an Undo that could no longer work.
     page = text_of(account_client.get(reverse("chat:conversation", args=[conversation.pk])))
     assert "Lives in Denver → Lives in Boulder" in page
@@ -176,3 +177,59 @@ def test_the_receipt_speaks_italian_and_french(
     assert f">{undo_label}</button>" in page
     with translation.override(language):
         assert translation.gettext("Undone.") != "Undone."
+
+
+# --- One line of a receipt (issue 28, point 5) -------------------------------------------------
+
+
+@pytest.fixture
+def two_lines(account: User, conversation: Conversation, account_client: Client, memory_model):
+    """A pass that added two lines and changed one."""
+    remember(account, "Name is Anna", "Lives in Denver")
+    memory_model.answer(
+        "Noted.", answer("Name is Anna", "Lives in Boulder", "Has a cat", "Plays the cello")
+    )
+    say(account_client, conversation, "I moved to Boulder, have a cat, play the cello: remember")
+    assert run_pass(account) == "ok"
+    return Memory.objects.get(owner=account).version
+
+
+def undo_line(client: Client, conversation: Conversation, version: int, item: object):
+    url = reverse("chat:undo_memory", args=[conversation.pk])
+    return client.post(url, {"version": version, "item": item}, **JSON)
+
+
+def test_one_line_of_a_change_is_undone_alone_on_the_list_as_it_is(
+    account: User, account_client: Client, conversation: Conversation, two_lines: int
+) -> None:
+    # Items as the receipt shows them: + Has a cat, + Plays the cello, Denver → Boulder.
+    assert undo_line(account_client, conversation, two_lines, 0).status_code == 200
+    assert Memory.objects.get(owner=account).lines == [
+        "Name is Anna",
+        "Lives in Boulder",
+        "Plays the cello",
+    ]
+    # The whole change is no longer newest, yet each line that stands can still go back.
+    response = undo_line(account_client, conversation, two_lines, 2)
+    assert response.status_code == 200
+    assert Memory.objects.get(owner=account).lines == [
+        "Name is Anna",
+        "Lives in Denver",
+        "Plays the cello",
+    ]
+    receipt = response.json()["receipt"]
+    assert receipt.count('class="receipt-item receipt-added is-undone"') == 1
+    assert receipt.count('name="item"') == 1  # only the cello keeps its own Undo
+    assert ">Undo</button>" not in receipt
+
+
+def test_a_line_whose_change_no_longer_stands_is_not_undone_again(
+    account: User, account_client: Client, conversation: Conversation, two_lines: int
+) -> None:
+    assert undo_line(account_client, conversation, two_lines, 1).status_code == 200
+    before = Memory.objects.get(owner=account).lines
+    again = undo_line(account_client, conversation, two_lines, 1)
+    assert (again.status_code, again.json()["code"]) == (409, "nothing_to_undo")
+    for wrong in (99, "x", "-1"):
+        assert undo_line(account_client, conversation, two_lines, wrong).status_code in (404, 409)
+    assert Memory.objects.get(owner=account).lines == before

@@ -310,3 +310,35 @@ def test_the_edit_and_add_forms_are_translated(account: User) -> None:
     page = text_of(client.get(reverse("accounts:settings")))
     assert "Aggiungi un fatto" in page
     assert "Modifica: Vive a Torino" in page
+
+
+# --- A page drawn before a pass (issue 28, point 6) ---------------------------------------------
+
+
+def test_a_page_that_knows_the_list_gets_204_and_one_that_does_not_gets_the_section(
+    guest_client: Client, guest: User
+) -> None:
+    remember(guest, "Name is Anna")
+    url = reverse("memory:section")
+    page = guest_client.get(url).content.decode()
+    state = page.split('data-memory-state="')[1].split('"')[0]
+    assert guest_client.get(url, {"known": state}).status_code == 204
+    remember(guest, "Name is Anna", "Likes jazz")
+    fresh = guest_client.get(url, {"known": state})
+    assert fresh.status_code == 200 and "Likes jazz" in fresh.content.decode()
+
+
+def test_a_delete_from_a_page_drawn_before_a_pass_deletes_the_line_it_names(
+    guest_client: Client, guest: User
+) -> None:
+    drawn = remember(guest, "Name is Anna", "Likes jazz")
+    remember(guest, "Has a cat", "Name is Anna", "Likes jazz")  # a pass since
+    url = reverse("memory:delete_line", args=[1])
+    form = {"version": drawn.version, "line": "Likes jazz"}
+    assert guest_client.post(url, form).status_code == 302
+    assert Memory.objects.get(owner=guest).lines == ["Has a cat", "Name is Anna"]
+    # A line the pass took away is not guessed at: nothing is deleted, and the page says so.
+    gone = {"version": drawn.version, "line": "Lives in Turin"}
+    response = guest_client.post(reverse("memory:delete_line", args=[0]), gone, follow=True)
+    assert "nothing was deleted" in response.content.decode()
+    assert Memory.objects.get(owner=guest).lines == ["Has a cat", "Name is Anna"]

@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 from core.idempotency import Replay, idempotent
 from core.people import PersonRequest
 from core.schema import errors
-from memory import rollback, screening
+from memory import history, rollback, screening
 from memory.models import MemoryVersion
 from memory.versions import MAX_VERSION, etag_of
 from memory.web.api.serializers import ChangedLineSerializer
@@ -33,18 +33,25 @@ class VersionSummarySerializer(serializers.Serializer):
     added = serializers.SerializerMethodField()
     changed = serializers.SerializerMethodField()
     removed = serializers.SerializerMethodField()
+    later_deleted = serializers.SerializerMethodField(
+        help_text="Lines of this change you deleted since: counted in `added`, `changed` and"
+        " `removed` as the change was made, no longer named anywhere."
+    )
     screened = serializers.ListField(
         child=serializers.CharField(), help_text="Why the safety check removed lines, if it did."
     )
 
     def get_added(self, version: MemoryVersion) -> int:
-        return len(version.added)
+        return history.counted(version)["added"]
 
     def get_changed(self, version: MemoryVersion) -> int:
-        return len(version.changed)
+        return history.counted(version)["changed"]
 
     def get_removed(self, version: MemoryVersion) -> int:
-        return len(version.removed)
+        return history.counted(version)["removed"]
+
+    def get_later_deleted(self, version: MemoryVersion) -> int:
+        return history.later_deleted(version)
 
 
 class VersionDetailSerializer(serializers.Serializer):
