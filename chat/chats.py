@@ -32,8 +32,10 @@ def listed(owner: Person | None, *, query: str = "") -> ConversationQuerySet:
 
 
 def sidebar_list(owner: Person | None, *, query: str = "") -> list[Conversation]:
-    """The newest ``SIDEBAR_LIMIT`` of ``listed``."""
-    return list(listed(owner, query=query).only("pk", "title", "updated_at")[:SIDEBAR_LIMIT])
+    """The newest ``SIDEBAR_LIMIT`` of ``listed`` with a message: a chat nothing was said in
+    (a first message refused as too long, say) is no "New chat" left behind."""
+    chats = listed(owner, query=query).said()
+    return list(chats.only("pk", "title", "updated_at")[:SIDEBAR_LIMIT])
 
 
 def clean_title(title: object) -> str:

@@ -168,7 +168,8 @@ class Receipt:
     undoable: bool
     forget_missed: bool = False
     undone: bool = False  # an Undo reverted it: the receipt says so, on every load
-    # Per line of ``items``: its change still stands in the list, so it alone can be undone.
+    # Per line of ``items``: its change still stands in the list, so it alone can be undone
+    # (empty when the record was rewritten since: no line is undone alone then).
     standing: tuple[bool, ...] = ()
 
     @property
@@ -191,11 +192,13 @@ class Receipt:
         """Each line of the change with its number (what ``undo_line`` takes), whether it alone
         can be undone (only in a change of several lines: else Undo says it), and whether it
         was taken back since."""
-        several = len(self.items) > 1 and not self.undone
-        stands = [*self.standing, *[True] * len(self.items)]
+        items = self.items
+        alone = len(items) > 1 and not self.undone and len(self.standing) == len(items)
         return [
-            ReceiptLine(item, kind, text, several and stands[item], several and not stands[item])
-            for item, (kind, text) in enumerate(self.items)
+            ReceiptLine(
+                item, kind, text, alone and self.standing[item], alone and not self.standing[item]
+            )
+            for item, (kind, text) in enumerate(items)
         ]
 
 
@@ -211,6 +214,7 @@ def receipts_in(messages: Iterable[Message], *, owner_id: int) -> dict[int, Rece
     """Receipts among one conversation's ``messages``, by message id: each change under the
     newest turn its pass read, and only changes with something left to show."""
     newest: dict[int, tuple[int, Change]] = {}
+    intact: set[int] = set()  # versions whose record names every line it was made with
     missed: set[int] = set()
     for message in messages:
         change = change_of(message)
@@ -218,6 +222,8 @@ def receipts_in(messages: Iterable[Message], *, owner_id: int) -> dict[int, Rece
             change[key] for key in ("added", "changed", "removed", "forgotten")
         ):
             newest[change["version"]] = (message.pk, change)
+            if message.memory_version and facade.change_intact(message.memory_version):
+                intact.add(change["version"])
         if forget_missed(message):
             missed.add(message.pk)
     if not newest and not missed:
@@ -228,7 +234,8 @@ def receipts_in(messages: Iterable[Message], *, owner_id: int) -> dict[int, Rece
     undone = undone_versions(memory_id, newest) if memory_id is not None else set()
     shown = {}
     for message_id, change in newest.values():
-        standing = _standing(change, lines)
+        # Lines of a record a later delete rewrote are not undone one by one.
+        standing = _standing(change, lines) if change["version"] in intact else ()
         shown[message_id] = Receipt(
             change,
             undoable=change["version"] == current,

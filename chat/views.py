@@ -360,16 +360,15 @@ def undo_memory(request: HttpRequest, pk: int) -> HttpResponse:
     with shown_on_page(request, texts={"stale_version": RECEIPT_STALE}):
         version = facade.version_of(request.POST.get("version", ""))
         item = request.POST.get("item")
-        if version is None or (item is not None and not item.isdigit()):
+        line = None if item is None else facade.version_of(item)  # a small count, checked alike
+        if version is None or (item is not None and line is None):
             raise facade.VersionNotFound
-        if item is None:
+        if line is None:
             result = facade.undo_version(
                 owner_id=conversation.owner_id, version=version, expected_version=version
             )
         else:
-            result = facade.undo_line(
-                owner_id=conversation.owner_id, version=version, item=int(item)
-            )
+            result = facade.undo_line(owner_id=conversation.owner_id, version=version, item=line)
         if _accepts(request, "application/json"):
             receipt = receipts.receipt_of(conversation, version)
             shown = receipt and render_to_string(

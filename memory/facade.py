@@ -12,7 +12,7 @@ from __future__ import annotations
 from django.conf import settings
 
 import llm
-from memory import rollback, screening, services
+from memory import history, rollback, screening, services
 from memory.engine import handover, model_health
 from memory.offline import asks, extractor
 from memory.queueing import request_pass, request_pass_or_defer
@@ -91,6 +91,7 @@ undo_version = rollback.undo_version
 undo_line = rollback.undo_line
 ChangeRecord = changes.ChangeRecord
 standing = changes.standing
+change_intact = history.intact
 VersionNotFound = rollback.VersionNotFound
 
 # --- A guest becoming an account, an account going -------------------------------------------

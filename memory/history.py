@@ -36,24 +36,37 @@ def change_of(version: MemoryVersion) -> changes.ChangeRecord:
     )
 
 
+CHANGE_KINDS: Final = ("added", "changed", "removed")
+
+
 def counted(version: MemoryVersion) -> dict[str, int]:
     """How many lines ``version``'s change added, changed and removed when it was made."""
     if version.counts:
-        return {kind: int(version.counts.get(kind, 0)) for kind in ("added", "changed", "removed")}
-    return _named(version)  # a version from before the numbers were kept
+        return {kind: int(version.counts.get(kind, 0)) for kind in CHANGE_KINDS}
+    return named(version)  # a version from before the numbers were kept
 
 
-def later_deleted(version: MemoryVersion) -> int:
-    """How many lines of ``version``'s change the person deleted since: counted, not named."""
-    return max(0, sum(counted(version).values()) - sum(_named(version).values()))
-
-
-def _named(version: MemoryVersion) -> dict[str, int]:
+def named(version: MemoryVersion) -> dict[str, int]:
+    """What ``version``'s change still names (a later forget scrubs lines from it)."""
     return {
         "added": len(version.added),
         "changed": len(version.changed),
         "removed": len(version.removed) + len(version.forgotten),
     }
+
+
+def later_deleted(version: MemoryVersion) -> int:
+    """How many lines of ``version``'s change the person deleted or had forgotten since:
+    counted, no longer named. Not the lines the version itself took out for good (``own``:
+    a delete's line, a forget's, a clear's)."""
+    still = len(version.added) + len(version.changed) + len(version.removed)
+    own = int(version.counts.get("own", 0))
+    return max(0, sum(counted(version).values()) - still - own)
+
+
+def intact(version: MemoryVersion) -> bool:
+    """``version``'s change names every line it was made with, so each can be undone alone."""
+    return bool(version.counts) and counted(version) == named(version)
 
 
 def _store_change(version: MemoryVersion, record: changes.ChangeRecord) -> None:
@@ -80,11 +93,9 @@ def record(
     )
     made = change or changes.diff(before, after, pairs=pairs)
     _store_change(row, made)
-    row.counts = {
-        "added": len(made.added),
-        "changed": len(made.changed),
-        "removed": len(made.removed) + len(made.forgotten),
-    }
+    row.counts = named(row)
+    if kind == MemoryVersion.Kind.DELETE_LINE:
+        row.counts["own"] = len(made.removed)  # scrubbed from this very record next
     row.save(force_insert=True)
     # A forget is undoable only while its version is the newest: now no more.
     MemoryVersion.objects.filter(memory_id=memory_id, version__lt=version).exclude(
@@ -115,7 +126,7 @@ def start_over(*, memory_id: int, version: int, cleared: int) -> None:
         version=version,
         kind=MemoryVersion.Kind.CLEAR,
         lines=[],
-        counts={"added": 0, "changed": 0, "removed": cleared},
+        counts={"added": 0, "changed": 0, "removed": cleared, "own": cleared},
     )
 
 
@@ -156,9 +167,12 @@ def hold_forgotten(
 ) -> None:
     """Name what ``version`` forgot in its own change, with each line's source, for its
     receipt and one Undo (after ``forget`` scrubbed them everywhere else)."""
-    MemoryVersion.objects.filter(memory_id=memory_id, version=version).update(
-        forgotten=list(lines), forgotten_sources=list(sources)
-    )
+    row = MemoryVersion.objects.filter(memory_id=memory_id, version=version).first()
+    if row is None:
+        return
+    row.forgotten, row.forgotten_sources = list(lines), list(sources)
+    row.counts = {**row.counts, "own": len(row.forgotten)}
+    row.save(update_fields=["forgotten", "forgotten_sources", "counts"])
 
 
 def mark_screened(*, memory_id: int, version: int, reasons: Sequence[str]) -> None:
@@ -188,11 +202,11 @@ def held_sources(version: MemoryVersion) -> dict[str, Source]:
     return dict(zip(version.forgotten, version.forgotten_sources, strict=False))
 
 
-def versions_of(*, memory_id: int, limit: int) -> list[MemoryVersion]:
-    """The newest ``limit`` versions, without their lines (the list shows counts)."""
-    return list(
-        MemoryVersion.objects.filter(memory_id=memory_id).newest_first().defer("lines")[:limit]
-    )
+def versions_of(*, memory_id: int, limit: int, lines: bool = False) -> list[MemoryVersion]:
+    """The newest ``limit`` versions; without their lines unless asked (the API's list shows
+    counts; the History page opens each version), in one query either way."""
+    rows = MemoryVersion.objects.filter(memory_id=memory_id).newest_first()
+    return list((rows if lines else rows.defer("lines"))[:limit])
 
 
 def version_of(*, memory_id: int, version: int) -> MemoryVersion | None:

@@ -145,6 +145,7 @@ class MemoryEvent(models.Model):
         ACCOUNT_DELETED = "account_deleted"
         RESTORE = "restore"
         UNDO = "undo"
+        UNDO_LINE = "undo_line"  # one line of a receipt, taken back alone
         # Stored lines checked again under new rules (``memory.filters.gate.screen``).
         SCREEN = "screen"
 
@@ -195,6 +196,7 @@ class MemoryVersion(models.Model):
         MERGE = MemoryEvent.Kind.MERGE.value
         RESTORE = MemoryEvent.Kind.RESTORE.value
         UNDO = MemoryEvent.Kind.UNDO.value
+        UNDO_LINE = MemoryEvent.Kind.UNDO_LINE.value
         SCREEN = MemoryEvent.Kind.SCREEN.value
         # The list when history began (no change known).
         LEARNED = "learned"

@@ -64,8 +64,16 @@ def screened(lines: Sequence[str]) -> tuple[list[str], int]:
     return kept, len(lines) - len(kept)
 
 
-# A rollback's plan from the list now and the version asked: lines, pairs, sources' version.
-Target = tuple[list[str], list[tuple[str, str]], MemoryVersion | None]
+@dataclass(frozen=True)
+class Target:
+    """A rollback's plan from the list now and the version asked."""
+
+    lines: list[str]
+    pairs: list[tuple[str, str]]
+    back_from: MemoryVersion | None  # where returning lines take their sources
+    # Lines a forget buried that this rollback brings back on purpose (the Undo of that very
+    # forget): the only ones past their tombstones.
+    unforgotten: frozenset[str] = frozenset()
 
 
 def _roll_back(
@@ -84,11 +92,11 @@ def _roll_back(
             raise VersionNotFound
         if expected is not None and memory.version != expected:
             raise StaleVersion
-        lines, pairs, back_from = target(memory, row)
+        plan = target(memory, row)
+        lines, pairs, back_from, undone = plan.lines, plan.pairs, plan.back_from, plan.unforgotten
         # What the person made memory forget never comes back (a line still listed is no
         # comeback), except by the Undo of that very forget.
         forgotten = tombstones.buried(memory.pk)
-        undone = set(row.forgotten) if kind == MemoryEvent.Kind.UNDO else set()
         allowed = [
             line
             for line in lines
@@ -135,7 +143,7 @@ def restore_version(*, owner_id: int, version: int, expected_version: int | None
         version=version,
         expected=expected_version,
         kind=MemoryEvent.Kind.RESTORE,
-        target=lambda memory, row: (list(row.lines), [], row),
+        target=lambda memory, row: Target(list(row.lines), [], row),
     )
 
 
@@ -150,15 +158,25 @@ def undo_version(*, owner_id: int, version: int, expected_version: int | None) -
             raise NothingToUndo
         return record
 
-    return _undo(owner_id=owner_id, version=version, expected=expected_version, pick=whole)
+    return _undo(
+        owner_id=owner_id,
+        version=version,
+        expected=expected_version,
+        pick=whole,
+        kind=MemoryEvent.Kind.UNDO,
+    )
 
 
 def undo_line(*, owner_id: int, version: int, item: int) -> RolledBack:
     """Revert one line of the change that made ``version`` (``changes.one``), on the list as it
-    is now, while that line's change still stands there (else NothingToUndo). Found by its
-    words, so no version is expected; a forget's line only while its version is newest."""
+    is now, while that line's change still stands there (else NothingToUndo), and only while
+    the change's record is as it was made (``history.intact``): a later delete rewrites it, and
+    an older wording of a deleted fact must not come back. A forget's line only while its
+    version is newest."""
 
     def one_line(memory: Memory, row: MemoryVersion) -> changes.ChangeRecord:
+        if not history.intact(row):
+            raise StaleVersion
         single = changes.one(history.change_of(row), item)
         if single is None or not changes.holds(memory.lines, single):
             raise NothingToUndo
@@ -166,7 +184,13 @@ def undo_line(*, owner_id: int, version: int, item: int) -> RolledBack:
             raise StaleVersion
         return single
 
-    return _undo(owner_id=owner_id, version=version, expected=None, pick=one_line)
+    return _undo(
+        owner_id=owner_id,
+        version=version,
+        expected=None,
+        pick=one_line,
+        kind=MemoryEvent.Kind.UNDO_LINE,
+    )
 
 
 def _undo(
@@ -175,6 +199,7 @@ def _undo(
     version: int,
     expected: int | None,
     pick: Callable[[Memory, MemoryVersion], changes.ChangeRecord],
+    kind: str,
 ) -> RolledBack:
     """Revert what ``pick`` takes of the change that made ``version``."""
 
@@ -182,21 +207,24 @@ def _undo(
         record = pick(memory, row)
         # What comes back was in the previous version (if still kept).
         before = history.version_before(memory_id=memory.pk, version=row.version)
-        return changes.revert(memory.lines, record), changes.inverse_pairs(record), before
+        return Target(
+            changes.revert(memory.lines, record),
+            changes.inverse_pairs(record),
+            before,
+            frozenset(record.forgotten),
+        )
 
     return _roll_back(
-        owner_id=owner_id,
-        version=version,
-        expected=expected,
-        kind=MemoryEvent.Kind.UNDO,
-        target=reverted,
+        owner_id=owner_id, version=version, expected=expected, kind=kind, target=reverted
     )
 
 
-def history_of(*, owner_id: int, limit: int) -> list[MemoryVersion]:
-    """The person's versions, newest first (creates no row)."""
+def history_of(*, owner_id: int, limit: int, lines: bool = False) -> list[MemoryVersion]:
+    """The person's versions, newest first (creates no row); with their lines if asked."""
     memory_id = Memory.objects.filter(owner_id=owner_id).values_list("pk", flat=True).first()
-    return [] if memory_id is None else history.versions_of(memory_id=memory_id, limit=limit)
+    if memory_id is None:
+        return []
+    return history.versions_of(memory_id=memory_id, limit=limit, lines=lines)
 
 
 def version_for(*, owner_id: int, version: int) -> MemoryVersion:
@@ -250,7 +278,7 @@ def take_back(
 
     def reverted(current: Memory, version: MemoryVersion) -> Target:
         before = history.version_before(memory_id=current.pk, version=version.version)
-        return changes.revert(current.lines, record), changes.inverse_pairs(record), before
+        return Target(changes.revert(current.lines, record), changes.inverse_pairs(record), before)
 
     try:
         _roll_back(

@@ -36,6 +36,7 @@ VERSION_KINDS = {
     "merge": _("Brought over from your guest session"),
     "restore": _("You restored a version"),
     "undo": _("You undid a change"),
+    "undo_line": _("You undid one line of a change"),
     "learned": _("Saved before history began"),
     "screen": _("Removed by the safety check"),
 }

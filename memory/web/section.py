@@ -27,7 +27,9 @@ def section_context(request: HttpRequest, *, expanded: bool = False) -> dict[str
     person = person_of(request)
     # The built-in model is a stand-in: Settings says so, and how to connect a real one.
     offline = settings.MEMORY_MODEL.startswith(f"{llm.OFFLINE_PROVIDER}/")
-    polling = {"memory_poll_ms": round(settings.MEMORY_SECTION_REFRESH_SECONDS * 1000)}
+    # A visitor has no list a pass could change.
+    every = 0 if person is None else settings.MEMORY_SECTION_REFRESH_SECONDS
+    polling = {"memory_poll_ms": round(every * 1000)}
     if person is None:
         memory = _nothing_yet()
         return {

@@ -17,6 +17,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
+from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from core.error_pages import shown_on_page
@@ -93,7 +94,10 @@ def section(request: HttpRequest) -> HttpResponse:
         if known == state:
             return HttpResponse(status=204)
     expanded = request.GET.get("memory") == "open"
-    return render(request, "memory/_section.html", section_context(request, expanded=expanded))
+    context = section_context(request, expanded=expanded)
+    if known is not None:
+        context["messages"] = []  # a refresh leaves notices meant for another page alone
+    return render(request, "memory/_section.html", context)
 
 
 @require_http_methods(["GET", "POST"])
@@ -112,6 +116,7 @@ def clear(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
+@sensitive_post_parameters("line")  # the person's own words: never in an error report
 @person_optional
 def delete_line(request: HttpRequest, index: int) -> HttpResponse:
     with _shown_in_section(request, changed=LIST_CHANGED):
@@ -130,6 +135,7 @@ def delete_line(request: HttpRequest, index: int) -> HttpResponse:
 
 
 @require_POST
+@sensitive_post_parameters("text")
 @person_required
 def add_line(request: HttpRequest) -> HttpResponse:
     person = acting_person(request)
@@ -137,6 +143,7 @@ def add_line(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
+@sensitive_post_parameters("text", "line")
 @person_optional
 def edit_line(request: HttpRequest, index: int) -> HttpResponse:
     if (person := person_of(request)) is None:  # a visitor's list is empty
@@ -182,7 +189,7 @@ def history(request: HttpRequest) -> HttpResponse:
     else:
         screening.screen_before_showing(owner_id=person.pk)
         current = services.view_memory(owner_id=person.pk).version
-        versions = rollback.history_of(owner_id=person.pk, limit=HISTORY_LIMIT)
+        versions = rollback.history_of(owner_id=person.pk, limit=HISTORY_LIMIT, lines=True)
     rows = [
         {
             "version": version.version,

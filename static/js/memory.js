@@ -78,11 +78,14 @@
     if (form.matches("[data-delete-line]")) kind = "delete";
     else if (form.closest("dialog")) kind = "clear";
     else if (form.matches(".memory-switch")) kind = "switch";
+    const item = form.closest(".memory-lines > li");
+    const shown = item ? [...item.parentElement.querySelectorAll(":scope > li:not([hidden])")] : [];
     return {
       kind,
       action: form.getAttribute("action"),
       data: new FormData(form),
       line: lineOf(form),
+      place: item ? shown.indexOf(item) : undefined, // where its line was shown
     };
   }
 
@@ -247,20 +250,41 @@
         running = true;
         showPending(intent.kind);
         await send(intent);
-        last = intent.kind;
+        last = intent;
       }
       running = false;
       hidePending();
       const done = section();
-      if (!done) return;
-      announce(done, last);
-      if (last === "switch") {
-        // The switch keeps the focus, as a switch does; its new state is on it (aria-checked).
-        done.querySelector(".memory-switch [role=switch]")?.focus({ preventScroll: true });
+      if (!done || !last) return;
+      announce(done, last.kind);
+      if (done.querySelector(".notice[role=alert]")) {
+        focusNotice(done); // what went wrong, read out once by the focus
+        done.querySelector(".notice[role=alert]")?.removeAttribute("role");
       } else if (document.activeElement !== done.querySelector(ADD_BOX)) {
-        // The notice takes the focus, unless the person is typing the next fact.
-        focusNotice(done);
+        // Unless the person is typing the next fact, the control that matches what was done;
+        // the outcome is said by the page's live region, once.
+        controlAfter(done, last)?.focus({ preventScroll: true });
       }
+    }
+
+    // The switch keeps the focus, as a switch does; an edited line's Edit; after a delete, the
+    // next line's Delete (or the one before, or the add box when none is left); after a clear
+    // or an add, the add box.
+    function controlAfter(done, intent) {
+      const items = [...done.querySelectorAll(".memory-lines > li:not([hidden])")];
+      if (intent.kind === "switch") return done.querySelector(".memory-switch [role=switch]");
+      if (intent.kind === "delete" && items.length) {
+        const next = items[Math.min(intent.place ?? 0, items.length - 1)];
+        return next.querySelector("[data-delete-line] button");
+      }
+      if (intent.kind === "save" && intent.line !== undefined && items.length) {
+        const text = intent.data.get("text")?.trim();
+        const edited =
+          items.find((li) => li.querySelector(".memory-line")?.textContent === text) ||
+          items[Math.min(intent.place ?? 0, items.length - 1)];
+        return edited.querySelector(".line-edit > summary");
+      }
+      return done.querySelector(ADD_BOX) || done.querySelector(".memory-switch [role=switch]");
     }
 
     // What happened, said once through the page's live region (the section is drawn anew):

@@ -82,8 +82,13 @@ def axe_source() -> str:
 def audit(page: Page) -> None:
     """Fails on anything axe-core finds on ``page`` as it is now: WCAG 2.2 A and AA, best
     practices, and 2.5.8's 24×24 px targets."""
+    assert (failure := audit_failure(page)) is None, failure
+
+
+def audit_failure(page: Page) -> str | None:
+    """What axe-core finds on ``page`` now, said, or None."""
     if page.url == "about:blank":
-        return
+        return None
     if not page.evaluate("() => !!window.axe"):
         page.evaluate(axe_source())  # by the debugger protocol: the page's CSP stays as it is
     found = page.evaluate(
@@ -99,7 +104,7 @@ def audit(page: Page) -> None:
           }));
         }"""
     )
-    assert found == [], f"{page.url}: {found}"
+    return f"{page.url}: {found}" if found else None
 
 
 def guest_session(page: Page, base_url: str) -> User:
@@ -122,10 +127,10 @@ def page(browser: Browser, live_server: Any) -> Iterator[Page]:
     refused = csp_violations(page)
     yield page
     try:
-        audit(page)  # the state each test leaves the page in
+        found = audit_failure(page)  # the state each test leaves the page in
     finally:
         page.context.close()
-    assert refused == []
+    assert (refused, found) == ([], None)
 
 
 @pytest.fixture

@@ -68,8 +68,11 @@ def test_a_stopped_reply_is_said_with_stopped(
 
 
 def test_focus_is_a_solid_ring_of_3_to_1_that_no_scroller_clips(
-    page: Page, chat: Conversation
+    page: Page, chat: Conversation, scripted: Any
 ) -> None:
+    send(page, "Hello")  # a chat is listed once something was said in it
+    wait_for_reply(page, 1)
+    page.reload()
     page.keyboard.press("Tab")
     ring = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
     assert ring == "solid"

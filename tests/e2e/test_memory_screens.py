@@ -61,7 +61,8 @@ def test_one_line_of_a_receipt_is_undone_alone_and_stays_undone(
     expect(receipt.locator("[data-receipt-status]")).to_have_text("Undone.")
     assert saved_lines(owner) == []
     page.reload()
-    expect(page.locator("[data-receipt-status]")).to_have_text("Undone.")
+    expect(page.locator(".receipt-item.is-undone")).to_have_count(2)
+    expect(page.locator("[data-receipt-undo]")).to_have_count(0)  # nothing left to undo
 
 
 def test_the_receipt_is_one_row_under_the_turn_lined_up_with_the_reply(
@@ -86,9 +87,12 @@ def test_history_counts_a_change_as_made_and_opens_each_version(page: Page, gues
     page.goto("/settings/memory/history")
     rows = page.locator(".memory-version")
     expect(rows).to_have_count(2)
-    later = " · a line you later deleted"
-    expect(rows.nth(0)).to_contain_text("0 added · 0 changed · 1 removed" + later)
-    expect(rows.nth(1)).to_contain_text("3 added · 0 changed · 0 removed" + later)
+    # The delete's own line is no later deletion; the change that added it says it did.
+    expect(rows.nth(0)).to_contain_text("0 added · 0 changed · 1 removed")
+    expect(rows.nth(0)).not_to_contain_text("later deleted")
+    expect(rows.nth(1)).to_contain_text(
+        "3 added · 0 changed · 0 removed · a line you later deleted"
+    )
 
     rows.nth(1).get_by_text("Show its 2 facts").click()
     expect(rows.nth(1).locator(".version-lines li")).to_have_text(["Name is Anna", "Likes jazz"])

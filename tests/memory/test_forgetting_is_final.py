@@ -8,10 +8,10 @@ import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from memory import tombstones
-from memory.models import ForgottenLine, Memory
+from memory import rollback, tombstones
+from memory.models import ForgottenLine, Memory, MemoryVersion
 from memory.rules import budget
-from memory.services import get_memory
+from memory.services import StaleVersion, get_memory
 from tests.conftest import make_account, owner_of_token
 from tests.memory import helpers
 from tests.memory.helpers import answer, conversation_with, memory_with
@@ -267,22 +267,23 @@ def test_a_remember_request_about_something_else_does_not_bring_a_deleted_line_b
     assert ForgottenLine.objects.filter(memory__owner=account).count() == 1
 
 
+# Careless: jazz goes too, though the forget it cites names only the dog.
+FORGETS_THE_DOG_AND_DROPS_JAZZ = json.dumps(
+    {
+        "edits": [
+            {"op": "remove", "line": 1, "was": "Has a dog, Rex"},
+            {"op": "remove", "line": 2, "was": "Likes jazz"},
+        ],
+        "forget": [{"turn": 1, "what": [1]}],
+    }
+)
+
+
 def test_a_line_a_forget_pass_drops_unasked_is_a_plain_removal_that_undo_brings_back(
     account, memory_model
 ):
     memory_with(account, "Has a dog, Rex", "Likes jazz", "Name is Anna", owed=False)
-    # Careless: jazz goes too, though the forget it cites names only the dog.
-    memory_model.answer(
-        json.dumps(
-            {
-                "edits": [
-                    {"op": "remove", "line": 1, "was": "Has a dog, Rex"},
-                    {"op": "remove", "line": 2, "was": "Likes jazz"},
-                ],
-                "forget": [{"turn": 1, "what": [1]}],
-            }
-        )
-    )
+    memory_model.answer(FORGETS_THE_DOG_AND_DROPS_JAZZ)
 
     run_pass(account, "Please forget that I have a dog", expect="ok")
 
@@ -305,6 +306,26 @@ def test_a_line_a_forget_pass_drops_unasked_is_a_plain_removal_that_undo_brings_
     # The Undo of a forget takes it back too: it is the person's own call, shown as "Forgot".
     assert sorted(lines_of(account)) == ["Has a dog, Rex", "Likes jazz", "Name is Anna"]
     assert not ForgottenLine.objects.filter(memory__owner=account).exists()
+
+
+def test_undoing_one_line_of_a_forget_pass_never_brings_back_what_it_forgot(account, memory_model):
+    """Issue 28: a line's own Undo is past the tombstones only for that line's forget."""
+    memory_with(account, "Has a dog, Rex", "Likes jazz", "Name is Anna", owed=False)
+    memory_model.answer(FORGETS_THE_DOG_AND_DROPS_JAZZ)
+    run_pass(account, "Please forget that I have a dog", expect="ok")
+    version = get_memory(owner_id=account.pk).version
+
+    # Receipt order: "− Likes jazz" (removed) first, then "Forgot: Has a dog, Rex".
+    rollback.undo_line(owner_id=account.pk, version=version, item=0)
+
+    assert sorted(lines_of(account)) == ["Likes jazz", "Name is Anna"]
+    assert ForgottenLine.objects.filter(memory__owner=account).count() == 1
+    newest = MemoryVersion.objects.filter(memory__owner=account).latest("version")
+    assert newest.kind == "undo_line"
+    # The forget is no longer newest: its line is undone by no one now.
+    with pytest.raises(StaleVersion):
+        rollback.undo_line(owner_id=account.pk, version=version, item=1)
+    assert "Has a dog, Rex" not in lines_of(account)
 
 
 def test_forget_everything_buries_every_line(account, memory_model):

@@ -81,7 +81,8 @@ def test_every_change_of_the_list_is_a_version_newest_first(api):
     assert (body[2]["added"], body[2]["changed"], body[2]["removed"]) == (1, 0, 0)
     # Counted as made: the change that added the deleted line still says it added one.
     assert (body[1]["added"], body[0]["removed"]) == (1, 1)
-    assert [v["later_deleted"] for v in body] == [1, 1, 0]
+    # The add of jazz names it no more; the delete's own line is no "later" deletion.
+    assert [v["later_deleted"] for v in body] == [0, 1, 0]
     # ...but the deleted line is named nowhere any more.
     named = api.get(f"/api/v1/memory/history/{body[1]['version']}").json()
     assert (named["added"], named["lines"]) == ([], ["Name is Anna"])
@@ -403,9 +404,9 @@ def test_clear_empties_the_history(api):
     history = api.get("/api/v1/memory/history").json()
 
     # How many went, none of them named.
-    assert [(v["kind"], v["added"], v["changed"], v["removed"]) for v in history] == [
-        ("clear", 0, 0, 2)
-    ]
+    assert [
+        (v["kind"], v["added"], v["changed"], v["removed"], v["later_deleted"]) for v in history
+    ] == [("clear", 0, 0, 2, 0)]
     assert MemoryVersion.objects.get().lines == []
     assert history[0]["version"] == api.get("/api/v1/memory").json()["version"]
 

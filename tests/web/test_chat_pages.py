@@ -314,3 +314,19 @@ def test_the_sidebar_lists_only_my_conversations(
     page = text_of(account_client.get(reverse("chat:conversation", args=[mine.pk])))
     assert "My own chat" in page
     assert "Somebody else's chat" not in page
+
+
+def test_a_refused_first_message_leaves_no_empty_chat_in_the_sidebar(
+    account_client: Client, settings: Any
+) -> None:
+    """Issue 28: a too-long first message left an empty "New chat" in the sidebar. The page's
+    script makes the chat first, then sends the message from its page."""
+    settings.MESSAGE_MAX_CHARS = 50
+    made = account_client.post(reverse("chat:new"), {"model": settings.DEFAULT_CHAT_MODEL})
+    assert made.status_code == 302
+    pk = int(made["Location"].strip("/").split("/")[-1])
+    refused = account_client.post(reverse("chat:send", args=[pk]), {"content": "x" * 51})
+    assert refused.status_code in (302, 400)
+    page = text_of(account_client.get(reverse("accounts:settings")))
+    sidebar = page.split("data-conversation-list")[1].split("</ul>")[0]
+    assert "New chat" not in sidebar and "No chats yet" in sidebar

@@ -230,6 +230,33 @@ def test_a_line_whose_change_no_longer_stands_is_not_undone_again(
     before = Memory.objects.get(owner=account).lines
     again = undo_line(account_client, conversation, two_lines, 1)
     assert (again.status_code, again.json()["code"]) == (409, "nothing_to_undo")
-    for wrong in (99, "x", "-1"):
-        assert undo_line(account_client, conversation, two_lines, wrong).status_code in (404, 409)
+    assert undo_line(account_client, conversation, two_lines, 99).status_code == 409
+    for wrong in ("x", "-1"):
+        assert undo_line(account_client, conversation, two_lines, wrong).status_code == 404
     assert Memory.objects.get(owner=account).lines == before
+
+
+def test_no_line_is_undone_alone_once_a_delete_rewrote_the_change(
+    account: User, account_client: Client, conversation: Conversation, two_lines: int
+) -> None:
+    """The record of Denver → Boulder becomes "− Lives in Denver" once Boulder is deleted: an
+    undo of that line would bring back the older wording of a fact the person deleted."""
+    from memory import services as memory_services
+
+    lines = Memory.objects.get(owner=account).lines
+    memory_services.delete_line(
+        owner_id=account.pk, index=lines.index("Lives in Boulder"), expected_version=None
+    )
+    for item in range(3):
+        refused = undo_line(account_client, conversation, two_lines, item)
+        assert (refused.status_code, refused.json()["code"]) == (412, "stale_version")
+    assert "Lives in Denver" not in Memory.objects.get(owner=account).lines
+    page = text_of(account_client.get(reverse("chat:conversation", args=[conversation.pk])))
+    assert 'name="item"' not in page  # and no line offers its own Undo
+
+
+def test_an_item_that_is_not_a_plain_number_is_a_404_not_a_500(
+    account_client: Client, conversation: Conversation, two_lines: int
+) -> None:
+    for wrong in ("²", "9" * 5000, "1.0", ""):
+        assert undo_line(account_client, conversation, two_lines, wrong).status_code == 404
