@@ -77,6 +77,21 @@ def _alignment_as_class(state: StateCore) -> None:
 _markdown.core.ruler.push("alignment_as_class", _alignment_as_class)
 
 
+def _empty_header_as_cell(state: StateCore) -> None:
+    # A header cell with no words (a table's corner) heads nothing: a plain cell, so a screen
+    # reader is not told of an empty header.
+    tokens = state.tokens
+    for opened, inline, closed in zip(tokens, tokens[1:], tokens[2:], strict=False):
+        if (opened.type, inline.type, closed.type) != ("th_open", "inline", "th_close"):
+            continue
+        if not inline.content.strip():
+            opened.type, opened.tag = "td_open", "td"
+            closed.type, closed.tag = "td_close", "td"
+
+
+_markdown.core.ruler.push("empty_header_as_cell", _empty_header_as_cell)
+
+
 def _keep_attribute(tag: str, attribute: str, value: str) -> str | None:
     # Only allowed attributes come here. A class is a fence's language or a cell's alignment,
     # kept only in its known shape.

@@ -116,6 +116,10 @@
       pre.replaceWith(block);
       block.append(bar, pre);
     });
+    // Code and tables scroll sideways on their own: the keyboard scrolls them too.
+    root.querySelectorAll("pre, table").forEach((scroller) => {
+      scroller.tabIndex = 0;
+    });
   }
 
   // Under every reply: copy it (its Markdown, as the model wrote it).

@@ -197,7 +197,7 @@ def test_lists_emphasis_and_line_breaks_render() -> None:
 def test_a_table_renders_its_alignment_as_classes_not_styles() -> None:
     assert render("| City | Days | |\n|:-----|-----:|:-:|\n| Turin | 3 | x |") == (
         '<table>\n<thead>\n<tr>\n<th class="align-left">City</th>\n'
-        '<th class="align-right">Days</th>\n<th class="align-center"></th>\n</tr>\n</thead>\n'
+        '<th class="align-right">Days</th>\n<td class="align-center"></td>\n</tr>\n</thead>\n'
         '<tbody>\n<tr>\n<td class="align-left">Turin</td>\n<td class="align-right">3</td>\n'
         '<td class="align-center">x</td>\n</tr>\n</tbody>\n</table>\n'
     )
@@ -275,3 +275,10 @@ def test_a_long_reply_renders_a_bounded_number_of_times() -> None:
     assert count_renders(one_list) < 250
     many_blocks = "Some *text* here, a sentence or two long.\n\n" * 200
     assert count_renders(many_blocks) <= len(many_blocks) // 24 + 1
+
+
+def test_an_empty_header_cell_is_a_plain_cell_so_no_empty_header_is_announced() -> None:
+    html = render("| | Budget |\n|---|---:|\n| Train | 12 € |")
+    assert "<td></td>" in html and '<th class="align-right">Budget</th>' in html
+    assert "<th></th>" not in html
+    assert render("| A | B |\n|---|---|\n| 1 | 2 |").count("<th>") == 2  # words: headers still

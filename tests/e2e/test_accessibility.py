@@ -179,3 +179,15 @@ def test_control_edges_and_the_switchs_track_meet_3_to_1(page: Page, live_server
         ("#memory .button.secondary", "borderTopColor"),
     ):
         assert contrast(page, selector, prop) >= 3, selector
+
+
+def test_a_failed_send_is_said_once_by_the_reply_status(
+    page: Page, chat: Conversation, scripted: Any
+) -> None:
+    scripted.answer(RuntimeError("the provider fell over"))
+    send(page, "Are you there?")
+    failed = page.locator(".message.assistant.error")
+    expect(failed).to_have_count(1)
+    said = failed.locator(".bubble").inner_text().strip()
+    expect(page.locator("[data-reply-status]")).to_have_text(said)
+    assert failed.get_attribute("role") is None  # not said a second time as an alert

@@ -17,7 +17,7 @@ from chat import services as chat_services
 from chat.models import Message
 from memory.models import Memory
 from tests.conftest import make_account
-from tests.e2e.conftest import guest_session, open_page
+from tests.e2e.conftest import audit, guest_session, open_page
 from tests.web.conftest import remember
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -371,8 +371,16 @@ def test_the_settings_page_screenshots_in_english_and_italian(
         page.goto("/settings/?memory=open")
         expect(page.locator("#memory .memory-row > summary")).to_contain_text(row)
         expect(page.locator("#memory .memory-line")).to_have_count(6)
+        audit(page)
         page.screenshot(path=str(screenshots / name), full_page=True)
         assert (screenshots / name).stat().st_size > 10_000
+        if locale == "en-US":  # where facts came from, and the History page with a version open
+            page.locator("[data-show-sources]").check()
+            page.locator("#memory").screenshot(path=str(screenshots / "settings-sources-en.png"))
+            page.goto("/settings/memory/history")
+            page.locator(".version-lines > summary").first.click()
+            audit(page)
+            page.screenshot(path=str(screenshots / "memory-history-en.png"), full_page=True)
         page.context.close()
 
 

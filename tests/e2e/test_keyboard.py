@@ -6,6 +6,7 @@ included."""
 
 from __future__ import annotations
 
+import itertools
 import re
 import threading
 from typing import Any
@@ -284,3 +285,53 @@ def test_every_page_state_passes_axe(
         seen(page)
     finally:
         page.context.close()
+
+
+def tab_stops(page: Page, most: int = 60) -> list[dict[str, Any]]:
+    """Where Tab goes, in order, once round the page: each stop's box and its region."""
+    stops: list[dict[str, Any]] = []
+    for _ in range(most):
+        page.keyboard.press("Tab")
+        stop = page.evaluate(
+            """() => {
+              const el = document.activeElement;
+              const box = el.getBoundingClientRect();
+              const region = el.closest("nav, main, dialog");
+              return { name: el.getAttribute("aria-label") || el.textContent.trim().slice(0, 30),
+                       x: box.left + scrollX, y: box.top + scrollY, h: box.height,
+                       region: region ? region.localName : "", tag: el.localName };
+            }"""
+        )
+        if stop["tag"] == "body" or (stops and stop == stops[0]):
+            break
+        stops.append(stop)
+    return stops
+
+
+def out_of_order(stops: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """Pairs of consecutive stops in one region where the second comes before the first as
+    the page reads (rows top to bottom, left to right within a row)."""
+    wrong = []
+    for first, second in itertools.pairwise(s for s in stops if s["x"] >= 0):
+        if first["region"] != second["region"]:
+            continue
+        same_row = abs(first["y"] - second["y"]) < max(8, min(first["h"], second["h"]) / 2)
+        if (same_row and second["x"] < first["x"]) or (not same_row and second["y"] < first["y"]):
+            wrong.append((first["name"], second["name"]))
+    return wrong
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_tab_order_follows_what_is_on_screen(
+    page: Page, live_server: Any, scripted: Any, width: int, eager_memory: None
+) -> None:
+    page.set_viewport_size({"width": width, "height": 860})
+    page.goto("/")
+    send(page, "My name is Anna and I live in Turin, I have a cat. Please remember that.")
+    expect(page.locator("[data-receipt]")).to_contain_text("Memory updated", timeout=15_000)
+    for url in (page.url, "/settings/?memory=open"):
+        page.goto(url)
+        page.locator(".skip-link").focus()  # from the top: Tab goes on from here
+        stops = tab_stops(page)
+        assert len(stops) > 8
+        assert out_of_order(stops) == [], url

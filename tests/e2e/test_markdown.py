@@ -17,7 +17,7 @@ from playwright.sync_api import Browser, Page, expect
 from chat import services as chat_services
 from chat.models import Message
 from tests.conftest import Streamed
-from tests.e2e.conftest import csp_violations, guest_session, open_page
+from tests.e2e.conftest import audit, csp_violations, guest_session, open_page
 from tests.e2e.test_browser import DOCS_SCREENSHOTS, send, wait_for_reply
 from tests.e2e.test_layout import shots_dir
 
@@ -203,6 +203,7 @@ def test_the_chat_screenshots_on_a_desktop_and_a_phone(
         page.goto(f"/c/{conversation.pk}/")
         expect(page.locator(".message.assistant .code-block")).to_be_visible()
         expect(page.get_by_role("button", name="Copy reply")).to_be_visible()
+        audit(page)
         page.screenshot(path=str(screenshots / name))
         assert (screenshots / name).stat().st_size > 10_000
     page.context.close()

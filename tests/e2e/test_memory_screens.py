@@ -6,6 +6,7 @@ before a pass still does what was asked."""
 
 from __future__ import annotations
 
+import os
 import re
 from typing import Any
 
@@ -17,7 +18,7 @@ from chat.models import Message
 from memory import services as memory_services
 from memory.models import Memory
 from tests.e2e.conftest import guest_session
-from tests.e2e.test_browser import REMEMBER_ANNA, send
+from tests.e2e.test_browser import DOCS_SCREENSHOTS, REMEMBER_ANNA, send
 from tests.web.conftest import remember
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -65,7 +66,7 @@ def test_one_line_of_a_receipt_is_undone_alone_and_stays_undone(
     expect(page.locator("[data-receipt-undo]")).to_have_count(0)  # nothing left to undo
 
 
-def test_the_receipt_is_one_row_under_the_turn_lined_up_with_the_reply(
+def test_the_receipt_is_one_row_under_the_turn_lined_up_with_the_reply_screenshots(
     page: Page, eager_memory: None
 ) -> None:
     page.goto("/")
@@ -80,6 +81,8 @@ def test_the_receipt_is_one_row_under_the_turn_lined_up_with_the_reply(
         "() => parseFloat(getComputedStyle(document.querySelector('.memory-receipt')).fontSize)"
     )
     assert row["height"] <= 2.6 * height + 8  # one row (its 24 px buttons), not four lines
+    if os.environ.get("UPDATE_SCREENSHOTS"):  # `make screenshots`
+        page.locator(".messages").screenshot(path=str(DOCS_SCREENSHOTS / "memory-receipt-en.png"))
 
 
 def test_history_counts_a_change_as_made_and_opens_each_version(page: Page, guest: User) -> None:
