@@ -277,12 +277,23 @@ def test_every_page_state_passes_axe(
         remember(guest, "Name is Anna", "Lives in Turin", "Likes jazz")
         settings_states(page, guest)
         chat_states(page, guest, scripted)
-        page.goto("/projects/")
-        seen(page)
-        page.goto("/signup/")
-        seen(page)
-        page.goto("/no-such-page/")
-        seen(page)
+        chat = guest.conversations.latest("pk").pk
+        # The other pages, and the no-JavaScript ones behind dialogs.
+        for url in (
+            "/projects/",
+            "/c/new",
+            "/c/search?q=walk",
+            f"/c/{chat}/rename",
+            f"/c/{chat}/delete",
+            "/settings/memory/clear",
+            "/settings/delete",
+            "/signup/",
+            "/login/",
+            "/password-reset/",
+            "/no-such-page/",
+        ):
+            page.goto(url)
+            seen(page)
     finally:
         page.context.close()
 
