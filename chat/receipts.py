@@ -168,46 +168,71 @@ class Receipt:
     undoable: bool
     forget_missed: bool = False
     undone: bool = False  # an Undo reverted it: the receipt says so, on every load
-    # Per line of ``items``: its change still stands in the list, so it alone can be undone
-    # (empty when the record was rewritten since: no line is undone alone then).
+    # Per line of ``items``: its change still stands in the list.
     standing: tuple[bool, ...] = ()
+    # The change's record names every line it was made with: each can be undone alone.
+    by_line: bool = False
 
     @property
     def items(self) -> list[tuple[str, str]]:
         """The change as the chat says it: "+ added", "from → to", "− removed"."""
-        if self.change is None:
-            return []
-        return [
-            *(("added", f"+ {line}") for line in self.change["added"]),
-            *(("changed", f"{line['from']} → {line['to']}") for line in self.change["changed"]),
-            *(("removed", f"− {line}") for line in self.change["removed"]),
-            *(
-                ("forgotten", gettext("Forgot: %(line)s") % {"line": line})
-                for line in self.change["forgotten"]
-            ),
-        ]
+        return [(line.kind, line.text) for line in self._said()]
 
     @property
     def lines(self) -> list[ReceiptLine]:
-        """Each line of the change with its number (what ``undo_line`` takes), whether it alone
-        can be undone (only in a change of several lines: else Undo says it), and whether it
-        was taken back since."""
-        items = self.items
-        alone = len(items) > 1 and not self.undone and len(self.standing) == len(items)
+        """Each line of the change with its number (what ``undo_line`` takes), the name of its
+        own Undo, whether it alone can be undone (in a change of several lines: else Undo says
+        it), and whether it no longer stands (undone, or changed since)."""
+        said = self._said()
+        known = not self.undone and len(self.standing) == len(said)
+        alone = known and self.by_line and len(said) > 1
         return [
-            ReceiptLine(
-                item, kind, text, alone and self.standing[item], alone and not self.standing[item]
+            line._replace(
+                undoable=alone and self.standing[line.item],
+                gone=known and not self.standing[line.item],
             )
-            for item, (kind, text) in enumerate(items)
+            for line in said
         ]
+
+    def _said(self) -> list[ReceiptLine]:
+        if self.change is None:
+            return []
+        said = [
+            *(
+                ("added", f"+ {line}", gettext("Undo adding “%(line)s”") % {"line": line})
+                for line in self.change["added"]
+            ),
+            *(
+                (
+                    "changed",
+                    f"{line['from']} → {line['to']}",
+                    gettext("Undo changing “%(from)s” to “%(to)s”") % line,
+                )
+                for line in self.change["changed"]
+            ),
+            *(
+                ("removed", f"− {line}", gettext("Undo removing “%(line)s”") % {"line": line})
+                for line in self.change["removed"]
+            ),
+            *(
+                (
+                    "forgotten",
+                    gettext("Forgot: %(line)s") % {"line": line},
+                    gettext("Undo forgetting “%(line)s”") % {"line": line},
+                )
+                for line in self.change["forgotten"]
+            ),
+        ]
+        return [ReceiptLine(item, *line) for item, line in enumerate(said)]
 
 
 class ReceiptLine(NamedTuple):
     item: int
     kind: str
     text: str
-    undoable: bool
-    gone: bool
+    undo_label: str
+    undoable: bool = False
+    gone: bool = False
 
 
 def receipts_in(messages: Iterable[Message], *, owner_id: int) -> dict[int, Receipt]:
@@ -234,15 +259,15 @@ def receipts_in(messages: Iterable[Message], *, owner_id: int) -> dict[int, Rece
     undone = undone_versions(memory_id, newest) if memory_id is not None else set()
     shown = {}
     for message_id, change in newest.values():
-        # Lines of a record a later delete rewrote are not undone one by one.
-        standing = _standing(change, lines) if change["version"] in intact else ()
+        standing = _standing(change, lines)
         shown[message_id] = Receipt(
             change,
             undoable=change["version"] == current,
             forget_missed=message_id in missed,
-            # An Undo came next and nothing of the change stands: not a single line's Undo.
             undone=change["version"] in undone and not any(standing),
             standing=standing,
+            # Lines of a record a later delete rewrote are not undone one by one.
+            by_line=change["version"] in intact,
         )
     for message_id in missed - set(shown):
         shown[message_id] = Receipt(None, undoable=False, forget_missed=True)

@@ -37,6 +37,7 @@ NOT_CHANGED = _(
     "Your memory changed in the meantime. Here is the latest list; nothing was changed."
 )
 RESTORED = _("Restored version %(version)s.")
+SAME_AS_NOW = _("Nothing to restore: that version's facts are your memory now.")
 HISTORY_LIMIT = 200  # as the API's
 # Messages tagged so they show inside the memory section.
 TAG = "memory"
@@ -216,6 +217,9 @@ def restore(request: HttpRequest) -> HttpResponse:
         result = rollback.restore_version(
             owner_id=person.pk, version=target, expected_version=_form_version(request)
         )
+        if result.memory.version == _form_version(request) and not result.skipped:
+            messages.info(request, SAME_AS_NOW, extra_tags=TAG)
+            return _back(request)
         text = RESTORED % {"version": target}
         if result.skipped:
             text += " " + ngettext(

@@ -47,7 +47,11 @@
       next.focus({ preventScroll: true });
       next.setSelectionRange(at[0], at[1]);
     }
-    if (focused) fresh.querySelector(focused)?.focus({ preventScroll: true });
+    if (focused) {
+      // Its control gone with its line (a pass took it): the list's own row, not the page.
+      const control = fresh.querySelector(focused) || fresh.querySelector(".memory-row > summary");
+      (control || fresh.querySelector("[role=switch]"))?.focus({ preventScroll: true });
+    }
     return fresh;
   }
 
@@ -237,8 +241,11 @@
         return;
       }
       const fresh = swapSection(section(), await response.text());
+      // Refused (a secret, a link, a duplicate…): the fact goes back in the box to be fixed.
+      const refused = fresh?.querySelector(":scope > .notice.error");
       if (fresh) shown(fresh);
       else await reload(texts().failed);
+      if (refused) giveBack(intent);
     }
 
     async function run() {

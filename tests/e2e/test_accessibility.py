@@ -127,7 +127,7 @@ def test_the_receipts_targets_are_24_px_at_least(page: Page, eager_memory: None)
     for target in (
         receipt.get_by_role("button", name="Undo", exact=True),
         receipt.get_by_role("link", name="Memory settings"),
-        receipt.get_by_role("button", name="Undo: + Name is Anna"),
+        receipt.get_by_role("button", name="Undo adding “Name is Anna”"),
     ):
         box = target.bounding_box()
         assert box is not None and box["width"] >= 24 and box["height"] >= 24

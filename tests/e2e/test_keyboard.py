@@ -16,6 +16,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from accounts.models import User
 from chat import services as chat_services
+from memory import services as memory_services
 from tests.conftest import Streamed, make_account
 from tests.e2e.conftest import audit, guest_session, open_page
 from tests.e2e.test_browser import send, wait_for_reply
@@ -109,7 +110,8 @@ def test_the_memory_section_by_keyboard_alone(page: Page, live_server: Any) -> N
     page.keyboard.press("Enter")
     expect(page.locator(".version-lines[open] li")).to_have_text(["Loves jazz", "Plays the cello"])
     audit(page)
-    tab_to(page, re.compile("^Restore version"))
+    oldest = page.locator(".memory-version button").last.get_attribute("aria-label") or ""
+    tab_to(page, oldest)  # the first list, which is not the list now
     page.keyboard.press("Enter")
     page.wait_for_url("**/settings/**#memory")
     notice = page.locator("#memory > .notice").first
@@ -227,6 +229,8 @@ def settings_states(page: Page, guest: User) -> None:
     seen(page)  # expanded, with sources
     page.locator("#memory .line-edit > summary").first.click()
     seen(page)  # a line being edited
+    box, line = page.locator("#memory-line-0"), page.locator("#memory .memory-lines > li").first
+    assert box.bounding_box()["width"] > line.bounding_box()["width"] / 2  # room to edit in
     page.locator("[data-open-dialog=clear-memory-dialog]").click()
     seen(page)  # the clear dialog
     page.keyboard.press("Escape")
@@ -309,7 +313,7 @@ def tab_stops(page: Page, most: int = 60) -> list[dict[str, Any]]:
               const box = el.getBoundingClientRect();
               const region = el.closest("nav, main, dialog");
               return { name: el.getAttribute("aria-label") || el.textContent.trim().slice(0, 30),
-                       x: box.left + scrollX, y: box.top + scrollY, h: box.height,
+                       x: box.left + scrollX, y: box.top + scrollY, w: box.width, h: box.height,
                        region: region ? region.localName : "", tag: el.localName };
             }"""
         )
@@ -326,7 +330,10 @@ def out_of_order(stops: list[dict[str, Any]]) -> list[tuple[str, str]]:
     for first, second in itertools.pairwise(s for s in stops if s["x"] >= 0):
         if first["region"] != second["region"]:
             continue
-        same_row = abs(first["y"] - second["y"]) < max(8, min(first["h"], second["h"]) / 2)
+        overlap = min(first["y"] + first["h"], second["y"] + second["h"]) - max(
+            first["y"], second["y"]
+        )
+        same_row = overlap >= min(first["h"], second["h"]) / 2
         if (same_row and second["x"] < first["x"]) or (not same_row and second["y"] < first["y"]):
             wrong.append((first["name"], second["name"]))
     return wrong
@@ -340,9 +347,11 @@ def test_tab_order_follows_what_is_on_screen(
     page.goto("/")
     send(page, "My name is Anna and I live in Turin, I have a cat. Please remember that.")
     expect(page.locator("[data-receipt]")).to_contain_text("Memory updated", timeout=15_000)
-    for url in (page.url, "/settings/?memory=open"):
+    memory_services.add_line(owner_id=User.objects.get().pk, text="Plays the cello")
+    for url in (page.url, "/settings/?memory=open", "/settings/memory/history"):
         page.goto(url)
         page.locator(".skip-link").focus()  # from the top: Tab goes on from here
         stops = tab_stops(page)
         assert len(stops) > 8
         assert out_of_order(stops) == [], url
+        assert [s["name"] for s in stops if s["w"] <= 1 or s["h"] <= 1] == [], "invisible stops"

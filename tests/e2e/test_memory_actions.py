@@ -207,3 +207,12 @@ def test_typing_the_next_fact_while_one_is_saved_loses_nothing(page: Page, guest
     held.release()
     expect(lines(page).filter(has_text="Works as a baker")).to_have_count(1)
     assert Memory.objects.get(owner=guest).lines[-2:] == ["Has a dog named Rex", "Works as a baker"]
+
+
+def test_a_refused_fact_goes_back_in_the_box_to_be_fixed(page: Page, guest: User) -> None:
+    """Issue 28: a refusal answers 200 with its notice; the fact typed was lost."""
+    box = page.get_by_label("Add a fact")
+    box.fill("<b>Prefers tea</b> always")
+    box.press("Enter")
+    expect(page.locator("#memory .notice.error")).to_be_visible()
+    expect(page.get_by_label("Add a fact")).to_have_value("<b>Prefers tea</b> always")

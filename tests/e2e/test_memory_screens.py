@@ -35,30 +35,38 @@ def guest(page: Page, live_server: Any) -> User:
     return guest
 
 
-def test_one_line_of_a_receipt_is_undone_alone_and_stays_undone(
-    page: Page, eager_memory: None
-) -> None:
+def remembered_anna(page: Page) -> Any:
+    """A new chat that asked to remember two facts; its receipt, once the pass ran."""
     page.goto("/")
     send(page, REMEMBER_ANNA)
     receipt = page.locator(".message.user").first.locator("[data-receipt]")
     expect(receipt).to_contain_text("Memory updated", timeout=15_000)
+    return receipt
+
+
+def test_one_line_of_a_receipt_is_undone_alone_and_stays_undone(
+    page: Page, eager_memory: None
+) -> None:
+    receipt = remembered_anna(page)
     expect(receipt.locator(".receipt-item")).to_have_text(["+ Name is Anna", "+ Lives in Turin"])
     owner = User.objects.get()
 
-    receipt.get_by_role("button", name="Undo: + Lives in Turin").click()
+    receipt.get_by_role("button", name="Undo adding “Lives in Turin”").click()
     status = receipt.locator("[data-receipt-status]")
     expect(status).to_have_text("Undone.")
     expect(status).to_be_focused()
     assert saved_lines(owner) == ["Name is Anna"]
     expect(receipt.locator(".receipt-item.is-undone")).to_have_text(["+ Lives in Turin"])
     # The other line keeps its own Undo; the whole change's is gone (the list moved on).
-    expect(receipt.get_by_role("button", name="Undo: + Name is Anna")).to_be_visible()
+    expect(receipt.get_by_role("button", name="Undo adding “Name is Anna”")).to_be_visible()
     expect(receipt.get_by_role("button", name="Undo", exact=True)).to_have_count(0)
 
     page.reload()
     receipt = page.locator(".message.user").first.locator("[data-receipt]")
-    expect(receipt.locator(".receipt-item.is-undone")).to_have_text(["+ Lives in Turin"])
-    receipt.get_by_role("button", name="Undo: + Name is Anna").click()
+    expect(receipt.locator(".receipt-item.is-undone")).to_have_text(
+        ["+ Lives in Turin (no longer in memory)"]
+    )
+    receipt.get_by_role("button", name="Undo adding “Name is Anna”").click()
     expect(receipt.locator("[data-receipt-status]")).to_have_text("Undone.")
     assert saved_lines(owner) == []
     page.reload()
@@ -87,8 +95,9 @@ def test_the_receipt_is_one_row_under_the_turn_lined_up_with_the_reply_screensho
 
 def test_history_counts_a_change_as_made_and_opens_each_version(page: Page, guest: User) -> None:
     memory_services.delete_line(owner_id=guest.pk, index=1, expected_version=None)  # Turin
+    memory_services.add_line(owner_id=guest.pk, text="Has a cat")
     page.goto("/settings/memory/history")
-    rows = page.locator(".memory-version")
+    rows = page.locator(".memory-version").filter(has_not_text="You added a fact")
     expect(rows).to_have_count(2)
     # The delete's own line is no later deletion; the change that added it says it did.
     expect(rows.nth(0)).to_contain_text("0 added · 0 changed · 1 removed")
@@ -179,3 +188,47 @@ def test_a_page_opened_before_a_pass_still_deletes_the_line_asked_for(
         ["Has a cat", "Name is Anna", "Lives in Turin"]
     )
     assert saved_lines(guest) == ["Has a cat", "Name is Anna", "Lives in Turin"]
+
+
+def test_lines_undone_alone_stay_marked_after_an_unrelated_delete(
+    page: Page, eager_memory: None
+) -> None:
+    """Issue 28: a later delete rewrites the change's record; what was undone stays said."""
+    receipt = remembered_anna(page)
+    receipt.get_by_role("button", name="Undo adding “Lives in Turin”").click()
+    expect(receipt.locator("[data-receipt-status]")).to_have_text("Undone.")
+    owner = User.objects.get()
+    memory_services.add_line(owner_id=owner.pk, text="Likes jazz")
+    memory_services.delete_line(owner_id=owner.pk, index=1, expected_version=None)  # jazz
+
+    page.reload()
+    receipt = page.locator(".message.user").first.locator("[data-receipt]")
+    gone = receipt.locator(".receipt-item.is-undone")
+    expect(gone).to_have_count(1)
+    expect(gone).to_contain_text("+ Lives in Turin")
+    expect(gone).to_contain_text("(no longer in memory)")  # said, not only struck through
+
+
+def test_a_refresh_that_takes_the_focused_line_leaves_the_focus_in_the_list(
+    page: Page, guest: User, settings: Any
+) -> None:
+    settings.MEMORY_SECTION_REFRESH_SECONDS = 0.2
+    page.goto("/settings/?memory=open")
+    page.get_by_role("button", name="Delete: Likes jazz").focus()
+    remember(guest, "Name is Anna", "Lives in Turin")  # a pass took jazz
+    expect(page.locator("#memory .memory-line")).to_have_count(2)
+    expect(page.locator("#memory .memory-row > summary")).to_be_focused()
+
+
+def test_restoring_the_list_as_it_is_says_there_was_nothing_to_restore(
+    page: Page, guest: User
+) -> None:
+    remember(guest, "Name is Anna", "Lives in Turin", "Likes jazz", "Has a cat")
+    memory_services.delete_line(owner_id=guest.pk, index=3, expected_version=None)  # the cat
+    page.goto("/settings/memory/history")
+    # The first list, without the cat deleted since, is the list now.
+    page.locator(".memory-version").last.get_by_role("button").click()
+    page.wait_for_url("**/settings/**#memory")
+    expect(page.locator("#memory > .notice").first).to_have_text(
+        "Nothing to restore: that version's facts are your memory now."
+    )
