@@ -85,6 +85,14 @@ def audit(page: Page) -> None:
     assert (failure := audit_failure(page)) is None, failure
 
 
+def audit_and_close(page: Page) -> None:
+    """For a page a test opened itself: audit the state it ends in, then close it."""
+    try:
+        audit(page)
+    finally:
+        page.context.close()
+
+
 def audit_failure(page: Page) -> str | None:
     """What axe-core finds on ``page`` now, said, or None."""
     if page.url == "about:blank":

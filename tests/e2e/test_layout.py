@@ -20,7 +20,7 @@ from chat import chats
 from chat import services as chat_services
 from chat.models import Conversation
 from tests.conftest import make_account
-from tests.e2e.conftest import open_page
+from tests.e2e.conftest import audit_and_close, open_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -88,7 +88,7 @@ def test_on_a_phone_the_chat_and_its_composer_fit_on_the_first_screen(
     page.locator(".sidebar-chats > summary").click()
     expect(chats).to_be_visible()
     page.screenshot(path=str(shots_dir(tmp_path) / "chat-phone-chats.png"))
-    page.context.close()
+    audit_and_close(page)
 
 
 def test_on_a_phone_the_footer_links_each_stay_on_one_line(
@@ -105,7 +105,7 @@ def test_on_a_phone_the_footer_links_each_stay_on_one_line(
         rows.add(round(box["y"] + box["height"] / 2))
     assert max(rows) - min(rows) <= 2  # one row: Projects, Settings, Log out
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    page.context.close()
+    audit_and_close(page)
 
 
 @pytest.mark.parametrize("viewport", [{"width": 1280, "height": 860}, PHONE])
@@ -136,4 +136,4 @@ def test_the_model_picker_stays_in_place_whatever_the_titles_length(
             conversation == short_one
         )
     assert places[0] == places[1]
-    page.context.close()
+    audit_and_close(page)

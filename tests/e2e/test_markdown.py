@@ -17,7 +17,7 @@ from playwright.sync_api import Browser, Page, expect
 from chat import services as chat_services
 from chat.models import Message
 from tests.conftest import Streamed
-from tests.e2e.conftest import audit, csp_violations, guest_session, open_page
+from tests.e2e.conftest import audit, audit_and_close, csp_violations, guest_session, open_page
 from tests.e2e.test_browser import DOCS_SCREENSHOTS, send, wait_for_reply
 from tests.e2e.test_layout import shots_dir
 
@@ -168,7 +168,7 @@ def test_on_a_phone_a_wide_table_scrolls_inside_the_reply_not_the_page(
     expect(copy).to_have_text("Copia")
     copy.focus()
     expect(copy).to_be_focused()
-    page.context.close()
+    audit_and_close(page)
     assert refused == []
 
 
@@ -206,4 +206,4 @@ def test_the_chat_screenshots_on_a_desktop_and_a_phone(
         audit(page)
         page.screenshot(path=str(screenshots / name))
         assert (screenshots / name).stat().st_size > 10_000
-    page.context.close()
+    audit_and_close(page)

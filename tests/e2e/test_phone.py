@@ -13,7 +13,7 @@ from playwright.sync_api import Browser, Page, expect
 from accounts.models import User
 from chat import services as chat_services
 from chat.models import Conversation
-from tests.e2e.conftest import csp_violations, guest_session
+from tests.e2e.conftest import audit_and_close, csp_violations, guest_session
 from tests.e2e.test_browser import wait_for_reply
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -100,7 +100,7 @@ def test_the_model_picker_shows_whole_labels(
         box is not None and box["x"] >= 0 and box["x"] + box["width"] <= page.viewport_size["width"]
     )
     assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
-    page.context.close()
+    audit_and_close(page)
     assert refused == []
 
 
@@ -127,7 +127,7 @@ def test_model_switched_never_covers_a_message(
         box = item.bounding_box()
         if box is not None and overlaps(box, listed):
             assert not overlaps(said, clipped(box, listed))
-    page.context.close()
+    audit_and_close(page)
 
 
 def test_on_a_touch_screen_enter_adds_a_line_and_the_button_sends(
@@ -148,7 +148,7 @@ def test_on_a_touch_screen_enter_adds_a_line_and_the_button_sends(
     page.get_by_role("button", name="Send").tap()
     expect(page.locator(".message.user .bubble")).to_have_text(["Shopping list:\nmilk"])
     wait_for_reply(page, 1)  # nothing left on its way when the test's database is emptied
-    page.context.close()
+    audit_and_close(page)
 
 
 def test_with_a_keyboard_enter_sends_and_shift_enter_adds_a_line(
@@ -165,7 +165,7 @@ def test_with_a_keyboard_enter_sends_and_shift_enter_adds_a_line(
     page.keyboard.press("Enter")
     expect(page.locator(".message.user .bubble")).to_have_text(["Line one\nline two"])
     wait_for_reply(page, 1)
-    page.context.close()
+    audit_and_close(page)
 
 
 @pytest.mark.parametrize(
@@ -200,5 +200,5 @@ def test_sign_up_shows_the_rules_first_and_focuses_the_error_in_the_readers_lang
     expect(page.locator("input[name=password]")).to_have_attribute("aria-invalid", "true")
     expect(page.locator(".help").filter(has_text=rule)).to_be_visible()  # still there
     assert not User.objects.filter(email="new@example.com").exists()
-    page.context.close()
+    audit_and_close(page)
     assert refused == []
