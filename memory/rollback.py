@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import transaction
+from django.utils.translation import gettext_lazy as _
 
 from core.errors import Conflict, NotFound
 from memory import history, tombstones
@@ -39,7 +40,7 @@ class NothingToUndo(Conflict):
     """The version changed no line that can come back (HTTP 409)."""
 
     code = "nothing_to_undo"
-    detail = "That version changed nothing that can be undone."
+    detail = _("That version changed nothing that can be undone.")
 
 
 @dataclass(frozen=True)
@@ -84,7 +85,7 @@ def _roll_back(
     kind: str,
     target: Callable[[Memory, MemoryVersion], Target],
 ) -> RolledBack:
-    for _ in range(settings.MEMORY_CAS_ATTEMPTS):
+    for _attempt in range(settings.MEMORY_CAS_ATTEMPTS):
         memory = get_memory(owner_id=owner_id)
         # A missing version is a 404 whatever the version expected (RFC 9110 §13.2.1).
         row = history.version_of(memory_id=memory.pk, version=version)

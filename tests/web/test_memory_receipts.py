@@ -260,3 +260,15 @@ def test_an_item_that_is_not_a_plain_number_is_a_404_not_a_500(
 ) -> None:
     for wrong in ("²", "9" * 5000, "1.0", ""):
         assert undo_line(account_client, conversation, two_lines, wrong).status_code == 404
+
+
+def test_a_refused_line_undo_says_why_in_the_readers_language(
+    account_client: Client, conversation: Conversation, two_lines: int
+) -> None:
+    assert undo_line(account_client, conversation, two_lines, 1).status_code == 200
+    url = reverse("chat:undo_memory", args=[conversation.pk])
+    again = account_client.post(
+        url, {"version": two_lines, "item": 1}, HTTP_ACCEPT_LANGUAGE="fr", **JSON
+    )
+    assert again.status_code == 409
+    assert again.json()["detail"] == "Cette version n'a rien changé qui puisse être annulé."
