@@ -433,6 +433,9 @@ MESSAGE_MAX_CHARS = env.int("MESSAGE_MAX_CHARS", default=20_000)
 # MAX; DEFAULT for a model litellm does not know.
 CHAT_INPUT_TOKENS_DEFAULT = env.int("CHAT_INPUT_TOKENS_DEFAULT", default=16_000)
 CHAT_INPUT_TOKENS_MAX = env.int("CHAT_INPUT_TOKENS_MAX", default=128_000)
+# The history one chat request carries, whatever the model's window: the cost of a reply stops
+# growing with the conversation, and memory carries what the older turns said.
+CHAT_HISTORY_TOKENS = env.int("CHAT_HISTORY_TOKENS", default=24_000)
 
 # --- Memory (SPEC §2) ---------------------------------------------------------------------------
 MEMORY_TOKEN_LIMIT = env.int("MEMORY_TOKEN_LIMIT", default=2_000)

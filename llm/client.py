@@ -25,7 +25,7 @@ from core.logs import DropAll
 
 OFFLINE_PROVIDER = "offline"
 
-Messages = list[dict[str, str]]
+Messages = list[dict[str, Any]]
 
 
 class ModelError(Exception):
@@ -51,6 +51,8 @@ class Completion:
     tokens_in: int
     tokens_out: int
     latency_ms: int
+    # Stopped at ``max_tokens``: the text is cut short.
+    truncated: bool = False
 
 
 @cache
@@ -157,20 +159,25 @@ def refused_format(error: ModelError) -> bool:
 
 
 def cache_prefix(model: str, messages: Messages) -> list[dict[str, Any]]:
-    """Mark the system message cacheable for Anthropic; others cache prefixes themselves."""
-    if not messages or _provider(model) != "anthropic" or messages[0]["role"] != "system":
+    """Mark the leading system messages (the stable prefix: rules, instructions, memory) as
+    cacheable for Anthropic, on the last of them; OpenAI, Gemini and DeepSeek cache a repeated
+    prefix themselves."""
+    prefix = 0
+    while prefix < len(messages) and messages[prefix]["role"] == "system":
+        prefix += 1
+    if not prefix or _provider(model) != "anthropic":
         return list(messages)
-    first = {
+    last = {
         "role": "system",
         "content": [
             {
                 "type": "text",
-                "text": messages[0]["content"],
+                "text": messages[prefix - 1]["content"],
                 "cache_control": {"type": "ephemeral"},
             }
         ],
     }
-    return [first, *messages[1:]]
+    return [*messages[: prefix - 1], last, *messages[prefix:]]
 
 
 def _map_error(exc: BaseException) -> ModelError:
@@ -226,14 +233,15 @@ def complete(
         raise ModelError("timeout", retryable=True) from None
     except Exception as exc:  # noqa: BLE001 - mapped to a content-free error just below
         raise _map_error(exc) from None
-    text = (response.choices[0].message.content or "") if response.choices else ""
+    choice = response.choices[0] if response.choices else None
     usage = getattr(response, "usage", None)
     return Completion(
-        text=text,
+        text=(choice.message.content or "") if choice else "",
         model=model,
         tokens_in=int(getattr(usage, "prompt_tokens", 0) or 0),
         tokens_out=int(getattr(usage, "completion_tokens", 0) or 0),
         latency_ms=int((time.monotonic() - started) * 1000),
+        truncated=getattr(choice, "finish_reason", None) == "length",
     )
 
 

@@ -23,6 +23,9 @@ from memory.rules.lines import forget_key
 from memory.rules.provenance import Source
 from memory.versions import MAX_VERSION
 
+# Old versions are pruned on every tenth write, not on each: a pass saves a round trip.
+PRUNE_EVERY: Final = 10
+
 # How long Settings and the API show that the safety check removed saved lines.
 SCREEN_NOTICE_DAYS: Final = 30
 
@@ -101,7 +104,8 @@ def record(
     MemoryVersion.objects.filter(memory_id=memory_id, version__lt=version).exclude(
         forgotten=[]
     ).update(forgotten=[], forgotten_sources=[])
-    prune(memory_id=memory_id)
+    if version % PRUNE_EVERY == 0:
+        prune(memory_id=memory_id)
 
 
 def prune(*, memory_id: int) -> None:

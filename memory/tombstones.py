@@ -10,7 +10,8 @@ The source turns are not read again, so a paraphrase needs the person to say the
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Iterator
+from functools import cached_property
 from typing import Final
 
 from django.utils.crypto import salted_hmac
@@ -53,6 +54,26 @@ def buried(memory_id: int) -> frozenset[str]:
     return frozenset(
         ForgottenLine.objects.filter(memory_id=memory_id).values_list("digest", flat=True)
     )
+
+
+class Buried(Collection[str]):
+    """``buried(memory_id)``, read on first use: most passes add no line to check against it."""
+
+    def __init__(self, memory_id: int) -> None:
+        self.memory_id = memory_id
+
+    @cached_property
+    def digests(self) -> frozenset[str]:
+        return buried(self.memory_id)
+
+    def __contains__(self, item: object) -> bool:
+        return item in self.digests
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.digests)
+
+    def __len__(self) -> int:
+        return len(self.digests)
 
 
 def unbury(*, memory_id: int, lines: Iterable[str]) -> None:

@@ -6,7 +6,8 @@ request it received, body and headers, so a test can check what litellm really s
 the messages, ``response_format``, ``temperature``, the token bound, the key. Nothing of ours
 is faked: the product talks to it through litellm's own ``openai`` provider, as to a real one.
 
-An answer is a text, ``("status", code, body)`` for an HTTP error, ``("stream", pieces)`` for a
+An answer is a text, ``("status", code, body)`` for an HTTP error, ``("cut", text)`` for one
+stopped at ``max_tokens``, ``("stream", pieces)`` for a
 streamed answer (server-sent chunks as OpenAI sends them; a ``threading.Event`` among the
 pieces holds the stream there until the test sets it), or a callable of the request body
 returning one of those. With nothing scripted it answers ``{"edits": []}``.
@@ -57,6 +58,8 @@ class HostedModel:
                     self._send(item[1], item[2])
                 elif isinstance(item, tuple) and item[0] == "stream":
                     self._stream(body, item[1])
+                elif isinstance(item, tuple) and item[0] == "cut":
+                    self._send(200, _completion(body, item[1], finish_reason="length"))
                 else:
                     self._send(200, _completion(body, str(item)))
 
@@ -135,7 +138,7 @@ class HostedModel:
         return item
 
 
-def _completion(body: dict[str, Any], text: str) -> dict[str, Any]:
+def _completion(body: dict[str, Any], text: str, finish_reason: str = "stop") -> dict[str, Any]:
     """A chat completion as OpenAI's API returns it, with usage counted in o200k tokens."""
     prompt = sum(count_tokens(str(m.get("content") or "")) for m in body.get("messages", []))
     completion = count_tokens(text)
@@ -148,7 +151,7 @@ def _completion(body: dict[str, Any], text: str) -> dict[str, Any]:
             {
                 "index": 0,
                 "message": {"role": "assistant", "content": text},
-                "finish_reason": "stop",
+                "finish_reason": finish_reason,
             }
         ],
         "usage": {

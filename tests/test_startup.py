@@ -146,3 +146,40 @@ def test_a_process_that_loads_the_apps_knows_every_task_by_name(tmp_path):
     out = in_production(probe, tmp_path)
     for task in ("memory.run_pass", "memory.sweep_owed_passes", "accounts.finish_guest_merge"):
         assert f"'{task}'" in out, out
+
+
+WARM_UP_PROBE = """
+import socket, sys, threading
+connected = []
+connect = socket.socket.connect
+socket.socket.connect = lambda self, address: (connected.append(address), connect(self, address))[1]
+from config.warmup import NOWHERE, warm_up
+import llm
+warm_up()
+print("threads:", threading.active_count())
+for model in ("openai/gpt-4o-mini", "anthropic/claude-3-5-haiku-20241022"):
+    loaded = set(sys.modules)
+    try:
+        llm.litellm().completion(
+            model=model, messages=[{"role": "user", "content": "Hi"}],
+            api_base=NOWHERE, api_key="k", max_retries=0, timeout=2,
+        )
+    except Exception:
+        pass
+    print(model, "first call loads:", len(set(sys.modules) - loaded))
+print("connected:", sorted({address for address in connected if isinstance(address, tuple)}))
+"""
+
+
+def test_a_server_loads_each_hosted_models_provider_before_it_forks(tmp_path):
+    """Issue 29: a hosted first message took twice the tenth's time, loading the provider."""
+    out = in_production(
+        WARM_UP_PROBE, tmp_path, CHAT_MODELS="openai/gpt-4o-mini,offline/whizi-chat"
+    )
+
+    assert "openai/gpt-4o-mini first call loads: 0" in out
+    # A provider no setting names is not loaded: what the warm-up spares a first message.
+    assert "anthropic/claude-3-5-haiku-20241022 first call loads: 0" not in out
+    # Nothing reached but the closed port, and no thread is left to cross the fork.
+    assert "connected: [('127.0.0.1', 9)]" in out
+    assert "threads: 1" in out

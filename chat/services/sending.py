@@ -102,28 +102,33 @@ def build_request(
     *,
     model: str | None = None,
     through: int | None = None,
-) -> list[dict[str, str]]:
+) -> list[dict[str, Any]]:
     """The messages for the chat model, in a stable order for prompt caching: system prompt,
-    project instructions, memory, then as much history up to ``through`` as the budget allows
-    (oldest dropped first). ``model``: the conversation's unless a regenerate names another."""
+    project instructions, memory (marked as the cacheable prefix where the provider takes a
+    mark), then as much history up to ``through`` as the budget and ``CHAT_HISTORY_TOKENS``
+    allow (oldest dropped first). ``model``: the conversation's unless a regenerate names
+    another."""
+    model = model or conversation.model
     if memory is None:
         memory = read_memory(conversation)
     system = [settings.CHAT_SYSTEM_PROMPT.format(assistant=settings.ASSISTANT_NAME)]
     if conversation.project is not None and conversation.project.instructions:
         system.append(f"Instructions for this project:\n{conversation.project.instructions}")
-    room = context.input_budget(model or conversation.model) - sum(
-        context.text_tokens(t) for t in system
-    )
+    room = context.input_budget(model) - sum(context.text_tokens(t) for t in system)
     if memory.block:
         system.append(memory.block)
         room -= memory.tokens + context.PER_MESSAGE_TOKENS
     elif note := facade.memory_note(memory):  # no lines yet: how memory works, or that it is off
         system.append(note)
         room -= context.text_tokens(note)
-    return [
-        *({"role": "system", "content": text} for text in system),
-        *context.history(conversation.pk, room, through=through),
-    ]
+    room = min(room, settings.CHAT_HISTORY_TOKENS)
+    return llm.cache_prefix(
+        model,
+        [
+            *({"role": "system", "content": text} for text in system),
+            *context.history(conversation.pk, room, through=through),
+        ],
+    )
 
 
 @dataclass(frozen=True)

@@ -182,17 +182,22 @@ def _drain(memory_id: int) -> PassResult:
 
     Stored lines are checked first, if the gate's rules changed since they were: a pass never
     reads turns against a list the rules have not cleared."""
-    for _ in range(settings.MEMORY_CAS_ATTEMPTS):
-        screened = screening.screen_stored(memory_id=memory_id)
-        if screened != screening.Screened.LOST:
-            break
-    if screened == screening.Screened.HELD:
-        return PassResult(Outcome.HELD, retry=True)
-    if screened == screening.Screened.LOST:
-        return PassResult(Outcome.CONFLICT, retry=True)
+    memory = _read(memory_id)
+    if memory is not None and memory.rules_version != RULES_VERSION:
+        for _ in range(settings.MEMORY_CAS_ATTEMPTS):
+            screened = screening.screen_stored(memory_id=memory_id)
+            if screened != screening.Screened.LOST:
+                break
+        if screened == screening.Screened.HELD:
+            return PassResult(Outcome.HELD, retry=True)
+        if screened == screening.Screened.LOST:
+            return PassResult(Outcome.CONFLICT, retry=True)
+        memory = _read(memory_id)
     outcome = PassResult(Outcome.NO_WORK)
     for _ in range(MAX_ROUNDS * 2):
-        step = _apply_next(memory_id)
+        # The first step works on the row just read; each later one reads it again.
+        step = _apply_next(memory_id, memory)
+        memory = None
         if step.retry:
             return step
         if step.outcome != Outcome.NO_WORK:
@@ -205,8 +210,18 @@ def _drain(memory_id: int) -> PassResult:
 # --- One pass -----------------------------------------------------------------------------------
 
 
-def _apply_next(memory_id: int) -> PassResult:
-    """Read the next work and store what the model makes of it.
+def _read(memory_id: int) -> Memory | None:
+    """The memory row, and whether a voice session waits (one query)."""
+    return (
+        Memory.objects.filter(pk=memory_id)
+        .annotate(voice_pending=turns.store().voice_pending())
+        .first()
+    )
+
+
+def _apply_next(memory_id: int, memory: Memory | None = None) -> PassResult:
+    """Read the next work and store what the model makes of it (``memory``: the row, when just
+    read).
 
     A failure of the model itself (key, name, outage) gives nothing up: the pass backs off and
     retries for as long as it takes, and ``model_health`` tells the operator. A failure that
@@ -216,12 +231,9 @@ def _apply_next(memory_id: int) -> PassResult:
     turns_at_most: int | None = None
     tried_alone = False
     conflicts = 0
+    given = memory
     while True:  # bounded: each round returns, halves the work, or counts a lost race
-        memory = (
-            Memory.objects.filter(pk=memory_id)
-            .annotate(voice_pending=turns.store().voice_pending())
-            .first()
-        )
+        memory, given = given or _read(memory_id), None  # each round after the first re-reads
         if memory is None:
             return PassResult(Outcome.NO_WORK)  # the account was deleted: nothing to bring back
         if not memory.enabled:

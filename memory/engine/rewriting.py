@@ -7,7 +7,7 @@ the wipe guard, and the condense pass and positional cut over the cap.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from django.conf import settings
@@ -25,13 +25,17 @@ from memory.services import record_event, sources_of
 # Keeping less than this share of a list of WIPE_MIN_LINES or more, unasked, is a broken answer.
 WIPE_KEEP_SHARE = 0.5
 WIPE_MIN_LINES = 4
-# Answer bound: an edit of every line shown (each line at most once), new lines as the turns
-# can hold them (a few per turn of the person, at most 16; none in a condense), ~64 tokens an
-# edit with its quote, and slack. A model that loops stops there: its answer fails, retried.
+# Answer bound, sized to what a pass is expected to change: new lines as the turns can hold
+# them (a few per turn of the person, at most 16; none in a condense) and a few lines named
+# (a correction, a plan passed, a merge), ~64 tokens an edit with its quote, and slack. A
+# condense or a forget may name every line, and so may an answer cut at the bound, asked again
+# once. A model that loops stops there: its answer fails, retried.
 ANSWER_BASE_TOKENS = 256
 ANSWER_TOKENS_PER_EDIT = 64
 NEW_LINES_PER_PASS = 16
 NEW_LINES_PER_TURN = 4
+NAMED_LINES_PER_PASS = 8
+NAMED_LINES_PER_TURN = 2
 # A condense must keep this share of the target size (1,500 tokens), or the cut runs instead.
 CONDENSE_KEEP_SHARE = 0.25
 
@@ -66,11 +70,16 @@ class Rewrite:
     cited: dict[str, int] = field(default_factory=dict)
 
 
-def answer_token_bound(lines: Sequence[str], person_turns: int = NEW_LINES_PER_PASS) -> int:
-    """``max_tokens`` of a memory call: enough to edit every line shown once and add what
-    ``person_turns`` turns may say."""
+def answer_token_bound(
+    lines: Sequence[str], person_turns: int = NEW_LINES_PER_PASS, *, every_line: bool = False
+) -> int:
+    """``max_tokens`` of a memory call: enough to add what ``person_turns`` turns may say and
+    name the lines a pass is expected to touch, or (``every_line``) each line shown once."""
     new = min(NEW_LINES_PER_PASS, NEW_LINES_PER_TURN * person_turns)
-    return ANSWER_BASE_TOKENS + ANSWER_TOKENS_PER_EDIT * (len(lines) + new)
+    named = NAMED_LINES_PER_PASS + NAMED_LINES_PER_TURN * person_turns
+    return ANSWER_BASE_TOKENS + ANSWER_TOKENS_PER_EDIT * (
+        (len(lines) if every_line else min(len(lines), named)) + new
+    )
 
 
 def _endpoint(model: str) -> dict[str, str]:
@@ -128,24 +137,32 @@ def _ask(
         mode=settings.MEMORY_MODEL_RESPONSE_FORMAT,
         api_base=endpoint.get("api_base", ""),
     )
+    person_turns = len(work.person_turns()) if task != "condense" else 0
+    every_line = answer_token_bound(lines, person_turns, every_line=True)
     call = {
         "model": model,
         "messages": llm.cache_prefix(model, messages),
         "timeout": settings.MEMORY_MODEL_TIMEOUT,
         "temperature": 0,
-        "max_tokens": answer_token_bound(
-            lines, len(work.person_turns()) if task != "condense" else 0
+        "max_tokens": (
+            every_line
+            if task == "condense" or work.forget_requested
+            else answer_token_bound(lines, person_turns)
         ),
         **endpoint,
     }
     try:
-        try:
-            answer = llm.complete(**call, **shape)
-        except llm.ModelError as error:
-            if not (llm.refused_format(error) and _schema(shape)):
-                raise
-            # A server that refuses the schema by name gets JSON mode instead.
-            answer = llm.complete(**call, response_format={"type": "json_object"})
+        answer = _complete(call, shape)
+        if answer.truncated and call["max_tokens"] < every_line:
+            # More edits than a pass is expected to make: once more, with room for every line.
+            first = answer
+            answer = _complete({**call, "max_tokens": every_line}, shape)
+            answer = replace(
+                answer,
+                tokens_in=answer.tokens_in + first.tokens_in,
+                tokens_out=answer.tokens_out + first.tokens_out,
+                latency_ms=answer.latency_ms + first.latency_ms,
+            )
     except llm.ModelError as error:
         raise PassFailed(error.code, about_work=error.about_content, kind=error.kind) from None
     try:
@@ -165,11 +182,21 @@ def _ask(
                     for i, line in enumerate(lines, start=1)
                 },
             ),
-            buried=_buried(forgotten, said) if forgotten else None,
+            buried=_buried(forgotten, said),
         )
     except MalformedAnswer as error:
         raise PassFailed(f"malformed_{error.reason}", about_work=True) from None
     return applied, answer
+
+
+def _complete(call: dict[str, Any], shape: dict[str, Any]) -> llm.Completion:
+    try:
+        return llm.complete(**call, **shape)
+    except llm.ModelError as error:
+        if not (llm.refused_format(error) and _schema(shape)):
+            raise
+        # A server that refuses the schema by name gets JSON mode instead.
+        return llm.complete(**call, response_format={"type": "json_object"})
 
 
 def _schema(shape: dict[str, Any]) -> bool:
@@ -199,7 +226,7 @@ def rewrite_for(memory: Memory, work: Work) -> Rewrite:
         owner_id=memory.owner_id,
         tokens_before=memory.tokens,
         # A forgotten line is refused unless the person asks to remember it again.
-        forgotten=tombstones.buried(memory.pk),
+        forgotten=tombstones.Buried(memory.pk),
         said=work.said(),
         sources=dict(zip(memory.lines, sources_of(memory), strict=False)),
     )

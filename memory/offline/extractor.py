@@ -7,7 +7,6 @@ first: what no rule rewrites with confidence is not written. It never raises.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -16,7 +15,7 @@ from memory.offline import changes, roleplay, thirdperson
 from memory.offline import patterns as p
 from memory.offline.facts import Fact, classify_line, extract, line_ok, note_facts
 from memory.offline.vocab import RELATIONS
-from memory.rules import edits, evidence, phrases, spelling
+from memory.rules import edits, evidence, phrases, prompts, spelling
 from memory.rules.triggers import is_forget_request, is_remember_request
 
 # Served as "offline/whizi-memory" (registered with the model seam by the memory app).
@@ -356,10 +355,9 @@ def _payload(messages: Any) -> dict[str, Any] | None:
     users = [m for m in messages if isinstance(m, dict) and m.get("role") == "user"]
     text = _text(users[-1].get("content")) if users else None
     try:
-        payload = json.loads(text) if text else None
+        return prompts.read_data(text) if text else None
     except ValueError:
         return None
-    return payload if isinstance(payload, dict) else None
 
 
 def _memory(payload: dict[str, Any]) -> list[str]:

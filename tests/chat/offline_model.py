@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from memory.offline.extractor import answer
 from memory.rules import edits
+from memory.rules.prompts import data_text
 
 
 def call(payload: object) -> list[str]:
@@ -27,7 +27,7 @@ def call(payload: object) -> list[str]:
 def _answered(data: object, lines: list[str]) -> list[str]:
     messages = [
         {"role": "system", "content": "rules prose the extractor ignores"},
-        {"role": "user", "content": json.dumps(data, ensure_ascii=False)},
+        {"role": "user", "content": data_text(data)},
     ]
     parsed = edits.parse_answer(answer(messages))
     return edits.apply_edits(lines, parsed, refuse=lambda _: None).lines

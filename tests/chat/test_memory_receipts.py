@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from memory.engine import passes
 from memory.models import ForgottenLine, Memory, MemoryVersion
+from memory.rules.prompts import read_data
 from tests.memory.helpers import answer, memory_with
 
 pytestmark = pytest.mark.django_db
@@ -203,7 +204,7 @@ def cite_forget(line: str):
     """A careful model: removes ``line``, citing the person's turn that asked."""
 
     def respond(messages):
-        data = json.loads(messages[-1]["content"])
+        data = read_data(messages[-1]["content"])
         (turn,) = [t["turn"] for t in data["transcript"] if t["role"] == "user"]
         (number,) = [item["line"] for item in data["memory"] if item["text"] == line]
         return json.dumps(

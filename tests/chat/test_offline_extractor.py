@@ -38,7 +38,6 @@ def test_a_deleted_fact_does_not_come_back_from_the_context() -> None:
 def test_the_extra_keys_of_the_contract_change_nothing() -> None:
     data = payload("My name is Anna.")
     data.update(today="not a date", memory_tokens="x", token_limit=None, line_max_chars=[])
-    data["transcript"][0]["conversation"] = "odd"
     assert call(data) == ["Name is Anna"]
 
 
@@ -332,24 +331,22 @@ def test_an_unreadable_payload_gets_no_edits(messages: object) -> None:
     assert json.loads(answer(messages)) == {"edits": [], "forget": []}  # type: ignore[arg-type]
 
 
-def test_a_garbage_transcript_returns_the_given_memory() -> None:
-    data = {"task": "rewrite", "memory": ["Name is Anna", 3, None], "transcript": "oops",
-            "context": 7}  # fmt: skip
-    assert call(data) == ["Name is Anna"]
+@pytest.mark.parametrize(
+    "text",
+    [
+        "oops",
+        '{"task": "rewrite", "memory": ["Name is Anna"], "transcript": "oops"}',
+        "task: rewrite\n\nmemory:\n1. Name is Anna\nlearned: (none)\npinned: (none)\n\n"
+        "context:\n(none)\n\ntranscript:\n1. user: not a JSON string",
+    ],
+)
+def test_a_text_that_is_not_the_data_gets_no_edits(text: str) -> None:
+    messages = [{"role": "system", "content": "rules"}, {"role": "user", "content": text}]
+    assert json.loads(answer(messages)) == {"edits": [], "forget": []}
 
 
 def test_an_unknown_task_returns_the_given_memory() -> None:
     assert call({"task": "dance", "memory": ["Name is Anna"]}) == ["Name is Anna"]
-
-
-def test_odd_turns_are_skipped() -> None:
-    data = {
-        "task": "rewrite",
-        "memory": ["Name is Anna"],
-        "context": [None, {"role": "user", "content": 5}],
-        "transcript": [5, {"role": "user"}, {"role": "user", "content": ["odd"]}, None],
-    }
-    assert call(data) == ["Name is Anna"]
 
 
 @pytest.mark.parametrize(

@@ -180,3 +180,53 @@ def test_a_model_litellm_knows_gets_its_own_window_and_others_the_default(settin
     assert context.input_budget("gemini/gemini-2.5-pro") == 128_000
     settings.CHAT_INPUT_TOKENS_MAX = 50_000
     assert context.input_budget("openai/gpt-4o-mini") == 50_000
+
+
+# --- A history budget chosen by cost (issue 29) ----------------------------------------------
+
+
+def test_a_model_with_a_large_window_still_gets_at_most_the_history_budget(account, settings):
+    """A 1,000-exchange conversation on gpt-4o-mini sent 102,359 tokens a reply."""
+    from chat.services.sending import build_request
+
+    settings.CHAT_HISTORY_TOKENS = 24_000
+    memory_with(account, *full_list(), owed=False)
+    conversation = long_conversation(account, 1_000)
+
+    messages = build_request(conversation, model="openai/gpt-4o-mini")
+
+    history = tokens_of(history_of(messages))
+    assert 24_000 - 60 < history <= 24_000  # full, short of one more turn at most
+    assert tokens_of(messages) <= 24_000 + 2_600  # and the rules, the memory
+
+
+def test_a_thousand_exchanges_cost_what_a_hundred_do(account, settings):
+    from chat.services.sending import build_request
+
+    settings.CHAT_HISTORY_TOKENS = 3_000
+    costs = [
+        tokens_of(build_request(long_conversation(account, n), model="openai/gpt-4o-mini"))
+        for n in (100, 1_000)
+    ]
+    assert abs(costs[0] - costs[1]) <= 2 * 30  # a turn either way
+
+
+def test_the_stable_prefix_is_marked_for_a_providers_prompt_cache(account):
+    """System prompt, project instructions and memory come first, and the last of them carries
+    Anthropic's cache mark, so each reply re-reads the prefix from the provider's cache."""
+    from chat.services.sending import build_request
+
+    memory_with(account, *full_list(), owed=False)
+    project = Project.objects.create(owner=account, name="Poems", instructions="Answer in haiku.")
+    conversation = long_conversation(account, 3, project=project)
+
+    marked = build_request(conversation, model="anthropic/claude-3-5-sonnet-20241022")
+    plain = build_request(conversation, model="openai/gpt-4o-mini")
+
+    assert [m["role"] for m in marked][:3] == ["system"] * 3
+    assert marked[:2] == plain[:2] and marked[3:] == plain[3:]
+    assert marked[2]["content"] == [
+        {"type": "text", "text": plain[2]["content"], "cache_control": {"type": "ephemeral"}}
+    ]
+    assert plain[2]["content"].startswith(MEMORY_HEADER)
+    assert all(isinstance(m["content"], str) for m in plain)

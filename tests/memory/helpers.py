@@ -13,6 +13,7 @@ from chat.models import Conversation, Message
 from memory.engine import passes
 from memory.models import Memory
 from memory.rules import changes, edits, evidence
+from memory.rules.prompts import read_data
 from memory.rules.triggers import is_forget_request, is_wipe_request
 from memory.services import get_memory
 
@@ -91,8 +92,8 @@ def edits_answer(*items: dict[str, Any]) -> str:
 
 
 def raw_payload(messages: list[dict[str, Any]]) -> dict[str, Any]:
-    """The data a memory model call carried (its last message is JSON), as sent."""
-    return json.loads(messages[-1]["content"])
+    """The data a memory model call carried (its last message), read back as sent."""
+    return read_data(messages[-1]["content"])
 
 
 def payload(messages: list[dict[str, Any]]) -> dict[str, Any]:

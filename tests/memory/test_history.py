@@ -7,6 +7,7 @@ import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from memory import history
 from memory.engine import passes
 from memory.filters.gate import RULES_VERSION
 from memory.models import Memory, MemoryEvent, MemoryVersion
@@ -424,8 +425,13 @@ def test_old_versions_are_pruned_but_the_last_50_stay(api, account, settings):
         memory.refresh_from_db()
         assert write_lines(memory=memory, lines=["Name is Anna", f"Fact {i} here"], kind="pass")
     MemoryVersion.objects.update(created_at=timezone.now() - timedelta(days=91))
-    memory.refresh_from_db()
-    assert write_lines(memory=memory, lines=["Name is Anna"], kind="pass")
+    for i in range(history.PRUNE_EVERY):  # pruned on a tenth write, within the next ten
+        memory.refresh_from_db()
+        stored = MemoryVersion.objects.count()
+        assert write_lines(memory=memory, lines=["Name is Anna", f"Again {i}"], kind="pass")
+        if (memory.version + 1) % history.PRUNE_EVERY == 0:
+            break
+        assert MemoryVersion.objects.count() == stored + 1  # not yet
 
     versions = list(MemoryVersion.objects.values_list("version", flat=True))
 

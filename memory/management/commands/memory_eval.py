@@ -23,7 +23,7 @@ from llm.provider import TextProvider
 from memory import evaluation
 from memory.engine.rewriting import PassFailed, propose_rewrite
 from memory.filters.gate import MAX_CHARS
-from memory.rules import provenance
+from memory.rules import prompts, provenance
 from memory.rules.budget import count_tokens
 from memory.rules.triggers import is_remember_request
 
@@ -84,7 +84,7 @@ class RecordedProvider(TextProvider):
         self.answers = answers
 
     def answer(self, model: str, messages: list[dict[str, Any]]) -> str:
-        if json.loads(messages[-1]["content"]).get("task") == "condense":
+        if prompts.read_data(messages[-1]["content"]).get("task") == "condense":
             raise LookupError("no recorded condense answer")
         return self.answers[model]
 

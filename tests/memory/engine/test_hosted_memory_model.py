@@ -26,6 +26,7 @@ from memory.evaluation import load_recorded
 from memory.models import MemoryEvent
 from memory.rules import edits
 from memory.rules.budget import count_tokens
+from memory.rules.prompts import read_data
 from tests.hosted_model import HostedModel
 from tests.memory.helpers import conversation_with, memory_with
 
@@ -72,7 +73,7 @@ def run(memory):
 
 
 def data_of(body: dict[str, Any]) -> dict[str, Any]:
-    return json.loads(body["messages"][-1]["content"])
+    return read_data(body["messages"][-1]["content"])
 
 
 def edits_json(*items: dict[str, Any]) -> str:
@@ -253,21 +254,60 @@ def test_the_memory_model_gets_its_own_key_never_the_chats(account, hosted, sett
     assert hosted.headers[1]["authorization"] == "Bearer unused"
 
 
-def test_the_bound_grows_with_the_list_shown(account, hosted):
+def test_the_bound_is_sized_to_the_edits_a_pass_makes_not_to_the_list(account, hosted):
+    """Issue 29: a full list asked for 9,280 tokens back, every line's edit, on every pass."""
     lines = [f"Has visited city number {n}" for n in range(1, 41)]
     conversation_with(account, "Hello", "Hi")
     memory = memory_with(account, *lines)
 
     assert run(memory).outcome == "unchanged"
     body = hosted.requests[0]
-    assert body["max_tokens"] == 256 + 64 * (40 + 4)  # one turn of the person: four new lines
+    # One turn of the person: four new lines and ten lines named.
+    assert body["max_tokens"] == answer_token_bound(lines, 1) == 256 + 64 * (10 + 4)
     assert [item["line"] for item in data_of(body)["memory"]] == list(range(1, 41))
+
+
+def test_a_pass_asked_to_forget_has_room_to_name_every_line(account, hosted):
+    lines = [f"Has visited city number {n}" for n in range(1, 41)]
+    conversation_with(account, "Forget every city I told you about", "Sure.")
+    memory = memory_with(account, *lines)
+
+    run(memory)
+    body = hosted.requests[0]
+    assert body["max_tokens"] == answer_token_bound(lines, 1, every_line=True) == 256 + 64 * 44
+
+
+def test_an_answer_cut_at_the_bound_is_asked_again_with_room_for_every_line(account, hosted):
+    lines = [f"Has visited city number {n}" for n in range(1, 41)]
+    conversation_with(account, "All those cities: I only dreamt of them.", "Oh!")
+    memory = memory_with(account, *lines)
+    removals = [
+        {"op": "remove", "line": n, "was": line, "text": None, "turn": 1}
+        for n, line in enumerate(lines[:12], start=1)
+    ]
+    whole = edits_json(*removals)
+    hosted.answer(("cut", whole[: len(whole) // 2]), whole)
+
+    assert run(memory).outcome == "ok"
+    assert [body["max_tokens"] for body in hosted.requests] == [
+        answer_token_bound(lines, 1),
+        answer_token_bound(lines, 1, every_line=True),
+    ]
+    assert memory.lines == lines[12:]
+    event = MemoryEvent.objects.get(kind="pass")
+    # Both calls are counted.
+    sent = [count_tokens(m["content"]) for body in hosted.requests for m in body["messages"]]
+    assert event.model_tokens_in == sum(sent)
 
 
 def test_the_bound_follows_the_turns_a_pass_reads_so_a_looping_model_stops_early():
     assert answer_token_bound([], 0) == 256  # a condense adds nothing
     assert answer_token_bound(["a"], 2) == 256 + 64 * (1 + 8)
     assert answer_token_bound(["a"], 30) == 256 + 64 * (1 + 16)  # at most sixteen new lines
+    # At most a few lines named per pass, unless every line may be.
+    assert answer_token_bound(["a"] * 100, 0) == 256 + 64 * 8
+    assert answer_token_bound(["a"] * 100, 3) == 256 + 64 * (14 + 12)
+    assert answer_token_bound(["a"] * 100, 0, every_line=True) == 256 + 64 * 100
 
 
 # --- Answers as real models write them ------------------------------------------------------------
@@ -465,3 +505,24 @@ def test_a_full_list_pass_that_changes_two_lines_gets_under_100_tokens_back(acco
     event = MemoryEvent.objects.get(kind="pass")
     assert event.model_tokens_in > memory.tokens
     assert event.model_tokens_out < 100
+
+
+def test_a_pass_marks_its_rules_as_the_cacheable_prefix_for_anthropic():
+    """The rules are the same on every pass; the data after them changes."""
+    messages = [
+        {"role": "system", "content": "the rules"},
+        {"role": "user", "content": "the data"},
+    ]
+    marked = llm.cache_prefix("anthropic/claude-3-5-sonnet-20241022", messages)
+
+    assert marked == [
+        {
+            "role": "system",
+            "content": [
+                {"type": "text", "text": "the rules", "cache_control": {"type": "ephemeral"}}
+            ],
+        },
+        {"role": "user", "content": "the data"},
+    ]
+    assert llm.cache_prefix(SCHEMA_MODEL, messages) == messages
+    assert llm.cache_prefix("anthropic/claude-3-5-sonnet-20241022", messages[1:]) == messages[1:]

@@ -195,7 +195,8 @@ def test_a_chatty_answer_is_read(account, memory_model, wrapped):
 def test_an_answer_that_cannot_be_read_fails_the_pass_and_keeps_the_turns(account, memory_model):
     conversation = conversation_with(account, "I'm vegan", "Noted")
     memory = memory_with(account, "Name is Anna")
-    memory_model.answer('{"lines": ["Name is Anna", "Is vegan"]}')
+    # Every try (the whole work, the one turn alone twice, no turn at all) answers the same.
+    memory_model.answer(*['{"lines": ["Name is Anna", "Is vegan"]}'] * 4)
 
     result = run(memory)
     assert result.outcome == "malformed_wrong_shape" and result.retry
