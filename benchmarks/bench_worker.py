@@ -1,6 +1,7 @@
-"""A real Celery worker (prefork pool) running the product's tasks, plus the benchmark's
-instant model and a timing of every pass, pushed to Redis (``bench:passes``) for the
-benchmark to read.
+"""A real Celery worker (prefork pool) running the product's tasks, with a record of every pass
+pushed to Redis (``bench:passes``) for the benchmark to read: its wall and CPU time, the same
+for its model call (litellm over HTTP to ``benchmarks.model_server``), its round trips to
+PostgreSQL and its outcome.
 
     celery -A benchmarks.bench_worker worker -Q memory -c 1
 """
@@ -10,65 +11,75 @@ from __future__ import annotations
 import json
 import os
 import time
+from collections.abc import Callable
 from typing import Any
 
-from celery.signals import task_postrun, task_prerun, worker_init
+from celery.signals import worker_init
 
-from benchmarks import instant
 from config.celery import app
 
 __all__ = ["app"]
 
-_started: dict[str, float] = {}
 _redis: list[Any] = []
-
-
-_run_seconds: list[float] = []
+# The model calls of the pass running now (one at a time: the pool has one process).
+_calls: list[tuple[float, float]] = []
 
 
 @worker_init.connect
-def _register_the_instant_model(**kwargs: Any) -> None:
-    """In the main process, before the pool forks: the instant model, and a timer around the
-    pass itself (the task minus Celery's and Django's own work around it)."""
+def _time_passes(**kwargs: Any) -> None:
+    """In the main process, before the pool forks: timers around the pass and its model call."""
+    import llm
     from memory.engine import passes
 
-    instant.register()
-    run_pass = passes.run_pass
+    complete = llm.complete
 
-    def timed_run_pass(**kwargs: Any) -> Any:
-        started = time.perf_counter()
+    def timed_complete(**kwargs: Any) -> Any:
+        wall, cpu = time.perf_counter(), time.process_time()
         try:
-            return run_pass(**kwargs)
+            return complete(**kwargs)
         finally:
-            _run_seconds.append(time.perf_counter() - started)
+            _calls.append((time.perf_counter() - wall, time.process_time() - cpu))
 
-    passes.run_pass = timed_run_pass
-
-
-@task_prerun.connect
-def _start(task_id: str, task: Any, **kwargs: Any) -> None:
-    instant.model_seconds.clear()
-    instant.seam_seconds.clear()
-    instant.changed.clear()
-    _run_seconds.clear()
-    _started[task_id] = time.perf_counter()
+    llm.complete = timed_complete
+    passes.run_pass = _recorded(passes.run_pass)
 
 
-@task_postrun.connect
-def _finish(task_id: str, task: Any, **kwargs: Any) -> None:
-    total = time.perf_counter() - _started.pop(task_id)
-    if task.name != "memory.run_pass":
-        return
-    if not _redis:
-        import redis
+def _recorded(run_pass: Callable[..., Any]) -> Callable[..., Any]:
+    def recorded(**kwargs: Any) -> Any:
+        from django.db import connection
 
-        _redis.append(redis.Redis.from_url(os.environ["REDIS_URL"]))
-    record = {
-        "total": total,
-        "run": sum(_run_seconds),
-        "model": sum(instant.model_seconds),
-        "seam": sum(instant.seam_seconds),
-        "calls": len(instant.model_seconds),
-        "changed": any(instant.changed),
-    }
-    _redis[0].rpush("bench:passes", json.dumps(record))
+        statements = [0]
+
+        def count(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+            statements[0] += 1
+            return execute(sql, params, many, context)
+
+        # A transaction costs two more: psycopg's BEGIN, and the COMMIT (or ROLLBACK).
+        ended = [0]
+        commit, rollback = connection._commit, connection._rollback
+        connection._commit = lambda: (ended.__setitem__(0, ended[0] + 1), commit())[1]
+        connection._rollback = lambda: (ended.__setitem__(0, ended[0] + 1), rollback())[1]
+        _calls.clear()
+        wall, cpu = time.perf_counter(), time.process_time()
+        try:
+            with connection.execute_wrapper(count):
+                result = run_pass(**kwargs)
+        finally:
+            del connection._commit, connection._rollback
+        record = {
+            "wall": time.perf_counter() - wall,
+            "cpu": time.process_time() - cpu,
+            "call_wall": sum(w for w, _ in _calls),
+            "call_cpu": sum(c for _, c in _calls),
+            "calls": len(_calls),
+            "round_trips": statements[0] + 2 * ended[0],
+            "outcome": str(result.outcome),
+        }
+        if not _redis:
+            import redis
+
+            _redis.append(redis.Redis.from_url(os.environ["REDIS_URL"]))
+        _redis[0].rpush("bench:passes", json.dumps(record))
+        return result
+
+    return recorded

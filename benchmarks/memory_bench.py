@@ -1,35 +1,36 @@
-"""Memory's cost, measured against no memory at all, through the real stack.
+"""Memory's whole cost, measured against no memory at all, through the production stack.
 
-    make bench            (or: .venv/bin/python benchmarks/memory_bench.py [--quick] [--json F])
+    make bench     (or: .venv/bin/python benchmarks/memory_bench.py [--quick] [--json F])
+    .venv/bin/python benchmarks/memory_bench.py --scaling     (read and pass, 1,000 → 100,000)
 
-What runs: a database of its own on PostgreSQL (``BENCH_DATABASE_URL``, default
-``postgres://postgres@127.0.0.1:5432/whizi_bench``, created and dropped), Redis
-(``BENCH_REDIS_URL``, default database 14), the web app under gunicorn with
-``config/gunicorn.py`` and production settings (persistent connections included) in processes
-of its own, and a real Celery worker (prefork) running the passes. The chat and memory models
-are an "instant" litellm provider (``benchmarks/instant.py``) that answers at once and times
-itself.
+What runs, each in its own process group, on the loopback: PostgreSQL (a database of its own,
+``BENCH_DATABASE_URL``, default ``postgres://postgres@127.0.0.1:5432/whizi_bench``, created and
+dropped), Redis (``BENCH_REDIS_URL``, default database 14), gunicorn with ``config/gunicorn.py``
+and production settings, a real Celery worker (prefork, 2 processes, as ``make run``), and the
+models: an OpenAI-compatible server (``benchmarks/model_server.py``) that answers at once,
+reached through litellm's ``openai`` provider over HTTP, as a hosted provider is. It starts
+what it needs and stops it; PostgreSQL and Redis must be running.
 
-What it prints:
-1. A chat request through HTTP, memory on against **no memory path at all** (a temporary
-   conversation: no read, no trigger) and against memory switched off, in the same person's
-   conversations, requests interleaved one by one. Lists are at the 2,000-token cap and
-   conversations run long enough that every third exchange asks for a pass (that request's
-   trigger and enqueue are measured; the pass itself runs in the worker before the next request,
-   so it slows no one). Each run gives a ratio and a difference of medians; the table shows their
-   median and range over the runs.
-2. A pass's own overhead in the worker: the task's time minus the model's time inside the
-   provider (and minus the whole model call through litellm), median and range over the runs.
-3. Persistent connections against one connection per request (``CONN_MAX_AGE=0``): two web
-   servers side by side, requests interleaved.
-4. The first chat message a fresh web process serves, against its tenth: with
-   ``config/gunicorn.py`` and with a bare ``gunicorn config.wsgi`` (no preload, no warm-up).
-5. Tokens per request against conversation length (10, 100, 1,000 exchanges), windowed, for a
-   model litellm does not know (the default budget) and for gpt-4o-mini (its own window).
-6. The sweeper's query with 10,000 owed passes backing off (EXPLAIN ANALYZE).
-7. In-process micro-figures, labelled as such.
+What it prints, every figure a ratio or a difference with its median and range over runs:
+1. Throughput under load: 1, 8, 32 and 64 clients, each with its own account and a list at the
+   2,000-token cap, send chat messages without waiting for passes; a phase ends when every
+   pass it owed is done (the drain counts). Memory on against no memory (the same people's
+   temporary chats), in interleaved A-B-B-A phases. CPU per request of each process group
+   (web, worker, PostgreSQL, Redis) from /proc, and the load average around each client count.
+2. One chat request, memory on / off / none interleaved one by one, each pass run before the
+   next request: the latency memory adds.
+3. A pass in the worker: wall and CPU time outside its model call, round trips to PostgreSQL,
+   input and output tokens.
+4. Persistent connections against one connection per request (``CONN_MAX_AGE=0``).
+5. The first chat message of a fresh web process against its tenth, on the offline model and
+   on the hosted path, with ``config/gunicorn.py``; and with a bare ``gunicorn config.wsgi``.
+6. Tokens per chat request against conversation length (10, 100, 1,000 exchanges), for a model
+   litellm does not know and for gpt-4o-mini, and the share that is a cacheable prefix.
+7. The sweeper's query with 10,000 owed passes backing off (EXPLAIN ANALYZE).
+8. In-process micro-figures, labelled as such.
 
-The machine is shared: every figure moves between runs, so each comes with its range.
+The machine may be shared: figures move between runs, so each comes with its range, and the
+load average is printed beside them.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
+import math
 import os
 import signal
 import socket
@@ -44,6 +46,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -55,11 +58,23 @@ from urllib.parse import urlsplit, urlunsplit
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks import cpu  # noqa: E402
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
 DATABASE_URL = os.environ.get(
     "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/whizi_bench"
 )
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/14")
-# Production settings, as a deployment sets them (with the benchmark's instant models).
+MODEL_PORT = free_port()
+MODELS = f"http://127.0.0.1:{MODEL_PORT}/v1"
+CHAT_MODEL = "openai/bench-chat"
+# Production settings, as a deployment sets them, with the benchmark's hosted models.
 ENV = {
     "DJANGO_SETTINGS_MODULE": "config.settings",
     "DATABASE_URL": DATABASE_URL,
@@ -67,10 +82,14 @@ ENV = {
     "PRODUCTION": "true",
     "SECRET_KEY": "benchmark-only-secret-key-0123456789-abcdefghijklmnop",
     "ALLOWED_HOSTS": "127.0.0.1",
-    "CHAT_MODELS": "instant/chat,offline/whizi-chat",
-    "MEMORY_MODEL": "instant/memory",
+    "CHAT_MODELS": f"{CHAT_MODEL},offline/whizi-chat",
+    "OPENAI_API_BASE": MODELS,
+    "OPENAI_API_KEY": "bench-key",
+    "MEMORY_MODEL": "openai/bench-memory",
+    "MEMORY_MODEL_API_BASE": MODELS,
+    "MEMORY_MODEL_API_KEY": "bench-key",
     "LOG_LEVEL": "WARNING",
-    # The benchmark's one person sends far more than a person may: it measures, it is no attack.
+    # The benchmark's people send far more than a person may: it measures, it is no attack.
     "THROTTLE_ENABLED": "false",
 }
 os.environ.update(ENV)
@@ -120,12 +139,6 @@ class Table:
 # --- The stack --------------------------------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def admin_dsn() -> tuple[str, str]:
     parts = urlsplit(DATABASE_URL)
     name = parts.path.lstrip("/")
@@ -166,6 +179,10 @@ class Process:
             start_new_session=True,
         )
 
+    @property
+    def group(self) -> cpu.Group:
+        return cpu.in_process_group(self.proc.pid)
+
     def wait_for(self, text: str, seconds: float = 60) -> None:
         deadline = time.monotonic() + seconds
         while text not in self.log_path.read_text():
@@ -184,14 +201,25 @@ class Process:
         self.log.close()
 
 
+def start_models(workdir: Path) -> Process:
+    models = Process(
+        [sys.executable, "-m", "benchmarks.model_server", str(MODEL_PORT)],
+        workdir / "models.log",
+    )
+    models.wait_for("model server ready")
+    return models
+
+
 def start_web(
-    workdir: Path, name: str, *, app: str = "benchmarks.bench_wsgi:application", **env: str
+    workdir: Path, name: str, *, workers: int | None = None, app: str = "config.wsgi", **env: str
 ) -> tuple[Process, int]:
+    """gunicorn as production runs it (``WEB_CONCURRENCY``: the core count, at least 2)."""
     port = free_port()
+    count = ("--workers", str(workers)) if workers else ()
     web = Process(
         [
             *(sys.executable, "-m", "gunicorn", "-c", "config/gunicorn.py"),
-            *("--bind", f"127.0.0.1:{port}", "--workers", "1", app),
+            *("--bind", f"127.0.0.1:{port}", *count, app),
         ],
         workdir / f"{name}.log",
         **env,
@@ -204,7 +232,7 @@ def start_worker(workdir: Path) -> Process:
     worker = Process(
         [
             *(sys.executable, "-m", "celery", "-A", "benchmarks.bench_worker", "worker"),
-            *("--queues", "memory,default", "--concurrency", "1", "--pool", "prefork"),
+            *("--queues", "memory,default", "--concurrency", "2", "--pool", "prefork"),
             *("--without-gossip", "--without-mingle", "--loglevel", "INFO"),
         ],
         workdir / "worker.log",
@@ -217,7 +245,7 @@ class Client:
     """One keep-alive HTTP connection to a web server, timing each request end to end."""
 
     def __init__(self, port: int, token: str) -> None:
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
         self.headers = {**HEADERS, "Authorization": f"Token {token}"}
 
     def send(self, conversation_id: int, text: str) -> float:
@@ -260,25 +288,41 @@ def person(name: str, *, memory: bool = True) -> tuple[Any, str]:
     return user, issue_token(user)
 
 
-def conversation(owner: Any, *, temporary: bool = False, model: str = "instant/chat") -> int:
+def conversation(owner: Any, *, temporary: bool = False, model: str = CHAT_MODEL) -> int:
     from chat.models import Conversation
 
     return Conversation.objects.create(owner=owner, model=model, temporary=temporary).pk
 
 
-def wait_until_no_pass_is_owed(owner_ids: Sequence[int], seconds: float = 30) -> None:
+def wait_for_the_drain(owner_ids: Sequence[int], seconds: float = 300) -> None:
+    """Until no pass is owed or running for these people (polled: the worker is elsewhere)."""
+    from django.db.models import Q
+
     from memory.models import Memory
 
     deadline = time.monotonic() + seconds
-    owed = Memory.objects.filter(owner_id__in=owner_ids, pass_requested=True)
-    while owed.exists():
+    busy = Memory.objects.filter(owner_id__in=owner_ids).filter(
+        Q(pass_requested=True) | Q(lease_until__isnull=False)
+    )
+    while busy.exists():
         if time.monotonic() > deadline:
-            raise RuntimeError("a pass did not finish in time (is the worker running?)")
-        time.sleep(0.005)
+            raise RuntimeError("passes did not drain in time (is the worker running?)")
+        time.sleep(0.01)
 
 
-def next_pass_record(seconds: float = 30) -> dict[str, float]:
-    """The worker's timing of the pass it just ran (a blocking read: no polling that would
+def pass_records(clear: bool = True) -> list[dict[str, Any]]:
+    """The worker's records of the passes it ran since the last call."""
+    import redis
+
+    client = redis.Redis.from_url(REDIS_URL)
+    raw = client.lrange("bench:passes", 0, -1)
+    if clear:
+        client.delete("bench:passes")
+    return [json.loads(item) for item in raw]
+
+
+def next_pass_record(seconds: float = 60) -> dict[str, Any]:
+    """The record of the next pass the worker finishes (a blocking read: no polling that would
     take CPU from the worker while it runs the pass)."""
     import redis
 
@@ -288,7 +332,143 @@ def next_pass_record(seconds: float = 30) -> dict[str, float]:
     return json.loads(found[1])
 
 
-# --- 1 and 2: chat requests and passes, through the real stack ---------------------------------
+# --- 1: throughput under load -------------------------------------------------------------------
+
+
+@dataclass
+class Phase:
+    arm: str
+    clients: int
+    requests: int
+    seconds: float  # from the first request to the end of the drain
+    sending: float  # from the first request to the last reply
+    cpu: dict[str, float]  # CPU seconds of each process group
+    passes: int
+
+
+def run_phase(
+    port: int, people: Sequence[tuple[Any, str]], arm: str, each: int, groups: dict[str, Any]
+) -> Phase:
+    """Every client sends ``each`` messages in a conversation of its own, as fast as replies
+    come, never waiting for a pass; the phase ends when the passes it owed are done."""
+    temporary = arm == "none"
+    targets = [(token, conversation(user, temporary=temporary)) for user, token in people]
+    clients = [Client(port, token) for token, _ in targets]
+    start = threading.Barrier(len(clients) + 1)
+    failures: list[BaseException] = []
+
+    def client(index: int) -> None:
+        start.wait()
+        try:
+            for i in range(each):
+                clients[index].send(targets[index][1], f"Tell me about {i}")
+        except BaseException as error:  # noqa: BLE001 - reported after the join
+            failures.append(error)
+
+    threads = [threading.Thread(target=client, args=(i,)) for i in range(len(clients))]
+    for thread in threads:
+        thread.start()
+    pass_records()  # what came before is not this phase's
+    before = cpu.cpu_seconds(groups)
+    start.wait()
+    began = time.perf_counter()
+    for thread in threads:
+        thread.join()
+    sent = time.perf_counter()
+    if failures:
+        raise failures[0]
+    wait_for_the_drain([user.pk for user, _ in people])
+    ended = time.perf_counter()
+    after = cpu.cpu_seconds(groups)
+    for c in clients:
+        c.close()
+    return Phase(
+        arm=arm,
+        clients=len(clients),
+        requests=len(clients) * each,
+        seconds=ended - began,
+        sending=sent - began,
+        cpu={name: after[name] - before[name] for name in groups},
+        passes=len(pass_records()),
+    )
+
+
+def bench_load(
+    port: int,
+    counts: Sequence[int],
+    blocks: int,
+    per_phase: int,
+    groups: dict[str, Any],
+    table: Table,
+) -> None:
+    table.section(
+        f"1. throughput under load: memory on ÷ no memory, passes counted (each phase ends when "
+        f"its passes are done); {blocks} A-B-B-A blocks per client count, about {per_phase} "
+        "requests a phase; median (range) over the blocks"
+    )
+    results: dict[int, list[dict[str, float]]] = {}
+    for n in counts:
+        each = 3 * math.ceil(max(6, per_phase / n) / 3)  # a pass asked every third exchange
+        people = [person(f"load{n}-{i}") for i in range(n)]
+        run_phase(port, people, "on", 3, groups)  # warm: connections, pools, caches
+        run_phase(port, people, "none", 3, groups)
+        load_before = cpu.load_average()
+        blocks_seen = []
+        for _ in range(blocks):
+            phases = [
+                run_phase(port, people, arm, each, groups) for arm in ("on", "none", "none", "on")
+            ]
+            on = [p for p in phases if p.arm == "on"]
+            none = [p for p in phases if p.arm == "none"]
+            blocks_seen.append(_block_figures(on, none))
+        results[n] = blocks_seen
+        figure = {key: [b[key] for b in blocks_seen] for key in blocks_seen[0]}
+        table.add(
+            f"{n} clients ({each} messages each): throughput on ÷ none",
+            spread(figure["throughput"], ratio),
+        )
+        table.add(
+            f"{n} clients: requests per second, memory on / none",
+            f"{spread(figure['rps_on'], lambda v: f'{v:.1f}')} / "
+            f"{spread(figure['rps_none'], lambda v: f'{v:.1f}')}",
+        )
+        table.add(
+            f"{n} clients: CPU per request, all groups, on ÷ none",
+            spread(figure["cpu_ratio"], ratio),
+        )
+        for group in groups:
+            table.add(
+                f"{n} clients: {group} CPU per request, on − none, ms",
+                spread(figure[f"added_{group}"], ms),
+            )
+        table.add(f"{n} clients: passes per memory-on phase", spread(figure["passes"], str))
+        table.add(
+            f"{n} clients: load average before / after", f"{load_before} / {cpu.load_average()}"
+        )
+    table.data["load"] = results
+
+
+def _block_figures(on: list[Phase], none: list[Phase]) -> dict[str, float]:
+    def rate(phases: list[Phase]) -> float:
+        return sum(p.requests for p in phases) / sum(p.seconds for p in phases)
+
+    def per_request(phases: list[Phase], group: str | None = None) -> float:
+        spent = sum(sum(p.cpu.values()) if group is None else p.cpu[group] for p in phases)
+        return spent / sum(p.requests for p in phases)
+
+    figures = {
+        "throughput": rate(on) / rate(none),
+        "rps_on": rate(on),
+        "rps_none": rate(none),
+        "cpu_ratio": per_request(on) / per_request(none),
+        "passes": statistics.fmean(p.passes for p in on),
+    }
+    for group in on[0].cpu:
+        figures[f"added_{group}"] = per_request(on, group) - per_request(none, group)
+    return figures
+
+
+# --- 2 and 3: one chat request, and a pass ------------------------------------------------------
 
 ARMS = ("on", "off", "none")
 
@@ -314,10 +494,10 @@ def bench_requests(port: int, runs: int, exchanges: int, table: Table) -> None:
     def exchange(arm: str, conversation_id: int, i: int) -> tuple[float, dict | None]:
         elapsed = clients[arm].send(conversation_id, f"Tell me about {i}")
         record = next_pass_record() if arm == "on" and i % every == 0 else None
-        wait_until_no_pass_is_owed(owners)
+        wait_for_the_drain(owners)
         return elapsed, record
 
-    # Warm-up: every thread of the web worker opens its database connection, the broker's
+    # Warm-up: every thread of the web workers opens its database connection, the broker's
     # producer pool fills; nothing here is measured.
     warm = new_conversations()
     for i in range(1, 31):
@@ -326,7 +506,10 @@ def bench_requests(port: int, runs: int, exchanges: int, table: Table) -> None:
 
     figures = ("ratio_on", "added_on", "mean_added_on", "trigger_added", "trigger_ratio")
     per_run: dict[str, list[float]] = {k: [] for k in (*figures, "ratio_off", "added_off")}
-    passes: list[list[dict[str, float]]] = []
+    passes: list[list[dict[str, Any]]] = []
+    from memory.models import MemoryEvent
+
+    first_event = MemoryEvent.objects.order_by("-id").values_list("id", flat=True).first() or 0
     for _ in range(runs):
         timings: dict[str, list[float]] = {arm: [] for arm in ARMS}
         conversations = new_conversations()
@@ -359,9 +542,9 @@ def bench_requests(port: int, runs: int, exchanges: int, table: Table) -> None:
 
     n = runs * exchanges
     table.section(
-        f"1. chat request over HTTP (gunicorn, PostgreSQL, Redis): {runs} runs × {exchanges} "
-        f"exchanges per arm ({n} requests each); each memory request paired with the no-memory "
-        "request of the same exchange; median (range) over the runs"
+        f"2. one chat request over HTTP: {runs} runs × {exchanges} exchanges per arm ({n} "
+        "requests each), each pass run before the next request; each memory request paired "
+        "with the no-memory request of the same exchange; median (range) over the runs"
     )
     medians = table.data["request_medians_ms"]
     for arm, label in (("none", "no memory (temporary chat)"), ("on", "memory on, list at cap")):
@@ -374,41 +557,66 @@ def bench_requests(port: int, runs: int, exchanges: int, table: Table) -> None:
         spread(per_run["mean_added_on"], ms),
     )
     table.add("request asking for a pass − no memory, ms", spread(per_run["trigger_added"], ms))
-    table.add("request asking for a pass ÷ no memory", spread(per_run["trigger_ratio"], ratio))
-    table.add("memory off ÷ no memory", spread(per_run["ratio_off"], ratio))
     table.add("memory off − no memory, ms", spread(per_run["added_off"], ms))
     table.data["requests"] = per_run
 
-    own = [statistics.median([r["run"] - r["model"] for r in run]) for run in passes if run]
-    task = [statistics.median([r["total"] - r["run"] for r in run]) for run in passes if run]
-    beyond = [statistics.median([r["run"] - r["seam"] for r in run]) for run in passes if run]
-    total = [statistics.median([r["total"] for r in run]) for run in passes if run]
     count = sum(len(run) for run in passes)
     table.section(
-        f"2. memory pass in a real Celery worker (prefork): {count} passes of 6 turns, list at "
-        "cap, a third changing it; median (range) over the runs"
+        f"3. a pass in the worker (prefork): {count} passes of 6 turns, list at cap, a third "
+        "changing it, the model over HTTP; median (range) over the runs"
     )
-    table.add("pass task, total (instant model), ms", spread(total, ms))
-    table.add("pass own overhead: run_pass − model's own time, ms", spread(own, ms))
-    for kind, label in ((False, "list unchanged"), (True, "list changed")):
-        some = [
-            statistics.median([r["run"] - r["model"] for r in run if r["changed"] is kind])
+
+    def over_runs(
+        value: Callable[[dict[str, Any]], float], outcome: str | None = None
+    ) -> list[float]:
+        return [
+            statistics.median(value(r) for r in run if outcome in (None, r["outcome"]))
             for run in passes
-            if any(r["changed"] is kind for r in run)
+            if any(outcome in (None, r["outcome"]) for r in run)
         ]
-        table.add(f"  of which {label}, ms", spread(some, ms))
-    table.add("pass own overhead − whole model call (litellm, thread), ms", spread(beyond, ms))
-    table.add("the task around the pass (Celery, connection check), ms", spread(task, ms))
+
+    table.add("pass, wall, ms", spread(over_runs(lambda r: r["wall"]), ms))
+    table.add(
+        "pass, wall outside the model call, ms",
+        spread(over_runs(lambda r: r["wall"] - r["call_wall"]), ms),
+    )
+    table.add(
+        "pass, process CPU outside the model call, ms",
+        spread(over_runs(lambda r: r["cpu"] - r["call_cpu"]), ms),
+    )
+    for outcome in ("unchanged", "ok"):
+        kind = "unchanged" if outcome == "unchanged" else "changed"
+        table.add(
+            f"  list {kind}: CPU outside the call, ms",
+            spread(over_runs(lambda r: r["cpu"] - r["call_cpu"], outcome), ms),
+        )
+        table.add(
+            f"  list {kind}: round trips",
+            spread(over_runs(lambda r: r["round_trips"], outcome), lambda v: f"{v:.0f}"),
+        )
+    table.add(
+        "the model call's own CPU (litellm, HTTP), ms",
+        spread(over_runs(lambda r: r["call_cpu"]), ms),
+    )
+    events = MemoryEvent.objects.filter(id__gt=first_event, kind="pass", owner_id=anna.pk)
+    tokens_in = list(events.values_list("model_tokens_in", flat=True))
+    tokens_out = list(events.values_list("model_tokens_out", flat=True))
+    if tokens_in:
+        table.add(
+            "tokens per pass, in / out (median)",
+            f"{statistics.median(tokens_in):,.0f} / {statistics.median(tokens_out):,.0f}",
+        )
     table.data["passes"] = [r for run in passes for r in run]
 
 
-# --- 3: persistent connections against one per request ----------------------------------------
+# --- 4: persistent connections against one per request ----------------------------------------
 
 
-def bench_connections(workdir: Path, runs: int, exchanges: int, table: Table) -> None:
-    web, port = start_web(workdir, "web-conn0", CONN_MAX_AGE="0")
+def bench_connections(
+    workdir: Path, persistent_port: int, runs: int, exchanges: int, table: Table
+) -> None:
+    web, port = start_web(workdir, "web-conn0", workers=1, CONN_MAX_AGE="0")
     try:
-        persistent_port = table.data["port"]
         owner, token = person("carla")
         clients = {"persistent": Client(persistent_port, token), "per_request": Client(port, token)}
         ratios, added = [], []
@@ -428,24 +636,29 @@ def bench_connections(workdir: Path, runs: int, exchanges: int, table: Table) ->
     finally:
         web.stop()
     table.section(
-        "3. chat request (no memory), one connection per request (CONN_MAX_AGE=0) against "
+        "4. chat request (no memory), one connection per request (CONN_MAX_AGE=0) against "
         "persistent (the default); median (range) over the runs"
     )
     table.add("per request ÷ persistent (medians)", spread(ratios, ratio))
     table.add("per request − persistent, ms", spread(added, ms))
 
 
-# --- 4: the first message of a fresh web process ----------------------------------------------
+# --- 5: the first message of a fresh web process ----------------------------------------------
 
 
 def bench_first_request(workdir: Path, processes: int, table: Table) -> None:
     owner, token = person("dora")
-    results: dict[str, list[tuple[float, float]]] = {"config": [], "bare": []}
+    kinds = {
+        "offline": ("offline/whizi-chat", True),
+        "hosted": (CHAT_MODEL, True),
+        "bare": ("offline/whizi-chat", False),
+    }
+    results: dict[str, list[tuple[float, float]]] = {kind: [] for kind in kinds}
     for i in range(processes):
-        for kind in results:
-            conversation_id = conversation(owner, model="offline/whizi-chat")
-            if kind == "config":
-                web, port = start_web(workdir, f"fresh-{i}", app="config.wsgi")
+        for kind, (model, configured) in kinds.items():
+            conversation_id = conversation(owner, model=model)
+            if configured:
+                web, port = start_web(workdir, f"fresh-{kind}-{i}", workers=1)
             else:  # what the README used to say: any WSGI server, here gunicorn's defaults
                 port = free_port()
                 web = Process(
@@ -456,7 +669,7 @@ def bench_first_request(workdir: Path, processes: int, table: Table) -> None:
                     workdir / f"bare-{i}.log",
                 )
                 web.wait_for("Booting worker")
-            time.sleep(1.0)  # the worker is up and idle: what follows is the request's cost
+            _idle(web)
             try:
                 client = Client(port, token)
                 timings = [client.send(conversation_id, f"Hello {n}") for n in range(10)]
@@ -465,19 +678,36 @@ def bench_first_request(workdir: Path, processes: int, table: Table) -> None:
                 web.stop()
             results[kind].append((timings[0], timings[9]))
     table.section(
-        f"4. first chat message of a fresh web process (offline chat model), {processes} "
-        "processes each; median (range)"
+        f"5. first chat message of a fresh web process against its tenth, {processes} processes "
+        "each; median (range)"
     )
-    for kind, label in (("config", "config/gunicorn.py"), ("bare", "bare gunicorn config.wsgi")):
+    labels = {
+        "offline": "config/gunicorn.py, offline model",
+        "hosted": "config/gunicorn.py, hosted model (HTTP)",
+        "bare": "bare gunicorn config.wsgi, offline model",
+    }
+    for kind, label in labels.items():
         first = [f for f, _ in results[kind]]
         tenth = [t for _, t in results[kind]]
-        table.add(f"{label}: first message, ms", spread(first, ms))
-        table.add(f"{label}: tenth message, ms", spread(tenth, ms))
+        table.add(f"{label}: first / tenth, ms", f"{spread(first, ms)} / {spread(tenth, ms)}")
         table.add(f"{label}: first ÷ tenth", spread([f / t for f, t in results[kind]], ratio))
     table.data["first_request"] = results
 
 
-# --- 5: tokens per request against conversation length ----------------------------------------
+def _idle(web: Process, seconds: float = 30) -> None:
+    """Until the server's processes burn no more CPU: its start-up is over, so what follows is
+    the request's own cost."""
+    deadline = time.monotonic() + seconds
+    last = cpu.cpu_seconds({"web": web.group})["web"]
+    while time.monotonic() < deadline:
+        time.sleep(0.2)
+        now = cpu.cpu_seconds({"web": web.group})["web"]
+        if now == last:
+            return
+        last = now
+
+
+# --- 6: tokens per request against conversation length ----------------------------------------
 
 
 def long_conversation(owner: Any, exchanges: int, model: str) -> Any:
@@ -510,28 +740,33 @@ def long_conversation(owner: Any, exchanges: int, model: str) -> Any:
 
 
 def bench_tokens(table: Table) -> None:
+    from django.conf import settings
+
     from chat import context
     from chat.services import build_request
     from memory.rules import budget
 
     owner, _ = person("emma")
 
-    def tokens(messages: list[dict[str, str]]) -> int:
-        return sum(budget.count_tokens(m["content"]) + context.PER_MESSAGE_TOKENS for m in messages)
+    def tokens(messages: list[dict[str, Any]]) -> int:
+        return sum(
+            budget.count_tokens(str(m["content"])) + context.PER_MESSAGE_TOKENS for m in messages
+        )
 
     table.section(
-        "5. tokens per chat request (o200k, memory at cap) against conversation length; "
-        "build_request time in-process"
+        f"6. tokens per chat request (o200k, memory at cap, CHAT_HISTORY_TOKENS "
+        f"{settings.CHAT_HISTORY_TOKENS:,}) against conversation length; the cacheable prefix "
+        "(system prompt and memory, first and unchanged from reply to reply)"
     )
     for model, label in (
-        ("instant/chat", "unknown model"),
+        ("openai/bench-chat", "unknown model"),
         ("openai/gpt-4o-mini", "gpt-4o-mini"),
     ):
-        figures = []
         for exchanges in (10, 100, 1_000):
             conv = long_conversation(owner, exchanges, model)
             sent = build_request(conv)
-            whole = tokens(sent[:2]) + tokens(
+            prefix = tokens([m for m in sent if m["role"] == "system"])
+            whole = prefix + tokens(
                 [{"content": c} for c in conv.messages.values_list("content", flat=True)]
             )
             timings = []
@@ -539,17 +774,23 @@ def bench_tokens(table: Table) -> None:
                 started = time.perf_counter()
                 build_request(conv)
                 timings.append(time.perf_counter() - started)
-            figures.append((exchanges, tokens(sent), whole, statistics.median(timings)))
-        budget_tokens = context.input_budget(model)
-        for exchanges, sent_tokens, whole, seconds in figures:
             table.add(
-                f"{label} ({budget_tokens:,}), {exchanges:,} exchanges: sent / whole",
-                f"{sent_tokens:,} / {whole:,} tokens, build {ms(seconds)} ms",
+                f"{label} (budget {context.input_budget(model):,}), {exchanges:,} exchanges",
+                f"{tokens(sent):,} sent of {whole:,}, cacheable {prefix / tokens(sent):.0%}, "
+                f"built in {ms(statistics.median(timings))} ms",
             )
-        table.data.setdefault("tokens", {})[model] = figures
+            table.data.setdefault("tokens", []).append(
+                {
+                    "model": model,
+                    "exchanges": exchanges,
+                    "sent": tokens(sent),
+                    "whole": whole,
+                    "prefix": prefix,
+                }
+            )
 
 
-# --- 6: the sweeper with an outage's backlog ---------------------------------------------------
+# --- 7: the sweeper with an outage's backlog ---------------------------------------------------
 
 
 def bench_sweeper(table: Table) -> None:
@@ -598,7 +839,7 @@ def bench_sweeper(table: Table) -> None:
     table.add("execution time (ms)", f"{plan['Execution Time']:.3f}")
 
 
-# --- 7: in-process micro-figures ---------------------------------------------------------------
+# --- 8: in-process micro-figures ---------------------------------------------------------------
 
 
 def bench_micro(table: Table) -> None:
@@ -607,32 +848,100 @@ def bench_micro(table: Table) -> None:
     from memory.services import read_for_request
 
     owner, _ = person("fay")
-    reads = []
-    for _ in range(300):
-        started = time.perf_counter()
-        read_for_request(owner_id=owner.pk)
-        reads.append(time.perf_counter() - started)
-    sends = []
-    for _ in range(300):
-        started = time.perf_counter()
-        enqueue_pass(memory_id=0)  # a task for no memory: the worker is gone, the queue emptied
-        sends.append(time.perf_counter() - started)
+    reads = _timed(300, lambda: read_for_request(owner_id=owner.pk))
+    # A task for no memory: the worker is gone, the queue emptied after.
+    sends = _timed(300, lambda: enqueue_pass(memory_id=0))
     lines = full_list()
-    counts = []
-    for _ in range(300):
+    counts = _timed(300, lambda: budget.list_tokens(lines))
+    table.section("8. in-process micro-figures (one process, one warm connection; not the above)")
+    table.add("memory read alone, list at cap, ms (median / p99)", percentiles(reads))
+    table.add("token count of a full list, ms (median / p99)", percentiles(counts))
+    table.add("sending a pass task to Redis, ms (median / p99)", percentiles(sends))
+
+
+def _timed(times: int, call: Callable[[], Any]) -> list[float]:
+    spent = []
+    for _ in range(times):
         started = time.perf_counter()
-        budget.list_tokens(lines)
-        counts.append(time.perf_counter() - started)
-    table.section("7. in-process micro-figures (one process, one warm connection; not the above)")
-    table.add("memory read alone, list at cap, ms (median / p99)", f"{percentiles(reads)}")
-    table.add("token count of a full list, ms (median / p99)", f"{percentiles(counts)}")
-    table.add("sending a pass task to Redis, ms (median / p99)", f"{percentiles(sends)}")
+        call()
+        spent.append(time.perf_counter() - started)
+    return spent
 
 
 def percentiles(values: list[float]) -> str:
     ordered = sorted(values[10:])
     p99 = ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))]
     return f"{ms(statistics.median(ordered))} / {ms(p99)}"
+
+
+# --- Scaling: 1,000 to 100,000 accounts ---------------------------------------------------------
+
+
+def bench_scaling(scales: Sequence[int], table: Table) -> None:
+    """The memory read of a chat request and a whole pass (model over HTTP, in this process), for
+    accounts among 1,000, 10,000 and 100,000 others, each with a list and read turns."""
+    from django.db import connection
+
+    from accounts.models import User
+    from chat.models import Conversation, Message
+    from memory.engine import passes
+    from memory.models import Memory
+    from memory.services import read_for_request
+
+    table.section(
+        "scaling: the same work among more accounts (each with 20 lines and 4 read turns); "
+        "median (range) of 5 runs of 20"
+    )
+    lines = full_list()[:20]
+    made = 0
+    measured: dict[int, dict[str, list[float]]] = {}
+    for scale in scales:
+        while made < scale:
+            batch = min(5_000, scale - made)
+            users = User.objects.bulk_create(
+                User(username=f"s{made + i}", email=f"s{made + i}@example.com")
+                for i in range(batch)
+            )
+            Memory.objects.bulk_create(Memory(owner=u, lines=lines, tokens=300) for u in users)
+            chats = Conversation.objects.bulk_create(
+                Conversation(owner=u, model=CHAT_MODEL) for u in users
+            )
+            Message.objects.bulk_create(
+                Message(conversation=c, role=role, content=f"{role} says hello", memory_state=1)
+                for c in chats
+                for role in ("user", "assistant", "user", "assistant")
+            )
+            made += batch
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")
+        owner, _ = person(f"scale{scale}")
+        reads, runs = [], []
+        for _ in range(5):
+            read = _timed(20, lambda owner=owner: read_for_request(owner_id=owner.pk))
+            reads.append(statistics.median(read))
+            spent = []
+            for i in range(20):
+                chat = Conversation.objects.create(owner=owner, model=CHAT_MODEL)
+                Message.objects.bulk_create(
+                    Message(conversation=chat, role=role, content=f"I like tea number {i}")
+                    for role in ("user", "assistant") * 3
+                )
+                Memory.objects.filter(owner=owner).update(pass_requested=True)
+                memory_id = Memory.objects.get(owner=owner).pk
+                started = time.perf_counter()
+                passes.run_pass(memory_id=memory_id)
+                spent.append(time.perf_counter() - started)
+            runs.append(statistics.median(spent))
+        measured[scale] = {"read": reads, "pass": runs}
+        table.add(f"{scale:,} accounts: memory read, ms", spread(reads, ms))
+        table.add(f"{scale:,} accounts: pass, ms", spread(runs, ms))
+    low, high = measured[scales[0]], measured[scales[-1]]
+    for what in ("read", "pass"):
+        table.add(
+            f"{what}: {scales[-1]:,} ÷ {scales[0]:,} accounts (medians)",
+            ratio(statistics.median(high[what]) / statistics.median(low[what])),
+        )
+    table.data["scaling"] = measured
 
 
 # --- Main --------------------------------------------------------------------------------------
@@ -654,11 +963,14 @@ def stack(workdir: Path) -> Iterator[tuple[Process, Process, int]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="fewer runs (a smoke test)")
+    parser.add_argument("--scaling", action="store_true", help="only the scaling figures")
     parser.add_argument("--json", type=Path, help="also write the raw figures here")
     args = parser.parse_args()
-    runs, exchanges, fresh = (2, 6, 1) if args.quick else (7, 24, 3)
-    runs = int(os.environ.get("BENCH_RUNS", runs))
-    exchanges = int(os.environ.get("BENCH_EXCHANGES", exchanges))
+    runs, exchanges, fresh, blocks, per_phase = (
+        (2, 6, 1, 1, 48) if args.quick else (5, 24, 3, 3, 192)
+    )
+    counts = [int(c) for c in os.environ.get("BENCH_CLIENTS", "1,8,32,64").split(",")]
+    scales = (1_000, 10_000) if args.quick else (1_000, 10_000, 100_000)
 
     import redis
 
@@ -669,24 +981,41 @@ def main() -> None:
 
     call_command("migrate", verbosity=0)
     table = Table()
+    started_load = cpu.load_average()
     try:
         with tempfile.TemporaryDirectory(prefix="whizi-bench-") as tmp:
             workdir = Path(tmp)
-            with stack(workdir) as (_, _, port):
-                table.data["port"] = port
-                bench_requests(port, runs, exchanges, table)
-                bench_connections(workdir, runs, exchanges, table)
-            bench_first_request(workdir, fresh, table)
-        bench_tokens(table)
-        bench_sweeper(table)
-        bench_micro(table)
+            models = start_models(workdir)
+            try:
+                if args.scaling:
+                    bench_scaling(scales, table)
+                else:
+                    with stack(workdir) as (worker, web, port):
+                        groups = {
+                            "web": web.group,
+                            "worker": worker.group,
+                            "postgres": cpu.named("postgres"),
+                            "redis": cpu.named("redis-server"),
+                        }
+                        bench_load(port, counts, blocks, per_phase, groups, table)
+                        bench_requests(port, runs, exchanges, table)
+                        bench_connections(workdir, port, runs, exchanges, table)
+                    bench_first_request(workdir, fresh, table)
+                    bench_tokens(table)
+                    bench_sweeper(table)
+                    bench_micro(table)
+            finally:
+                models.stop()
     finally:
         drop_database()
         redis.Redis.from_url(REDIS_URL).delete("memory", "default", "bench:passes")
-    print(f"memory benchmark, {os.cpu_count()} cores, PostgreSQL + Redis + gunicorn + Celery")
+    print(
+        f"memory benchmark, {os.cpu_count()} cores, PostgreSQL + Redis + gunicorn + Celery + "
+        f"models over HTTP; load average {started_load} at the start, {cpu.load_average()} at "
+        "the end"
+    )
     table.print()
     if args.json:
-        table.data.pop("port", None)
         args.json.write_text(json.dumps(table.data, indent=1, default=str))
 
 
