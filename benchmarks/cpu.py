@@ -20,7 +20,7 @@ class Stat:
     pid: int
     comm: str
     pgrp: int
-    cpu: float  # user + system seconds
+    cpu: float  # user + system seconds, its own and its ended children's
 
 
 def processes() -> list[Stat]:
@@ -35,13 +35,14 @@ def processes() -> list[Stat]:
         head, _, rest = raw.rpartition(")")
         fields = rest.split()
         # After "pid (comm)": state ppid pgrp session tty tpgid flags minflt cminflt majflt
-        # cmajflt utime stime ...
+        # cmajflt utime stime cutime cstime ...; the last two are its children's that ended
+        # (a gunicorn worker replaced, a PostgreSQL backend gone), still the group's work.
         found.append(
             Stat(
                 pid=int(entry.name),
                 comm=head.partition("(")[2],
                 pgrp=int(fields[2]),
-                cpu=(int(fields[11]) + int(fields[12])) / TICKS,
+                cpu=sum(int(value) for value in fields[11:15]) / TICKS,
             )
         )
     return found

@@ -73,7 +73,9 @@ DATABASE_URL = os.environ.get(
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/14")
 MODEL_PORT = free_port()
 MODELS = f"http://127.0.0.1:{MODEL_PORT}/v1"
-CHAT_MODEL = "openai/bench-chat"
+# Names litellm's map knows, as a deployment's are (an unknown name costs litellm a failed price
+# lookup on every call), served by the local server.
+CHAT_MODEL = "openai/gpt-4o-mini"
 # Production settings, as a deployment sets them, with the benchmark's hosted models.
 ENV = {
     "DJANGO_SETTINGS_MODULE": "config.settings",
@@ -85,7 +87,7 @@ ENV = {
     "CHAT_MODELS": f"{CHAT_MODEL},offline/whizi-chat",
     "OPENAI_API_BASE": MODELS,
     "OPENAI_API_KEY": "bench-key",
-    "MEMORY_MODEL": "openai/bench-memory",
+    "MEMORY_MODEL": "openai/gpt-4.1-mini",
     "MEMORY_MODEL_API_BASE": MODELS,
     "MEMORY_MODEL_API_KEY": "bench-key",
     "LOG_LEVEL": "WARNING",
@@ -759,8 +761,8 @@ def bench_tokens(table: Table) -> None:
         "(system prompt and memory, first and unchanged from reply to reply)"
     )
     for model, label in (
-        ("openai/bench-chat", "unknown model"),
-        ("openai/gpt-4o-mini", "gpt-4o-mini"),
+        ("offline/whizi-chat", "unknown model"),
+        (CHAT_MODEL, "gpt-4o-mini"),
     ):
         for exchanges in (10, 100, 1_000):
             conv = long_conversation(owner, exchanges, model)
@@ -827,7 +829,7 @@ def bench_sweeper(table: Table) -> None:
             yield from nodes(child)
 
     scan = next(n for n in nodes(plan["Plan"]) if n.get("Relation Name") == "memory_memory")
-    table.section("6. the sweeper's query: 10,000 owed passes backing off, 5 due (EXPLAIN ANALYZE)")
+    table.section("7. the sweeper's query: 10,000 owed passes backing off, 5 due (EXPLAIN ANALYZE)")
     table.add(
         "scan / index",
         f"{scan['Node Type']} / {scan.get('Index Name', '-')}",

@@ -4,10 +4,11 @@ its own, so the product reaches its models the way it reaches a provider, throug
 
     python -m benchmarks.model_server PORT
 
-``POST /v1/chat/completions`` answers at once: the chat model (any name without "memory") a
-short reply, whole or streamed; the memory model edits against the numbered list it is sent
-(``benchmarks.instant``). Usage is counted in o200k tokens, as a provider bills. Its own CPU is
-the provider's, not the product's: the benchmark leaves this process out of its accounts.
+``POST /v1/chat/completions`` answers at once: a chat request a short reply, whole or streamed;
+a memory call (one that asks for an answer format, as every pass does) edits against the
+numbered list it is sent (``benchmarks.instant``). Usage is counted in o200k tokens, as a
+provider bills. Its own CPU is the provider's, not the product's: the benchmark leaves this
+process out of its accounts.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ class Handler(BaseHTTPRequestHandler):
             return
         model = str(body.get("model", ""))
         messages = body.get("messages", [])
-        text = answer("memory" if "memory" in model else "chat", messages)
+        text = answer("memory" if body.get("response_format") else "chat", messages)
         if body.get("stream"):
             self._stream(model, text)
             return
@@ -99,6 +100,7 @@ def _text(content: Any) -> str:
 
 
 def main() -> None:
+    count_tokens("warm")  # the tokenizer loads now, not in the first reply it times
     server = ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Handler)
     server.daemon_threads = True
     print("model server ready", flush=True)

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import warnings
+from typing import Any
+
+from celery import current_app
+from django.urls import URLResolver
 
 import llm
 from memory import facade
@@ -10,26 +16,32 @@ from memory import facade
 log = logging.getLogger(__name__)
 
 
-# A closed port on the loopback (discard): a hosted provider's request to it fails at once.
-NOWHERE = "http://127.0.0.1:9/v1"
-
-
 def warm_up(*, urls: bool = False) -> None:
-    """Before a server forks: import litellm, each hosted model's provider and the tokenizer,
-    with ``urls`` the URLconf and translation catalogs. No connection or thread, so the forked
-    children share it all."""
+    """Before a server forks: import litellm, each hosted model's provider, Celery's task client
+    and the tokenizer; with ``urls``, the URLconf, its compiled patterns and the translation
+    catalogs. No connection or thread is left, so the forked children share it all."""
     llm.litellm()
     _load_hosted_providers()
+    _load_the_task_client()
     facade.load_tokenizer()
     if urls:
         from django.conf import settings
         from django.urls import get_resolver
         from django.utils import translation
 
-        get_resolver().url_patterns  # noqa: B018 - imports the URLconf and its views
+        resolver = get_resolver()  # imports the URLconf and its views
         for code, _ in settings.LANGUAGES:
             with translation.override(code):
                 translation.gettext("Memory")
+                _compile_patterns(resolver)
+
+
+def _compile_patterns(resolver: URLResolver) -> None:
+    """Each URL pattern's regex, compiled on first use (per language) otherwise."""
+    for entry in resolver.url_patterns:
+        entry.pattern.regex  # noqa: B018
+        if isinstance(entry, URLResolver):
+            _compile_patterns(entry)
 
 
 def warm_up_process() -> None:
@@ -46,16 +58,21 @@ def warm_up_process() -> None:
 
 
 def _load_hosted_providers() -> None:
-    """One request per hosted model to a closed port: its SDK, client and request
-    transformation load here, once, not in every worker's first reply (a hosted first message
-    took twice the tenth's time). Nothing is sent anywhere."""
+    """One request per hosted model to a closed port on the loopback, and OpenAI's response
+    models built: the SDK, client, request transformation and answer parsing load here, once,
+    not in every worker's first reply (a hosted first message took twice the tenth's time).
+    Nothing is sent anywhere; a call that succeeded would leave litellm's callback thread
+    behind, which no child could use."""
     from django.conf import settings
 
     lib = llm.litellm()
     ours = {provider["provider"] for provider in lib.custom_provider_map}
-    for model in sorted({*settings.CHAT_MODELS, settings.MEMORY_MODEL}):
-        if model.split("/", 1)[0] in ours:
-            continue
+    hosted = sorted(
+        model
+        for model in {*settings.CHAT_MODELS, settings.MEMORY_MODEL}
+        if model.split("/", 1)[0] not in ours
+    )
+    for model in hosted:
         try:
             lib.completion(
                 model=model,
@@ -67,3 +84,41 @@ def _load_hosted_providers() -> None:
             )
         except Exception:  # noqa: BLE001 - refused on purpose: loading was the point
             log.debug("warmup.provider_loaded")
+    if hosted:
+        # litellm's service logger gave this thread an event loop: closed, its self-pipe is not
+        # shared by every child (litellm runs a loop of its own when it finds this one closed).
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            asyncio.get_event_loop().close()
+        from openai.types.chat import ChatCompletion, ChatCompletionChunk
+
+        # Their validators are built on the first answer otherwise (tens of milliseconds).
+        ChatCompletion.model_validate(_ANSWER)
+        ChatCompletionChunk.model_validate(
+            {**_ANSWER, "object": "chat.completion.chunk", "choices": []}
+        )
+
+
+# A closed port on the loopback (discard): a hosted provider's request to it fails at once.
+NOWHERE = "http://127.0.0.1:9/v1"
+_ANSWER: dict[str, Any] = {
+    "id": "warm-up",
+    "object": "chat.completion",
+    "created": 0,
+    "model": "warm-up",
+    "choices": [
+        {"index": 0, "message": {"role": "assistant", "content": "Hi"}, "finish_reason": "stop"}
+    ],
+    "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+}
+
+
+def _load_the_task_client() -> None:
+    """Celery's tasks, routes, result backend and broker transport, which a web process would
+    otherwise load on its first enqueued pass. No connection is opened."""
+    app = current_app  # config.celery's, set up with Django
+    app.finalize(auto=True)
+    app.backend  # noqa: B018 - built on first use
+    app.amqp.router  # noqa: B018
+    with app.connection_for_write() as connection:
+        connection.transport  # noqa: B018 - imports the transport's module

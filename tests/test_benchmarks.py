@@ -49,14 +49,19 @@ def test_the_benchmarks_model_server_answers_litellms_openai_provider_over_http(
     )
     try:
         chat = llm.complete(
-            model="openai/bench-chat",
+            model="openai/gpt-4o-mini",
             messages=[{"role": "user", "content": "Hello"}],
             timeout=60,
             api_base=base,
             api_key="k",
         )
         memory = llm.complete(
-            model="openai/bench-memory", messages=messages, timeout=60, api_base=base, api_key="k"
+            model="openai/gpt-4.1-mini",
+            messages=messages,
+            timeout=60,
+            api_base=base,
+            api_key="k",
+            response_format={"type": "json_object"},
         )
     finally:
         server.shutdown()

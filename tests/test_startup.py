@@ -149,14 +149,24 @@ def test_a_process_that_loads_the_apps_knows_every_task_by_name(tmp_path):
 
 
 WARM_UP_PROBE = """
-import socket, sys, threading
+import os, socket, sys, threading
+def sockets():
+    found = 0
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            found += os.readlink(f"/proc/self/fd/{fd}").startswith("socket:")
+        except OSError:
+            pass  # the listing's own
+    return found
 connected = []
 connect = socket.socket.connect
 socket.socket.connect = lambda self, address: (connected.append(address), connect(self, address))[1]
 from config.warmup import NOWHERE, warm_up
 import llm
-warm_up()
-print("threads:", threading.active_count())
+open_before = sockets()
+warm_up(urls=True)
+print("threads:", threading.active_count(), "sockets left open:", sockets() - open_before)
+print("reached:", sorted({address[0] for address in connected if isinstance(address, tuple)}))
 for model in ("openai/gpt-4o-mini", "anthropic/claude-3-5-haiku-20241022"):
     loaded = set(sys.modules)
     try:
@@ -167,11 +177,17 @@ for model in ("openai/gpt-4o-mini", "anthropic/claude-3-5-haiku-20241022"):
     except Exception:
         pass
     print(model, "first call loads:", len(set(sys.modules) - loaded))
-print("connected:", sorted({address for address in connected if isinstance(address, tuple)}))
+from config.celery import app
+print("tasks ready:", app.finalized, "kombu.transport.redis" in sys.modules)
+from django.urls import get_resolver
+patterns = [entry.pattern for entry in get_resolver().url_patterns]
+print("patterns compiled:", all({"_regex_dict", "regex"} & set(vars(p)) for p in patterns))
 """
 
 
-def test_a_server_loads_each_hosted_models_provider_before_it_forks(tmp_path):
+def test_a_server_loads_each_hosted_models_provider_and_its_task_client_before_it_forks(
+    tmp_path,
+):
     """Issue 29: a hosted first message took twice the tenth's time, loading the provider."""
     out = in_production(
         WARM_UP_PROBE, tmp_path, CHAT_MODELS="openai/gpt-4o-mini,offline/whizi-chat"
@@ -180,6 +196,9 @@ def test_a_server_loads_each_hosted_models_provider_before_it_forks(tmp_path):
     assert "openai/gpt-4o-mini first call loads: 0" in out
     # A provider no setting names is not loaded: what the warm-up spares a first message.
     assert "anthropic/claude-3-5-haiku-20241022 first call loads: 0" not in out
-    # Nothing reached but the closed port, and no thread is left to cross the fork.
-    assert "connected: [('127.0.0.1', 9)]" in out
-    assert "threads: 1" in out
+    # Nothing reached but the loopback, and no thread or socket is left to cross the fork.
+    assert "reached: ['127.0.0.1']" in out  # the closed port
+    assert "threads: 1 sockets left open: 0" in out
+    # And Celery's tasks and broker transport, and the URL patterns: compiled once, shared.
+    assert "tasks ready: True True" in out
+    assert "patterns compiled: True" in out

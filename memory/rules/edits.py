@@ -22,7 +22,15 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
 from memory.rules import evidence
-from memory.rules.lines import MalformedAnswer, clean_line, copied, dedupe, fold, forget_key
+from memory.rules.lines import (
+    MalformedAnswer,
+    clean_line,
+    copied,
+    first_seen,
+    fold,
+    forget_key,
+    line_key,
+)
 
 Op = Literal["add", "replace", "remove"]
 OPS: Final = ("add", "replace", "remove")
@@ -506,9 +514,10 @@ def _assemble(
             kept_slots += position < kept_count
         else:
             refused[reason] += 1
-    kept = dedupe(allowed)
+    firsts = first_seen([line_key(text) for text in allowed])  # each key computed once
+    kept = [text for text, first in zip(allowed, firsts, strict=True) if first]
     # Lines rewritten into what another line says are folded away: removals in disguise.
-    folded = kept_slots - len(dedupe(allowed[:kept_slots]))
+    folded = kept_slots - sum(firsts[:kept_slots])
     if len(kept) < len(allowed):
         refused["duplicate"] += len(allowed) - len(kept)
     return _Assembled(kept, folded)

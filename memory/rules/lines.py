@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Final, Literal
 
 # Deleted by `clean_text`: bidi controls can make a line render unlike what it says ("Trojan
@@ -80,14 +80,19 @@ def fold(text: str) -> str:
 
 def dedupe(lines: Iterable[str]) -> list[str]:
     """Drop lines whose `line_key` was already seen, keeping first occurrences in order."""
+    listed = list(lines)
+    firsts = first_seen([line_key(line) for line in listed])
+    return [line for line, first in zip(listed, firsts, strict=True) if first]
+
+
+def first_seen(keys: Sequence[str]) -> list[bool]:
+    """For each key, whether it is the first of its kind."""
     seen: set[str] = set()
-    kept: list[str] = []
-    for line in lines:
-        key = line_key(line)
-        if key not in seen:
-            seen.add(key)
-            kept.append(line)
-    return kept
+    firsts = []
+    for key in keys:
+        firsts.append(key not in seen)
+        seen.add(key)
+    return firsts
 
 
 class MalformedAnswer(ValueError):
