@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from celery import current_app
@@ -61,8 +64,8 @@ def _load_hosted_providers() -> None:
     """One request per hosted model to a closed port on the loopback, and OpenAI's response
     models built: the SDK, client, request transformation and answer parsing load here, once,
     not in every worker's first reply (a hosted first message took twice the tenth's time).
-    Nothing is sent anywhere; a call that succeeded would leave litellm's callback thread
-    behind, which no child could use."""
+    Nothing is sent anywhere, not even to a proxy; a call that succeeded would leave litellm's
+    callback thread behind, which no child could use."""
     from django.conf import settings
 
     lib = llm.litellm()
@@ -72,18 +75,19 @@ def _load_hosted_providers() -> None:
         for model in {*settings.CHAT_MODELS, settings.MEMORY_MODEL}
         if model.split("/", 1)[0] not in ours
     )
-    for model in hosted:
-        try:
-            lib.completion(
-                model=model,
-                messages=[{"role": "user", "content": "Hello"}],
-                api_base=NOWHERE,
-                api_key="warm-up",
-                max_retries=0,
-                timeout=2,
-            )
-        except Exception:  # noqa: BLE001 - refused on purpose: loading was the point
-            log.debug("warmup.provider_loaded")
+    with _straight_to_the_loopback():
+        for model in hosted:
+            try:
+                lib.completion(
+                    model=model,
+                    messages=[{"role": "user", "content": "Hello"}],
+                    api_base=NOWHERE,
+                    api_key="warm-up",
+                    max_retries=0,
+                    timeout=2,
+                )
+            except Exception:  # noqa: BLE001 - refused on purpose: loading was the point
+                log.debug("warmup.provider_loaded")
     if hosted:
         # litellm's service logger gave this thread an event loop: closed, its self-pipe is not
         # shared by every child (litellm runs a loop of its own when it finds this one closed).
@@ -97,6 +101,23 @@ def _load_hosted_providers() -> None:
         ChatCompletionChunk.model_validate(
             {**_ANSWER, "object": "chat.completion.chunk", "choices": []}
         )
+
+
+@contextmanager
+def _straight_to_the_loopback() -> Iterator[None]:
+    """No proxy from the environment sees the warm-up's requests, or keeps their connections
+    open across the fork: httpx reads ``NO_PROXY`` when litellm builds its client."""
+    saved = {name: os.environ.get(name) for name in ("NO_PROXY", "no_proxy")}
+    for name, value in saved.items():
+        os.environ[name] = ",".join(filter(None, [value, "127.0.0.1"]))
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 # A closed port on the loopback (discard): a hosted provider's request to it fails at once.

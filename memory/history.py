@@ -3,7 +3,7 @@ of what the person forgets.
 
 Written inside the list's own write transaction, so a version exists exactly when its list
 does. Kept: the newest ``MEMORY_HISTORY_KEEP_VERSIONS`` or younger than
-``MEMORY_HISTORY_KEEP_DAYS``; the rest go on the next write, in one indexed DELETE.
+``MEMORY_HISTORY_KEEP_DAYS``; the rest go within ten writes, in one indexed DELETE.
 """
 
 from __future__ import annotations

@@ -189,8 +189,12 @@ def test_a_server_loads_each_hosted_models_provider_and_its_task_client_before_i
     tmp_path,
 ):
     """Issue 29: a hosted first message took twice the tenth's time, loading the provider."""
+    # A proxy in the environment (nothing listens there) must not see the warm-up's requests.
     out = in_production(
-        WARM_UP_PROBE, tmp_path, CHAT_MODELS="openai/gpt-4o-mini,offline/whizi-chat"
+        WARM_UP_PROBE,
+        tmp_path,
+        CHAT_MODELS="openai/gpt-4o-mini,offline/whizi-chat",
+        HTTP_PROXY="http://127.0.0.2:3128",
     )
 
     assert "openai/gpt-4o-mini first call loads: 0" in out

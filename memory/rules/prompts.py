@@ -254,6 +254,10 @@ def memory_messages(
 # Turns carry their text as a JSON string: a turn can never break out of its line.
 _FIGURES = ("task", "today", "memory_tokens", "target_tokens", "token_limit", "line_max_chars")
 _NONE = "(none)"
+# The only line break: a turn's text may hold others (U+2028, NEL…), and str.splitlines would
+# break its line on them.
+_EOL = "\n"
+_LINE_BREAKS = {0x85: "\\u0085", 0x2028: "\\u2028", 0x2029: "\\u2029"}
 _ITEM_RE = re.compile(r"^(\d+)\. (.*)$")
 _TURN_RE = re.compile(r'^(?:(\d+)\. )?(user|assistant)(?:, conversation (\d+))?: (".*")$')
 
@@ -283,6 +287,8 @@ def _turn(turn: Mapping[str, Any]) -> str:
     number = f"{turn['turn']}. " if "turn" in turn else ""
     where = f", conversation {turn['conversation']}" if turn.get("conversation") else ""
     text = json.dumps(str(turn.get("content", "")), ensure_ascii=False)
+    # JSON leaves these unescaped, and they end a line for many a reader.
+    text = text.translate(_LINE_BREAKS)
     return f"{number}{turn.get('role', 'user')}{where}: {text}"
 
 
@@ -312,11 +318,11 @@ def read_data(text: str) -> dict[str, Any]:
     Raises ValueError on a text it did not write."""
     head, memory, context, transcript = text.split("\n\n")
     data: dict[str, Any] = {}
-    for row in head.splitlines():
+    for row in head.split(_EOL):
         key, _, value = row.partition(": ")
         data[key] = int(value) if value.isdigit() else value
     data["forget_requested"] = data.get("forget_requested") == "yes"
-    rows = memory.splitlines()
+    rows = memory.split(_EOL)
     if len(rows) < 4 or rows[0] != "memory:" or not rows[-2].startswith("learned: "):
         raise ValueError("not a memory section")
     dates = {
@@ -346,7 +352,7 @@ def read_data(text: str) -> dict[str, Any]:
 
 
 def _turns(section: str, header: str) -> list[dict[str, Any]]:
-    rows = section.splitlines()
+    rows = section.split(_EOL)
     if not rows or rows[0] != header:
         raise ValueError("not a turns section")
     turns: list[dict[str, Any]] = []

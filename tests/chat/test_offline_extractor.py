@@ -41,6 +41,19 @@ def test_the_extra_keys_of_the_contract_change_nothing() -> None:
     assert call(data) == ["Name is Anna"]
 
 
+@pytest.mark.parametrize("pasted", ["a list\u2028of lines\u2029pasted", "next\x85line"])
+def test_a_turn_with_an_odd_line_break_never_costs_the_pass_its_forget(pasted: str) -> None:
+    """A pasted U+2028 split the turn's line: the data no longer read, the pass answered
+    nothing, and a real forget in the same pass was lost (review of issue 29)."""
+    transcript = [
+        {"role": "user", "content": pasted, "conversation": 1},
+        {"role": "user", "content": "Forget where I work.", "conversation": 1},
+    ]
+    data = payload(memory=["Lives in Turin", "Works at Acme"], transcript=transcript)
+    data["context"] = [{"role": "user", "content": pasted, "conversation": 1}]
+    assert call(data) == ["Lives in Turin"]
+
+
 def test_turns_of_several_conversations_are_all_read_in_order() -> None:
     transcript = [
         {"role": "user", "content": "I live in Turin.", "conversation": 1},
