@@ -153,7 +153,9 @@ def _ask(
     }
     try:
         answer = _complete(call, shape)
-        if answer.truncated and call["max_tokens"] < every_line:
+        # Cut at the bound, by the provider's word or, when it says nothing, by its count.
+        cut = answer.truncated or answer.tokens_out >= call["max_tokens"]
+        if cut and call["max_tokens"] < every_line:
             # More edits than a pass is expected to make: once more, with room for every line.
             first = answer
             answer = _complete({**call, "max_tokens": every_line}, shape)

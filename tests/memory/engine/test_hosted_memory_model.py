@@ -300,6 +300,30 @@ def test_an_answer_cut_at_the_bound_is_asked_again_with_room_for_every_line(acco
     assert event.model_tokens_in == sum(sent)
 
 
+def test_an_answer_that_fills_the_bound_is_asked_again_even_when_the_server_says_stop(
+    account, hosted
+):
+    """Not every OpenAI-compatible server says "length": a cut answer it calls finished is
+    known by its size, and must not cost the pass its turns (review of issue 29)."""
+    lines = [f"Has visited city number {n}" for n in range(1, 41)]
+    conversation_with(account, "All those cities: I only dreamt of them.", "Oh!")
+    memory = memory_with(account, *lines)
+    removals = [
+        {"op": "remove", "line": n, "was": line, "text": None, "turn": 1}
+        for n, line in enumerate(lines[:12], start=1)
+    ]
+    whole = edits_json(*removals)
+    filled = whole[:-3] + " still" * answer_token_bound(lines, 1)  # unreadable, at the bound
+    hosted.answer(filled, whole)
+
+    assert run(memory).outcome == "ok"
+    assert [body["max_tokens"] for body in hosted.requests] == [
+        answer_token_bound(lines, 1),
+        answer_token_bound(lines, 1, every_line=True),
+    ]
+    assert memory.lines == lines[12:]
+
+
 def test_the_bound_follows_the_turns_a_pass_reads_so_a_looping_model_stops_early():
     assert answer_token_bound([], 0) == 256  # a condense adds nothing
     assert answer_token_bound(["a"], 2) == 256 + 64 * (1 + 8)
