@@ -48,10 +48,12 @@ run: install
 	bin/run
 
 # Tests run against real PostgreSQL and Redis (DATABASE_URL and REDIS_URL when set, else the
-# local servers); browser tests use Debian's chromium at /usr/bin/chromium.
+# local servers); browser tests use Debian's chromium at /usr/bin/chromium. One worker per core
+# (pytest-xdist), each with its own test database and Redis database (config/settings_test.py).
+TEST_WORKERS ?= auto
 test: install node_modules/.installed
 	$(PY) manage.py makemigrations --check --dry-run --settings=config.settings_test
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
 
 # What the browser tests inject into pages (axe-core), from package-lock.json with its hashes.
 node_modules/.installed: package-lock.json

@@ -5,9 +5,17 @@ already set; nothing here falls back to SQLite, so an unreachable server fails t
 """
 
 import os
+from urllib.parse import urlsplit, urlunsplit
 
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/whizi")
 os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/15")
+# `make test` runs the suite in parallel (pytest-xdist): pytest-django gives each worker a test
+# database of its own (test_whizi_gw0, ...), and each worker counts down from REDIS_URL's
+# database number to one of its own, so no worker's queues, caches or flushes meet another's.
+if worker := os.environ.get("PYTEST_XDIST_WORKER"):
+    url = urlsplit(os.environ["REDIS_URL"])
+    number = (int(url.path.strip("/") or 0) - int(worker.removeprefix("gw"))) % 16
+    os.environ["REDIS_URL"] = urlunsplit(url._replace(path=f"/{number}"))
 os.environ["PRODUCTION"] = "false"
 os.environ["TESTING"] = "true"
 
