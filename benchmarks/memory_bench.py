@@ -962,12 +962,22 @@ def stack(workdir: Path) -> Iterator[tuple[Process, Process, int]]:
         worker.stop()
 
 
+SECTIONS = ("load", "requests", "connections", "first", "tokens", "sweeper", "micro")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="fewer runs (a smoke test)")
     parser.add_argument("--scaling", action="store_true", help="only the scaling figures")
     parser.add_argument("--json", type=Path, help="also write the raw figures here")
+    parser.add_argument(
+        "--only",
+        choices=SECTIONS,
+        action="append",
+        help="only these sections (repeatable), to iterate on one figure",
+    )
     args = parser.parse_args()
+    wanted = set(args.only or SECTIONS)
     runs, exchanges, fresh, blocks, per_phase = (
         (2, 6, 1, 1, 48) if args.quick else (5, 24, 3, 3, 192)
     )
@@ -992,20 +1002,28 @@ def main() -> None:
                 if args.scaling:
                     bench_scaling(scales, table)
                 else:
-                    with stack(workdir) as (worker, web, port):
-                        groups = {
-                            "web": web.group,
-                            "worker": worker.group,
-                            "postgres": cpu.named("postgres"),
-                            "redis": cpu.named("redis-server"),
-                        }
-                        bench_load(port, counts, blocks, per_phase, groups, table)
-                        bench_requests(port, runs, exchanges, table)
-                        bench_connections(workdir, port, runs, exchanges, table)
-                    bench_first_request(workdir, fresh, table)
-                    bench_tokens(table)
-                    bench_sweeper(table)
-                    bench_micro(table)
+                    if wanted & {"load", "requests", "connections"}:
+                        with stack(workdir) as (worker, web, port):
+                            groups = {
+                                "web": web.group,
+                                "worker": worker.group,
+                                "postgres": cpu.named("postgres"),
+                                "redis": cpu.named("redis-server"),
+                            }
+                            if "load" in wanted:
+                                bench_load(port, counts, blocks, per_phase, groups, table)
+                            if "requests" in wanted:
+                                bench_requests(port, runs, exchanges, table)
+                            if "connections" in wanted:
+                                bench_connections(workdir, port, runs, exchanges, table)
+                    if "first" in wanted:
+                        bench_first_request(workdir, fresh, table)
+                    if "tokens" in wanted:
+                        bench_tokens(table)
+                    if "sweeper" in wanted:
+                        bench_sweeper(table)
+                    if "micro" in wanted:
+                        bench_micro(table)
             finally:
                 models.stop()
     finally:

@@ -11,8 +11,8 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from chat.models import Conversation, Message, VoiceSession
-from memory.models import MemoryVersion
-from memory.turns import ContextTurn, Part, TurnState, UnreadTurn, VersionMade, VoiceWork
+from core import batch
+from memory.turns import ContextTurn, Part, TurnState, UnreadTurn, VoiceWork
 
 # A voice session is owed until its pass is done (a clear or memory off marks it done).
 _VOICE_OWED = {"ended_at__isnull": False, "memory_pass_done_at__isnull": True}
@@ -68,29 +68,18 @@ class ChatTurns:
             or VoiceSession.objects.filter(owner_id=owner_id, **_VOICE_OWED).exists()
         )
 
-    def mark_read(
-        self,
-        turn_ids: tuple[int, ...],
-        *,
-        made: VersionMade | None = None,
-        parts: tuple[Part, ...] = (),
-    ) -> int:
-        # The version's row is found inside the UPDATE: the pass knows its number, not its id.
-        version = None
-        if made is not None:
-            version = Subquery(
-                MemoryVersion.objects.filter(memory_id=made.memory_id, version=made.version).values(
-                    "pk"
-                )[:1]
-            )
+    def read_marks(
+        self, turn_ids: tuple[int, ...], *, version: object = None, parts: tuple[Part, ...] = ()
+    ) -> list[batch.Update]:
         in_part = {part.turn_id: part for part in parts if part.turn_id in turn_ids}
-        whole = tuple(turn_id for turn_id in turn_ids if turn_id not in in_part)
-        read = self._move(
-            whole, TurnState.READ, memory_changed=made is not None, memory_version=version
-        )
-        return read + sum(self._move_part(part, version) for part in in_part.values())
+        whole = [turn_id for turn_id in turn_ids if turn_id not in in_part]
+        marks = [self._part_marks(part, version) for part in in_part.values()]
+        if whole:
+            read = {"memory_changed": version is not None, "memory_version": version}
+            marks.insert(0, self._marks(whole, {"memory_state": TurnState.READ, **read}))
+        return marks
 
-    def _move_part(self, part: Part, version: Subquery | None) -> int:
+    def _part_marks(self, part: Part, version: object) -> batch.Update:
         """Move a long turn's read mark past one part, from exactly where that part starts."""
         marks: dict[str, object] = {"memory_read_to": part.end}
         if version is not None:  # this part changed the list: the turn says so
@@ -99,18 +88,24 @@ class ChatTurns:
             marks["memory_state"] = TurnState.READ
             if version is None:  # changed by an earlier part, or not at all
                 marks["memory_changed"] = Coalesce(F("memory_changed"), Value(False))
-        return Message.objects.filter(
-            pk=part.turn_id, memory_state=TurnState.UNREAD, memory_read_to=part.start
-        ).update(**marks)
+        return self._marks([part.turn_id], marks, read_from=part.start)
+
+    @staticmethod
+    def _marks(
+        turn_ids: list[int], marks: dict[str, object], read_from: int | None = None
+    ) -> batch.Update:
+        """``marks`` on each of the turns while unread (and read up to ``read_from``), which all
+        of them must be."""
+        turns = Message.objects.filter(pk__in=turn_ids, memory_state=TurnState.UNREAD)
+        if read_from is not None:
+            turns = turns.filter(memory_read_to=read_from)
+        return batch.Update(turns, marks, expect=len(turn_ids))
 
     def mark_skipped(self, turn_ids: tuple[int, ...]) -> int:
-        return self._move(turn_ids, TurnState.SKIPPED)
-
-    def _move(self, turn_ids: tuple[int, ...], state: TurnState, **marks: object) -> int:
         if not turn_ids:
             return 0
         return Message.objects.filter(pk__in=turn_ids, memory_state=TurnState.UNREAD).update(
-            memory_state=state, **marks
+            memory_state=TurnState.SKIPPED
         )
 
     def skip_unread_of(self, owner_id: int) -> int:

@@ -17,6 +17,7 @@ from django.conf import settings
 from django.db.models import Subquery
 from django.utils import timezone
 
+from core import batch
 from memory.models import MemoryVersion
 from memory.rules import changes, provenance
 from memory.rules.lines import forget_key
@@ -79,7 +80,7 @@ def _store_change(version: MemoryVersion, record: changes.ChangeRecord) -> None:
     version.forgotten = list(record.forgotten)
 
 
-def record(
+def recorded(
     *,
     memory_id: int,
     version: int,
@@ -89,8 +90,9 @@ def record(
     pairs: Iterable[tuple[str, str]] = (),
     sources: Sequence[Source] = (),
     change: changes.ChangeRecord | None = None,
-) -> None:
-    """Store the version a write just made, with sources and change, then prune."""
+) -> list[batch.Write]:
+    """The writes that store the version a write makes, with its sources and change (to go in
+    the list's own write); ``prune`` after every ``PRUNE_EVERY``-th."""
     row = MemoryVersion(
         memory_id=memory_id, version=version, kind=kind, lines=list(after), sources=list(sources)
     )
@@ -99,13 +101,20 @@ def record(
     row.counts = named(row)
     if kind == MemoryVersion.Kind.DELETE_LINE:
         row.counts["own"] = len(made.removed)  # scrubbed from this very record next
-    row.save(force_insert=True)
-    # A forget is undoable only while its version is the newest: now no more.
-    MemoryVersion.objects.filter(memory_id=memory_id, version__lt=version).exclude(
-        forgotten=[]
-    ).update(forgotten=[], forgotten_sources=[])
-    if version % PRUNE_EVERY == 0:
-        prune(memory_id=memory_id)
+    return [
+        batch.Insert(row),
+        # A forget is undoable only while its version is the newest: now no more.
+        batch.Update(
+            MemoryVersion.objects.filter(memory_id=memory_id, version__lt=version).exclude(
+                forgotten=[]
+            ),
+            {"forgotten": [], "forgotten_sources": []},
+        ),
+    ]
+
+
+def due_for_pruning(version: int) -> bool:
+    return version % PRUNE_EVERY == 0
 
 
 def prune(*, memory_id: int) -> None:

@@ -24,10 +24,11 @@ from enum import StrEnum
 from typing import Final
 
 from django.conf import settings
-from django.db.models import F, Q, Value
+from django.db.models import F, Q, QuerySet, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from core import batch
 from memory.models import Memory
 
 # The pass-coordinating columns of ``Memory``; this module is their only writer.
@@ -121,21 +122,34 @@ def claim(memory_id: int) -> datetime | None:
     sweeper resends it once the short lease expires. A live pass renews its lease, so it is
     never run twice.
     """
+    lease, taking = _claiming(memory_id)
+    return lease if batch.write(taking) else None
+
+
+def claim_and_read(memory_id: int, rows: QuerySet[Memory]) -> tuple[datetime, Memory] | None:
+    """``claim``, and the memory's row from ``rows`` read in the same round trip (its
+    pass-coordinating columns as they were before the claim)."""
+    lease, taking = _claiming(memory_id)
+    read = batch.write_then_read(taking, rows.filter(pk=memory_id), lazy=True)
+    return (lease, read[0]) if read else None
+
+
+def _claiming(memory_id: int) -> tuple[datetime, batch.Update]:
     now = timezone.now()
     lease = now + timedelta(seconds=settings.MEMORY_PASS_LEASE_SECONDS)
     requested_at = Coalesce(F("pass_requested_at"), Value(now))
-    claimed = (
-        Memory.objects.owed(now)
-        .filter(pk=memory_id)
-        .update(
-            lease_until=lease,
-            pass_requested_at=requested_at,
-            pass_claimed_at=requested_at,
-            pass_not_before=None,
-            pass_resend_at=lease,
-        )
+    taking = batch.Update(
+        Memory.objects.owed(now).filter(pk=memory_id),
+        {
+            "lease_until": lease,
+            "pass_requested_at": requested_at,
+            "pass_claimed_at": requested_at,
+            "pass_not_before": None,
+            "pass_resend_at": lease,
+        },
+        expect=1,
     )
-    return lease if claimed == 1 else None
+    return lease, taking
 
 
 def backoff_seconds(retries: int) -> int:
@@ -192,8 +206,10 @@ def release(
     if more:
         # Work left: stay owed for the next claim or the sweeper.
         return bool(mine.update(lease_until=None, pass_requested=True, pass_resend_at=now))
-    if mine.filter(pass_requested_at=F("pass_claimed_at")).update(
-        lease_until=None, pass_requested=False
+    done = {"lease_until": None, "pass_requested": False}
+    if batch.write(
+        batch.Update(mine.filter(pass_requested_at=F("pass_claimed_at")), done, expect=1),
+        lazy=True,  # a lost release leaves the pass owed: it runs again, finding nothing
     ):
         return False  # the usual case: one UPDATE
     return bool(mine.update(lease_until=None, pass_resend_at=now))

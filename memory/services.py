@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from django.conf import settings
 from django.db import DatabaseError, IntegrityError, connection, transaction
@@ -21,6 +22,7 @@ from django.db.models import BigIntegerField, F
 from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 
+from core import batch
 from core.db import retry_on_lock_conflict
 from core.errors import Conflict, Invalid, NotFound, Stale
 from memory import history, owners, scheduling, texts, tombstones, turns
@@ -180,7 +182,12 @@ def line_items(memory: Memory) -> list[LineItem]:
     return items
 
 
-def record_event(
+def record_event(**fields: Any) -> None:
+    """Append a content-free line to the operations trace (counts, never text): ``event``."""
+    event(**fields).save(force_insert=True)
+
+
+def event(
     *,
     owner_id: int,
     kind: str,
@@ -190,9 +197,9 @@ def record_event(
     tokens_before: int | None = None,
     tokens_after: int | None = None,
     **numbers: int | str,
-) -> None:
-    """Append a content-free line to the operations trace (counts, never text)."""
-    MemoryEvent.objects.create(
+) -> MemoryEvent:
+    """A trace line, not yet saved (to go in a batch)."""
+    return MemoryEvent(
         owner_id=owner_id,
         kind=kind,
         outcome=outcome,
@@ -204,7 +211,17 @@ def record_event(
     )
 
 
-def write_lines(
+def write_lines(*, memory: Memory, **change: Any) -> bool:
+    """Compare-and-set the list at ``memory.version`` and record the new version
+    (``lines_written`` says what ``change`` holds). False when someone else wrote first (pass,
+    clear, delete, switch, account deletion): the caller re-reads; nothing is overwritten."""
+    written = batch.write(*lines_written(memory=memory, **change))
+    if written and history.due_for_pruning(memory.version + 1):
+        history.prune(memory_id=memory.pk)
+    return written
+
+
+def lines_written(
     *,
     memory: Memory,
     lines: list[str],
@@ -213,13 +230,11 @@ def write_lines(
     rules_version: int | None = None,
     pairs: Iterable[tuple[str, str]] = (),
     origin: provenance.Origin | None = None,
-) -> bool:
-    """Compare-and-set the list at ``memory.version`` and record the new version.
+) -> list[batch.Write]:
+    """The writes of ``write_lines``: the list's compare-and-set first, then its version.
 
     ``pairs``: lines changed from → to. ``rules_version``: the filters' version, when it changes.
-    ``origin``: source of new lines (default from ``kind``). False when someone else wrote first
-    (pass, clear, delete, switch, account deletion): the caller re-reads; nothing is overwritten.
-    """
+    ``origin``: source of new lines (default from ``kind``)."""
     now = timezone.now()
     change = changes.diff(memory.lines, lines, pairs=pairs)
     sources = provenance.carry(
@@ -230,27 +245,29 @@ def write_lines(
         origin=origin or default_origin(kind, now),
         at=now,
     )
-    # The caller's transaction is already all or nothing: no savepoint.
-    with transaction.atomic(savepoint=False):
-        updated = Memory.objects.filter(pk=memory.pk, version=memory.version).update(
-            lines=lines,
+    return [
+        batch.Update(
+            Memory.objects.filter(pk=memory.pk, version=memory.version),
+            {
+                "lines": lines,
+                "sources": sources,
+                "tokens": budget.list_tokens(lines) if tokens is None else tokens,
+                "version": F("version") + 1,
+                "updated_at": now,
+                "rules_version": F("rules_version") if rules_version is None else rules_version,
+            },
+            expect=1,
+        ),
+        *history.recorded(
+            memory_id=memory.pk,
+            version=memory.version + 1,
+            before=memory.lines,
+            after=lines,
+            kind=kind,
             sources=sources,
-            tokens=budget.list_tokens(lines) if tokens is None else tokens,
-            version=F("version") + 1,
-            updated_at=now,
-            rules_version=F("rules_version") if rules_version is None else rules_version,
-        )
-        if updated == 1:
-            history.record(
-                memory_id=memory.pk,
-                version=memory.version + 1,
-                before=memory.lines,
-                after=lines,
-                kind=kind,
-                sources=sources,
-                change=change,
-            )
-    return updated == 1
+            change=change,
+        ),
+    ]
 
 
 # Default source of new lines, by operation.

@@ -17,6 +17,7 @@ from typing import Protocol, TypedDict
 
 from django.db import models
 
+from core import batch
 from core.slots import Slot
 
 
@@ -67,14 +68,6 @@ class VoiceWork:
     chars_read: int = 0
 
 
-@dataclass(frozen=True)
-class VersionMade:
-    """The list version a pass wrote; each turn it read keeps it, so chat can show the change."""
-
-    memory_id: int
-    version: int
-
-
 class TurnStore(Protocol):
     """What memory needs of the stored turns. Ids are the store's own; owners are user ids."""
 
@@ -93,16 +86,14 @@ class TurnStore(Protocol):
         """Unread turns or an ended, unfinished voice session of the owner."""
         ...
 
-    def mark_read(
-        self,
-        turn_ids: tuple[int, ...],
-        *,
-        made: VersionMade | None = None,
-        parts: tuple[Part, ...] = (),
-    ) -> int:
-        """Mark still-unread turns read with the version the pass wrote (``made``, None for no
-        change); how many were. A turn in ``parts`` moves its mark from exactly the part's start
-        to its end, so no part is read twice; it is read once its last part is."""
+    def read_marks(
+        self, turn_ids: tuple[int, ...], *, version: object = None, parts: tuple[Part, ...] = ()
+    ) -> list[batch.Update]:
+        """The writes that mark still-unread turns read, each expecting all of its turns
+        (``core.batch``), so two racing passes never both read one. ``version``: the list
+        version the pass wrote (a ``batch.Inserted``), None for no change; each turn keeps it,
+        so chat can show the change. A turn in ``parts`` moves its mark from exactly the part's
+        start to its end, so no part is read twice; it is read once its last part is."""
         ...
 
     def mark_skipped(self, turn_ids: tuple[int, ...]) -> int:

@@ -21,9 +21,10 @@ from datetime import datetime
 
 from django.conf import settings
 from django.db import DatabaseError, connection, transaction
-from django.db.models import F
+from django.db.models import F, QuerySet
 from django.utils import timezone
 
+from core import batch
 from memory import history, scheduling, screening, tombstones, turns
 from memory.engine import model_health
 from memory.engine.reading import Work, next_work
@@ -32,7 +33,7 @@ from memory.filters.gate import RULES_VERSION
 from memory.models import Memory, MemoryEvent, Outcome
 from memory.queueing import enqueue_pass
 from memory.rules import provenance
-from memory.services import record_event, sources_of, write_lines
+from memory.services import event, lines_written, record_event, sources_of
 
 log = logging.getLogger(__name__)
 
@@ -48,29 +49,6 @@ class PassResult:
     more: bool = False
 
 
-@contextmanager
-def _lazy_commits() -> Iterator[None]:
-    """Commit a pass without waiting for the disk (``synchronous_commit = off``).
-
-    Safe because a crash loses the list and its read marks together, so the turns are read
-    again; a lost lease or release leaves the pass owed. Web writes stay synchronous and the
-    WAL flushes in order, so none outlives a lost pass that came before it."""
-    if connection.vendor != "postgresql":
-        yield
-        return
-    with connection.cursor() as cursor:
-        cursor.execute("SET synchronous_commit TO OFF")
-    try:
-        yield
-    finally:
-        try:
-            with connection.cursor() as cursor:
-                cursor.execute("RESET synchronous_commit")
-        except DatabaseError:
-            # The connection broke: never reuse it.
-            connection.close()
-
-
 def run_pass(*, memory_id: int, retry_in: int = 0) -> PassResult:
     """Run a memory's owed passes; a duplicate or late call does nothing.
 
@@ -79,28 +57,28 @@ def run_pass(*, memory_id: int, retry_in: int = 0) -> PassResult:
     """
     result = PassResult(Outcome.NOT_OWED)
     again = False
-    with _lazy_commits():
-        for _ in range(MAX_ROUNDS):
-            lease = scheduling.claim(memory_id)
-            if lease is None:
-                return result
-            drained: PassResult | None = None
-            held = _Lease(lease)
-            try:
-                with _kept(memory_id, held):
-                    drained = result = _drain(memory_id)
-            finally:
-                lease = held.lease
-                # Release before the next claim: a trigger during this round moved
-                # pass_requested_at, so the claim below takes it.
-                if drained is None:  # a crash: the task retries in ``retry_in`` seconds
-                    again = scheduling.release(memory_id, lease, retry_in=retry_in, more=False)
-                else:
-                    again = scheduling.release(
-                        memory_id, lease, back_off=drained.retry, more=drained.more
-                    )
-            if not again:
-                return result
+    for _ in range(MAX_ROUNDS):
+        claimed = scheduling.claim_and_read(memory_id, _reading())
+        if claimed is None:
+            return result
+        lease, memory = claimed
+        drained: PassResult | None = None
+        held = _Lease(lease)
+        try:
+            with _kept(memory_id, held):
+                drained = result = _drain(memory_id, memory)
+        finally:
+            lease = held.lease
+            # Release before the next claim: a trigger during this round moved
+            # pass_requested_at, so the claim below takes it.
+            if drained is None:  # a crash: the task retries in ``retry_in`` seconds
+                again = scheduling.release(memory_id, lease, retry_in=retry_in, more=False)
+            else:
+                again = scheduling.release(
+                    memory_id, lease, back_off=drained.retry, more=drained.more
+                )
+        if not again:
+            return result
     # The sweeper counts the new task as queued (enqueue_pass says otherwise if it fails).
     scheduling.handed_over(memory_id)
     transaction.on_commit(lambda: enqueue_pass(memory_id=memory_id))
@@ -177,12 +155,12 @@ def drop_pass(*, memory_id: int) -> None:
     )
 
 
-def _drain(memory_id: int) -> PassResult:
+def _drain(memory_id: int, memory: Memory | None) -> PassResult:
     """Consume owed work, oldest first: voice sessions, then unread turns. ``more``: work left.
+    ``memory``: the row as the claim read it.
 
     Stored lines are checked first, if the gate's rules changed since they were: a pass never
     reads turns against a list the rules have not cleared."""
-    memory = _read(memory_id)
     if memory is not None and memory.rules_version != RULES_VERSION:
         for _ in range(settings.MEMORY_CAS_ATTEMPTS):
             screened = screening.screen_stored(memory_id=memory_id)
@@ -210,13 +188,13 @@ def _drain(memory_id: int) -> PassResult:
 # --- One pass -----------------------------------------------------------------------------------
 
 
-def _read(memory_id: int) -> Memory | None:
+def _reading() -> QuerySet[Memory]:
     """The memory row, and whether a voice session waits (one query)."""
-    return (
-        Memory.objects.filter(pk=memory_id)
-        .annotate(voice_pending=turns.store().voice_pending())
-        .first()
-    )
+    return Memory.objects.annotate(voice_pending=turns.store().voice_pending())
+
+
+def _read(memory_id: int) -> Memory | None:
+    return _reading().filter(pk=memory_id).first()
 
 
 def _apply_next(memory_id: int, memory: Memory | None = None) -> PassResult:
@@ -302,53 +280,78 @@ def _model_answers(memory: Memory) -> bool:
 
 
 def _store(memory: Memory, work: Work, rewrite: Rewrite, *, kind: str, outcome: Outcome) -> bool:
-    """Write the list, mark the work read and trace the pass, all or nothing; turns are marked
-    only if unmarked, so a turn is read once even if two passes race."""
-    with transaction.atomic():
-        if rewrite.lines == memory.lines:
-            # No change: still a CAS, but the version stays so If-Match clients see no change.
-            # ``version=F("version")`` keeps the UPDATE real, so a match is not a lost race.
-            written = Memory.objects.filter(pk=memory.pk, version=memory.version).update(
-                version=F("version"), rules_version=RULES_VERSION
-            )
-        else:
-            written = write_lines(
-                memory=memory,
-                lines=rewrite.lines,
-                tokens=rewrite.tokens,
-                rules_version=RULES_VERSION,
-                kind=kind,
-                origin=_origin(work, rewrite),
-            )
-        made = (
-            None
-            if rewrite.lines == memory.lines
-            else turns.VersionMade(memory.pk, memory.version + 1)
-        )
-        if not written or _mark_read(work, made) != len(work.message_ids):
-            transaction.set_rollback(True)
-            return False
-        if work.voice_session_id is not None and not _mark_voice_read(work):
-            transaction.set_rollback(True)  # another pass read these voice turns first
-            return False
-        _keep_forgetting_final(memory, work, rewrite)
-        if memory.pass_failures or memory.pass_retries:
-            scheduling.succeeded(memory.pk)
-        record_event(
-            owner_id=memory.owner_id,
+    """Write the list, mark the work read and trace the pass, all or nothing: one round trip
+    (``core.batch``) unless a voice session, a forget, a remember or a reset of failures goes
+    with it. Turns are marked only if unmarked, so a turn is read once even if two passes race.
+    """
+    changed = rewrite.lines != memory.lines
+    if changed:
+        writes = lines_written(
+            memory=memory,
+            lines=rewrite.lines,
+            tokens=rewrite.tokens,
+            rules_version=RULES_VERSION,
             kind=kind,
-            outcome=outcome,
-            before=memory.lines,
-            after=rewrite.lines,
-            tokens_before=memory.tokens,
-            tokens_after=rewrite.tokens,
-            model=settings.MEMORY_MODEL,
-            refused_lines=rewrite.refused,
-            latency_ms=rewrite.latency_ms,
-            model_tokens_in=rewrite.model_tokens_in,
-            model_tokens_out=rewrite.model_tokens_out,
+            origin=_origin(work, rewrite),
         )
+        made: batch.Inserted | None = batch.Inserted(
+            next(i for i, w in enumerate(writes) if isinstance(w, batch.Insert))
+        )
+    else:
+        # No change: still a CAS, but the version stays so If-Match clients see no change.
+        # ``version=F("version")`` keeps the UPDATE real, so a match is not a lost race.
+        mine = Memory.objects.filter(pk=memory.pk, version=memory.version)
+        writes = [
+            batch.Update(mine, {"version": F("version"), "rules_version": RULES_VERSION}, expect=1)
+        ]
+        made = None
+    writes += turns.store().read_marks(work.message_ids, version=made, parts=work.parts)
+    writes.append(
+        batch.Insert(
+            event(
+                owner_id=memory.owner_id,
+                kind=kind,
+                outcome=outcome,
+                before=memory.lines,
+                after=rewrite.lines,
+                tokens_before=memory.tokens,
+                tokens_after=rewrite.tokens,
+                model=settings.MEMORY_MODEL,
+                refused_lines=rewrite.refused,
+                latency_ms=rewrite.latency_ms,
+                model_tokens_in=rewrite.model_tokens_in,
+                model_tokens_out=rewrite.model_tokens_out,
+            )
+        )
+    )
+    if _alone(memory, work, rewrite):
+        if not batch.write(*writes, lazy=True):
+            return False
+    else:
+        with transaction.atomic():
+            if not batch.write(*writes) or (
+                work.voice_session_id is not None and not _mark_voice_read(work)
+            ):
+                transaction.set_rollback(True)  # another pass read these turns first
+                return False
+            _keep_forgetting_final(memory, work, rewrite)
+            if memory.pass_failures or memory.pass_retries:
+                scheduling.succeeded(memory.pk)
+    if changed and history.due_for_pruning(memory.version + 1):
+        history.prune(memory_id=memory.pk)
     return True
+
+
+def _alone(memory: Memory, work: Work, rewrite: Rewrite) -> bool:
+    """Whether the pass's writes are all its store needs (no voice session, forget, remember
+    or failures to reset)."""
+    return not (
+        work.voice_session_id is not None
+        or rewrite.forgotten
+        or any(s.remember for s in work.said())
+        or memory.pass_failures
+        or memory.pass_retries
+    )
 
 
 def _origin(work: Work, rewrite: Rewrite) -> provenance.Origin:
@@ -391,8 +394,9 @@ def _keep_forgetting_final(memory: Memory, work: Work, rewrite: Rewrite) -> None
         tombstones.unbury(memory_id=memory.pk, lines=again)
 
 
-def _mark_read(work: Work, made: turns.VersionMade | None = None) -> int:
-    return turns.store().mark_read(work.message_ids, made=made, parts=work.parts)
+def _mark_read(work: Work) -> bool:
+    marks = turns.store().read_marks(work.message_ids, parts=work.parts)
+    return not marks or batch.write(*marks)
 
 
 def _mark_voice_read(work: Work) -> bool:

@@ -115,6 +115,17 @@ def conversation_with(owner, *turns: str, temporary: bool = False) -> Conversati
     return conversation
 
 
+def ended_voice_session(owner, *turns: dict[str, str]):
+    """A voice session of ``owner`` that ended with these turns, waiting for its pass."""
+    from django.utils import timezone
+
+    from chat.models import VoiceSession
+
+    return VoiceSession.objects.create(
+        owner=owner, model="scripted/chat-a", ended_at=timezone.now(), transcript=list(turns)
+    )
+
+
 def memory_with(owner, *lines: str, owed: bool = True) -> Memory:
     """A memory holding ``lines`` (bypassing passes and the gate, so stored under older rules)
     that owes a pass when ``owed``."""

@@ -11,7 +11,15 @@ from memory.engine import passes
 from memory.filters.gate import RULES_VERSION
 from memory.models import Memory, MemoryEvent
 from memory.rules.budget import list_tokens
-from tests.memory.helpers import answer, conversation_with, later, memory_with, payload, run_pass
+from tests.memory.helpers import (
+    answer,
+    conversation_with,
+    ended_voice_session,
+    later,
+    memory_with,
+    payload,
+    run_pass,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -577,6 +585,20 @@ def test_turns_from_before_a_clear_never_come_back_as_context(account, memory_mo
     assert sent == ["What's the weather?", "Sunny"]
 
 
+def test_a_voice_session_of_only_the_assistants_words_is_read_without_a_model_call(
+    account, memory_model
+):
+    from chat.models import VoiceSession
+
+    memory = memory_with(account, "Likes jazz")
+    said = {"role": "assistant", "content": "Hello, how can I help?"}
+    session = ended_voice_session(account, said)
+    assert run(memory).outcome == "no_work"
+    assert memory_model.calls == []
+    assert VoiceSession.objects.get(pk=session.pk).memory_pass_done_at is not None
+    assert memory.lines == ["Likes jazz"]
+
+
 def test_a_voice_pass_that_always_fails_is_dropped_without_blocking_later_passes(
     account, memory_model
 ):
@@ -654,11 +676,7 @@ def test_a_database_error_mid_pass_is_retried_and_reported_without_its_text(
     memory_model.answer(*[answer("Likes jazz", "Name is Anna")] * 5)
 
     def refuse_memory_writes(execute, sql, params, many, context):
-        if (
-            sql.lstrip().upper().startswith("UPDATE")
-            and "memory_memory" in sql
-            and '"lines"' in sql
-        ):
+        if 'UPDATE "memory_memory"' in sql and '"lines"' in sql:  # alone or in a batch
             raise DatabaseError("value 'Name is Anna' is invalid")
         return execute(sql, params, many, context)
 

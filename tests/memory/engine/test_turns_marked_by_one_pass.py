@@ -20,6 +20,7 @@ from memory.models import Memory, MemoryEvent
 from tests.memory.helpers import (
     answer,
     conversation_with,
+    ended_voice_session,
     later,
     meanwhile,
     memory_with,
@@ -135,19 +136,12 @@ def test_turns_given_up_while_a_pass_was_reading_them_are_not_stored_from(accoun
 def test_a_voice_session_another_pass_read_meanwhile_is_not_stored_from_twice(
     account, memory_model
 ):
-    from django.utils import timezone
-
-    from chat.models import VoiceSession
 
     memory = memory_with(account, "Likes jazz")
-    session = VoiceSession.objects.create(
-        owner=account,
-        model="scripted/chat-a",
-        ended_at=timezone.now(),
-        transcript=[
-            {"role": "user", "content": "My name is Anna"},
-            {"role": "assistant", "content": "Hello Anna"},
-        ],
+    session = ended_voice_session(
+        account,
+        {"role": "user", "content": "My name is Anna"},
+        {"role": "assistant", "content": "Hello Anna"},
     )
     seen: dict = {}
     memory_model.answer(

@@ -169,7 +169,9 @@ def failing(statement: str):
     """A database that refuses one kind of statement on the memory table (Django's own hook)."""
 
     def wrapper(execute, sql, params, many, context):
-        if "memory_memory" in sql and sql.lstrip().upper().startswith(statement):
+        if f'{statement} "memory_memory"' in sql.upper() or (
+            "memory_memory" in sql and sql.lstrip().upper().startswith(statement)
+        ):
             raise DatabaseError("the memory table is unavailable")
         return execute(sql, params, many, context)
 
