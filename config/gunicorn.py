@@ -51,7 +51,9 @@ def when_ready(server: Any) -> None:
 
 
 def post_worker_init(worker: Any) -> None:
-    """In each worker, litellm's first call (its pool and caches are per process)."""
-    from config.warmup import warm_up_process
+    """In each worker, litellm's first call (its pool and caches are per process), and each
+    request thread's database connection (gthread's pool exists by now)."""
+    from config.warmup import connect_threads, warm_up_process
 
     warm_up_process()
+    connect_threads(worker.tpool, worker.cfg.threads)

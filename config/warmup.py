@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 import os
+import sys
+import threading
 import warnings
 from collections.abc import Iterator
+from concurrent.futures import Executor
 from contextlib import contextmanager
 from typing import Any
 
@@ -37,6 +41,72 @@ def warm_up(*, urls: bool = False) -> None:
             with translation.override(code):
                 translation.gettext("Memory")
                 _compile_patterns(resolver)
+        _answer_anonymously()
+
+
+def _answer_anonymously() -> None:
+    """A page and an API call answered once, to no one, through the whole stack: what a first
+    request would load (middleware, sessions, messages, templates, DRF, their regexes) loads
+    here, once for every child. Nothing is stored, every connection is closed, and a failure
+    only means the first request loads it."""
+    from django.conf import settings
+    from django.core.handlers.wsgi import WSGIHandler
+    from django.db import connections
+
+    host = next((h.lstrip(".") for h in settings.ALLOWED_HOSTS if h != "*"), "localhost")
+    handler = WSGIHandler()
+    # The API call's 401 is the point, and a page may fail without collected static files.
+    quiet = {logger: logger.disabled for logger in map(logging.getLogger, _NOISY)}
+    for logger in quiet:
+        logger.disabled = True
+    try:
+        for path in ("/login/", "/api/v1/memory"):
+            environ = {
+                "REQUEST_METHOD": "GET",
+                "PATH_INFO": path,
+                "SERVER_NAME": host,
+                "SERVER_PORT": "443",
+                "HTTP_HOST": host,
+                "REMOTE_ADDR": "127.0.0.1",
+                "wsgi.url_scheme": "https",
+                "wsgi.input": io.BytesIO(),
+                "wsgi.errors": sys.stderr,
+            }
+            try:
+                body = handler(environ, _ignore_the_answer)
+                b"".join(body)
+                body.close()
+            except Exception as error:  # noqa: BLE001 - see above
+                log.debug("warmup.request_failed error=%s", type(error).__name__)
+    finally:
+        for logger, disabled in quiet.items():
+            logger.disabled = disabled
+        connections.close_all()
+
+
+_NOISY = ("django.request", "django.security")
+
+
+def _ignore_the_answer(status: str, headers: Any, exc_info: Any = None) -> Any:
+    return lambda data: None
+
+
+def connect_threads(pool: Executor, threads: int) -> None:
+    """In a forked web worker: each of its ``threads`` request threads opens its database
+    connection now (they are per thread), not on its first request. Never fatal."""
+    from django.db import connection
+
+    together = threading.Barrier(threads)  # all at once, so the pool starts every thread
+
+    def connect() -> None:
+        together.wait(timeout=10)
+        connection.ensure_connection()
+
+    for started in [pool.submit(connect) for _ in range(threads)]:
+        try:
+            started.result(timeout=30)
+        except Exception as error:  # noqa: BLE001 - a request connects on its own then
+            log.warning("warmup.connection_failed error=%s", type(error).__name__)
 
 
 def _compile_patterns(resolver: URLResolver) -> None:

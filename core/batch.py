@@ -136,21 +136,24 @@ def _steps(writes: Sequence[Write], *, lazy: bool) -> tuple[str, list[Any]]:
 
 
 def _gated(rows: QuerySet[Any, Any], *conditions: str) -> QuerySet[Any, Any]:
-    for condition in conditions:
-        rows = rows.filter(RawSQL(condition, (), BooleanField()))  # noqa: S611 - our SQL
-    return rows
+    if not conditions:
+        return rows
+    gate = " AND ".join(conditions)
+    return rows.filter(RawSQL(gate, (), BooleanField()))  # noqa: S611 - our SQL
 
 
 def _update(
     item: Update, step: int, writes: Sequence[Write], counts: list[str]
 ) -> tuple[str, list[Any]]:
     pk = _pk(item.rows.model)
-    conditions = list(counts)
+    rows, conditions = item.rows, list(counts)
     if item.expect is not None:
+        # Its rows were locked (and checked) in ``l<step>``: no need to check them again.
+        rows = rows.model._base_manager.all()
         conditions.append(f"{pk} IN (SELECT pk FROM l{step})")  # noqa: S608 - our names
     if step:
         conditions.append("EXISTS (SELECT 1 FROM w0)")
-    query = cast(UpdateQuery, _gated(item.rows, *conditions).query.chain(UpdateQuery))
+    query = cast(UpdateQuery, _gated(rows, *conditions).query.chain(UpdateQuery))
     values: dict[str, Any] = {}
     for name, value in item.values.items():
         if isinstance(value, Inserted):

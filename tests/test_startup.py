@@ -9,6 +9,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from django.conf import settings
 
 PROBE = """
@@ -164,7 +165,9 @@ socket.socket.connect = lambda self, address: (connected.append(address), connec
 from config.warmup import NOWHERE, warm_up
 import llm
 open_before = sockets()
+before_warm_up = set(sys.modules)
 warm_up(urls=True)
+loaded_by_warm_up = set(sys.modules) - before_warm_up
 print("threads:", threading.active_count(), "sockets left open:", sockets() - open_before)
 print("reached:", sorted({address[0] for address in connected if isinstance(address, tuple)}))
 for model in ("openai/gpt-4o-mini", "anthropic/claude-3-5-haiku-20241022"):
@@ -182,6 +185,7 @@ print("tasks ready:", app.finalized, "kombu.transport.redis" in sys.modules)
 from django.urls import get_resolver
 patterns = [entry.pattern for entry in get_resolver().url_patterns]
 print("patterns compiled:", all({"_regex_dict", "regex"} & set(vars(p)) for p in patterns))
+print("a first request's modules:", "django.contrib.messages.storage.fallback" in loaded_by_warm_up)
 """
 
 
@@ -206,3 +210,32 @@ def test_a_server_loads_each_hosted_models_provider_and_its_task_client_before_i
     # And Celery's tasks and broker transport, and the URL patterns: compiled once, shared.
     assert "tasks ready: True True" in out
     assert "patterns compiled: True" in out
+    # A page and an API call answered to no one: what a first request loads is loaded.
+    assert "a first request's modules: True" in out
+
+
+@pytest.mark.django_db(transaction=True)
+def test_each_request_thread_of_a_web_worker_is_connected_before_its_first_request():
+    """Connections are per thread: gthread's request threads each open theirs at start-up
+    (``config/gunicorn.py``'s ``post_worker_init``), not in a person's first request."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.db import connection
+
+    from config.warmup import connect_threads
+
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        connect_threads(pool, 3)
+        together = threading.Barrier(3)
+
+        def connected() -> tuple[int, bool]:
+            together.wait(timeout=10)  # one task on each of the three threads
+            try:
+                return threading.get_ident(), connection.connection is not None
+            finally:
+                connection.close()
+
+        seen = [future.result() for future in [pool.submit(connected) for _ in range(3)]]
+    assert len({ident for ident, _ in seen}) == 3
+    assert all(was_connected for _, was_connected in seen)
