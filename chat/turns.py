@@ -73,10 +73,11 @@ class ChatTurns:
     ) -> list[batch.Update]:
         in_part = {part.turn_id: part for part in parts if part.turn_id in turn_ids}
         whole = [turn_id for turn_id in turn_ids if turn_id not in in_part]
+        # A turn read in parts comes first, so locks go in id order (``core.db``).
         marks = [self._part_marks(part, version) for part in in_part.values()]
         if whole:
             read = {"memory_changed": version is not None, "memory_version": version}
-            marks.insert(0, self._marks(whole, {"memory_state": TurnState.READ, **read}))
+            marks.append(self._marks(whole, {"memory_state": TurnState.READ, **read}))
         return marks
 
     def _part_marks(self, part: Part, version: object) -> batch.Update:

@@ -56,4 +56,5 @@ def post_worker_init(worker: Any) -> None:
     from config.warmup import connect_threads, warm_up_process
 
     warm_up_process()
-    connect_threads(worker.tpool, worker.cfg.threads)
+    if (pool := getattr(worker, "tpool", None)) is not None:  # gthread's, not sync's
+        connect_threads(pool, worker.cfg.threads)

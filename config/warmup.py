@@ -50,7 +50,7 @@ def _answer_anonymously() -> None:
     here, once for every child. Nothing is stored, every connection is closed, and a failure
     only means the first request loads it."""
     from django.conf import settings
-    from django.core.handlers.wsgi import WSGIHandler
+    from django.core.handlers.wsgi import WSGIHandler, WSGIRequest
     from django.db import connections
 
     host = next((h.lstrip(".") for h in settings.ALLOWED_HOSTS if h != "*"), "localhost")
@@ -73,9 +73,9 @@ def _answer_anonymously() -> None:
                 "wsgi.errors": sys.stderr,
             }
             try:
-                body = handler(environ, _ignore_the_answer)
-                b"".join(body)
-                body.close()
+                # Not ``handler(environ, ...)``: its request_started signal has listeners
+                # that start threads (``chat.apps``), and no thread may cross the fork.
+                handler.get_response(WSGIRequest(environ)).close()
             except Exception as error:  # noqa: BLE001 - see above
                 log.debug("warmup.request_failed error=%s", type(error).__name__)
     finally:
@@ -85,10 +85,6 @@ def _answer_anonymously() -> None:
 
 
 _NOISY = ("django.request", "django.security")
-
-
-def _ignore_the_answer(status: str, headers: Any, exc_info: Any = None) -> Any:
-    return lambda data: None
 
 
 def connect_threads(pool: Executor, threads: int) -> None:

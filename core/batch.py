@@ -76,15 +76,17 @@ def write(*writes: Write, lazy: bool = False) -> bool:
 
 def write_then_read(first: Update, rows: QuerySet[M, M], *, lazy: bool = False) -> list[M] | None:
     """``first`` (which changes one row), then ``rows`` if it did (else None): one round trip
-    on PostgreSQL outside a transaction, where ``rows`` are read as they were when the
-    statement began, so the columns ``first`` writes are not to be relied on. ``rows`` must
-    hold the row ``first`` changes."""
+    on PostgreSQL outside a transaction. ``rows`` must hold the row ``first`` changes, and read
+    it as ``first`` left it."""
     assert first.expect == 1
     if connection.vendor != "postgresql" or connection.in_atomic_block:
         return list(rows) if write(first) else None
-    steps, params = _steps([first], lazy=lazy)
-    select, select_params = _gated(rows, "EXISTS (SELECT 1 FROM w0)").query.sql_with_params()
-    sql = f"WITH {steps} {select}"
+    steps, params = _steps([first], lazy=lazy, returning="*")
+    # The query reads the updated row: a WITH query of the table's name hides the table.
+    # A plain read would see the row as the statement found it, before a write it waited for.
+    table = connection.ops.quote_name(rows.model._meta.db_table)
+    select, select_params = rows.query.sql_with_params()
+    sql = f"WITH {steps}, {table} AS (SELECT * FROM w0) {select}"  # noqa: S608 - our names
     return list(rows.model._default_manager.raw(sql, [*params, *select_params])) or None
 
 
@@ -105,7 +107,7 @@ def _one_by_one(writes: Sequence[Write]) -> bool:
     return True
 
 
-def _steps(writes: Sequence[Write], *, lazy: bool) -> tuple[str, list[Any]]:
+def _steps(writes: Sequence[Write], *, lazy: bool, returning: str = "") -> tuple[str, list[Any]]:
     """The ``WITH`` list: ``l<i>`` locks the rows of each update that expects a count (the
     first's before any other), ``w<i>`` writes. ``w0`` runs only if every count is met, and
     every other write only if ``w0`` ran."""
@@ -117,8 +119,9 @@ def _steps(writes: Sequence[Write], *, lazy: bool) -> tuple[str, list[Any]]:
         if isinstance(item, Update) and item.expect is not None:
             rows = item.rows if step == 0 else _gated(item.rows, "EXISTS (SELECT 1 FROM l0)")
             sql, values = rows.order_by("pk").values("pk").query.sql_with_params()
-            strength = "NO KEY UPDATE" if step == 0 else "UPDATE"
-            locks.append(f"l{step}(pk) AS ({sql} FOR {strength})")
+            # What the update itself takes: a new row may still reference these (a reply's
+            # foreign key takes KEY SHARE), so locking them harder could deadlock.
+            locks.append(f"l{step}(pk) AS ({sql} FOR NO KEY UPDATE)")
             params.extend(values)
             count = f"(SELECT count(*) FROM l{step})"  # noqa: S608 - a step's name
             counts.append(f"{count} = {int(item.expect)}")
@@ -129,7 +132,7 @@ def _steps(writes: Sequence[Write], *, lazy: bool) -> tuple[str, list[Any]]:
         if isinstance(item, Insert):
             sql, written = _insert(item.row)
         else:
-            sql, written = _update(item, step, writes, counts if step == 0 else [])
+            sql, written = _update(item, step, writes, counts if step == 0 else [], returning)
         parts.append(f"w{step} AS ({sql})")
         params.extend(written)
     return ", ".join(locks + parts), params
@@ -143,7 +146,7 @@ def _gated(rows: QuerySet[Any, Any], *conditions: str) -> QuerySet[Any, Any]:
 
 
 def _update(
-    item: Update, step: int, writes: Sequence[Write], counts: list[str]
+    item: Update, step: int, writes: Sequence[Write], counts: list[str], returning: str = ""
 ) -> tuple[str, list[Any]]:
     pk = _pk(item.rows.model)
     rows, conditions = item.rows, list(counts)
@@ -166,7 +169,7 @@ def _update(
     if len([alias for alias, count in query.alias_refcount.items() if count]) > 1:
         raise ValueError("a batched update writes one table, with no join")
     sql, sql_params = query.get_compiler(connection.alias).as_sql()
-    return f"{sql} RETURNING {pk}", list(sql_params)
+    return f"{sql} RETURNING {returning or pk}", list(sql_params)
 
 
 def _insert(row: Model) -> tuple[str, list[Any]]:

@@ -1,19 +1,21 @@
 """The stored versions of a memory's list: written with each change, pruned with age, purged
 of what the person forgets.
 
-Written inside the list's own write transaction, so a version exists exactly when its list
-does. Kept: the newest ``MEMORY_HISTORY_KEEP_VERSIONS`` or younger than
-``MEMORY_HISTORY_KEEP_DAYS``; the rest go within ten writes, in one indexed DELETE.
+Written with the list's own write (``recorded``, in its batch), so a version exists exactly
+when its list does. Kept: the newest ``MEMORY_HISTORY_KEEP_VERSIONS`` or younger than
+``MEMORY_HISTORY_KEEP_DAYS``; the rest go within ten writes, after one, in an indexed DELETE.
 """
 
 from __future__ import annotations
 
 import itertools
+import logging
 from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 from typing import Final
 
 from django.conf import settings
+from django.db import DatabaseError, transaction
 from django.db.models import Subquery
 from django.utils import timezone
 
@@ -23,6 +25,8 @@ from memory.rules import changes, provenance
 from memory.rules.lines import forget_key
 from memory.rules.provenance import Source
 from memory.versions import MAX_VERSION
+
+log = logging.getLogger(__name__)
 
 # Old versions are pruned on every tenth write, not on each: a pass saves a round trip.
 PRUNE_EVERY: Final = 10
@@ -113,8 +117,17 @@ def recorded(
     ]
 
 
-def due_for_pruning(version: int) -> bool:
-    return version % PRUNE_EVERY == 0
+def prune_if_due(*, memory_id: int, version: int) -> None:
+    """After the write that made ``version``: prune every tenth write, once there can be more
+    versions than are kept (each number is stored at most once). A failure only leaves the
+    pruning to a later write, never fails the write."""
+    if version % PRUNE_EVERY or version <= settings.MEMORY_HISTORY_KEEP_VERSIONS:
+        return
+    try:
+        with transaction.atomic():  # a savepoint inside the caller's transaction
+            prune(memory_id=memory_id)
+    except DatabaseError:
+        log.warning("memory.prune_failed memory=%s", memory_id)
 
 
 def prune(*, memory_id: int) -> None:

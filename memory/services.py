@@ -216,8 +216,8 @@ def write_lines(*, memory: Memory, **change: Any) -> bool:
     (``lines_written`` says what ``change`` holds). False when someone else wrote first (pass,
     clear, delete, switch, account deletion): the caller re-reads; nothing is overwritten."""
     written = batch.write(*lines_written(memory=memory, **change))
-    if written and history.due_for_pruning(memory.version + 1):
-        history.prune(memory_id=memory.pk)
+    if written:
+        history.prune_if_due(memory_id=memory.pk, version=memory.version + 1)
     return written
 
 

@@ -142,3 +142,45 @@ def test_write_then_read_reads_only_when_the_update_happened(account):
     missed = batch.Update(mine.filter(version=7), {"enabled": False}, expect=1)
     assert batch.write_then_read(missed, mine) is None
     assert Memory.objects.get(pk=memory.pk).enabled
+
+
+def test_turns_a_batch_holds_can_still_be_replied_to(account, turns):
+    """Its locks are the update's own (``FOR NO KEY UPDATE``): a new reply's foreign key to a
+    turn (``FOR KEY SHARE``) never waits for it, so a regenerate cannot deadlock with a pass."""
+    memory = memory_with(account, "Likes jazz", owed=False)
+    held = Held(lambda: Message.objects.filter(pk=turns[1]).update(content="Hello again"))
+    thread, result = in_background(lambda: batch.write(*a_pass(memory, turns)))
+    wait_until(lambda: lock_waiters() == 1)  # it holds the first turn, waits for the second
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SELECT 1 FROM chat_message WHERE id = %s FOR KEY SHARE NOWAIT", [turns[0]])
+    held.release()
+    thread.join()
+    assert result == [True]
+
+
+def test_write_then_read_reads_the_row_a_write_it_waited_for_left(account):
+    """Not the row as the statement first found it: a claim queued behind a delete must not
+    show the model the deleted line."""
+    memory = memory_with(account, "Likes jazz", "Secret line", owed=False)
+    mine = Memory.objects.filter(pk=memory.pk)
+    held = Held(lambda: mine.update(lines=["Likes jazz"], version=F("version") + 1))
+    claim = batch.Update(mine, {"enabled": True}, expect=1)
+    thread, result = in_background(lambda: batch.write_then_read(claim, mine))
+    wait_until(lambda: lock_waiters() == 1)
+    held.release()
+    thread.join()
+    [read] = result[0]
+    assert (read.lines, read.version) == (["Likes jazz"], 2)
+
+
+def test_a_pass_locks_its_turns_in_id_order(turns):
+    """A turn read in parts comes before the whole turns after it, as it does in the list."""
+    from chat.turns import ChatTurns
+    from memory.turns import Part
+
+    first_in_parts = Part(turn_id=turns[0], start=0, end=5, done=True)
+    marks = ChatTurns().read_marks(tuple(turns), parts=(first_in_parts,))
+    assert [list(mark.rows.values_list("pk", flat=True)) for mark in marks] == [
+        [turns[0]],
+        [turns[1]],
+    ]

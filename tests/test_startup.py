@@ -239,3 +239,12 @@ def test_each_request_thread_of_a_web_worker_is_connected_before_its_first_reque
         seen = [future.result() for future in [pool.submit(connected) for _ in range(3)]]
     assert len({ident for ident, _ in seen}) == 3
     assert all(was_connected for _, was_connected in seen)
+
+
+def test_a_worker_without_request_threads_boots_all_the_same():
+    """``-k sync`` has no thread pool to connect: nothing to do, nothing to fail."""
+    from types import SimpleNamespace
+
+    from config import gunicorn
+
+    gunicorn.post_worker_init(SimpleNamespace(cfg=SimpleNamespace(threads=1)))

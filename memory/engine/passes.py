@@ -337,8 +337,8 @@ def _store(memory: Memory, work: Work, rewrite: Rewrite, *, kind: str, outcome: 
             _keep_forgetting_final(memory, work, rewrite)
             if memory.pass_failures or memory.pass_retries:
                 scheduling.succeeded(memory.pk)
-    if changed and history.due_for_pruning(memory.version + 1):
-        history.prune(memory_id=memory.pk)
+    if changed:
+        history.prune_if_due(memory_id=memory.pk, version=memory.version + 1)
     return True
 
 

@@ -66,3 +66,35 @@ def test_an_owed_pass_with_nothing_to_read_takes_three(account):
     memory = memory_with(account, "Lives in Turin")
     Memory.objects.filter(pk=memory.pk).update(rules_version=RULES_VERSION)
     assert round_trips(lambda: run_pass(memory, expect="no_work")) <= 3
+
+
+def test_a_young_lists_tenth_write_does_not_look_for_versions_to_prune(account):
+    """Only a list with more versions than are kept can have any to prune."""
+    from memory import history
+    from memory.services import write_lines
+
+    memory = memory_with(account, "Lives in Turin", owed=False)
+    Memory.objects.filter(pk=memory.pk).update(version=history.PRUNE_EVERY - 1)
+    memory.refresh_from_db()
+    with CaptureQueriesContext(connection) as statements:
+        assert write_lines(memory=memory, lines=["Lives in Turin", "Likes figs"], kind="pass")
+    assert len(statements) == 1
+
+
+def test_a_failed_pruning_never_fails_the_write_it_follows(account, settings, monkeypatch, caplog):
+    from django.db import DatabaseError
+
+    from memory import history
+    from memory.services import write_lines
+
+    def broken(**kwargs):
+        raise DatabaseError("the versions table is unavailable")
+
+    monkeypatch.setattr(history, "prune", broken)
+    settings.MEMORY_HISTORY_KEEP_VERSIONS = 5
+    memory = memory_with(account, "Lives in Turin", owed=False)
+    Memory.objects.filter(pk=memory.pk).update(version=history.PRUNE_EVERY - 1)
+    memory.refresh_from_db()
+    assert write_lines(memory=memory, lines=["Lives in Turin", "Likes figs"], kind="pass")
+    assert Memory.objects.get(pk=memory.pk).lines == ["Lives in Turin", "Likes figs"]
+    assert "memory.prune_failed" in caplog.text
