@@ -215,7 +215,7 @@ def test_a_server_loads_each_hosted_models_provider_and_its_task_client_before_i
 
 
 @pytest.mark.django_db(transaction=True)
-def test_each_request_thread_of_a_web_worker_is_connected_before_its_first_request():
+def test_each_request_thread_of_a_web_worker_is_connected_before_its_first_request(caplog):
     """Connections are per thread: gthread's request threads each open theirs at start-up
     (``config/gunicorn.py``'s ``post_worker_init``), not in a person's first request."""
     import threading
@@ -239,6 +239,7 @@ def test_each_request_thread_of_a_web_worker_is_connected_before_its_first_reque
         seen = [future.result() for future in [pool.submit(connected) for _ in range(3)]]
     assert len({ident for ident, _ in seen}) == 3
     assert all(was_connected for _, was_connected in seen)
+    assert "warmup.connection_failed" not in caplog.text  # every table's plan included
 
 
 def test_a_worker_without_request_threads_boots_all_the_same():
