@@ -3,21 +3,25 @@
 On PostgreSQL, outside a transaction, the writes go as one statement of data-modifying ``WITH``
 queries. It first locks the rows of each update that expects a number of rows, the first
 update's before the others (``core.db``'s lock order), and writes only if every count is as
-expected: every other write is gated on the first. So a miss writes nothing and raises nothing
-(an error would put the statement, values and all, in the server's log). Elsewhere (SQLite, or
-inside the caller's transaction) the same writes run one by one and stop at the first miss;
-inside the caller's transaction, the caller rolls back what came before it.
+expected: every other write is gated on the first. So a miss writes nothing and raises nothing.
+Its values travel apart from the SQL (server-side binding): what the server shows or logs of a
+batch, even one that fails, holds no user text.
+
+Elsewhere (SQLite, or inside the caller's transaction) the same writes run one by one and stop
+at the first miss; inside the caller's transaction, the caller rolls back what came before it.
 
 The ORM compiles every write, so a batch says nothing its querysets do not.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
 from django.db import connection, transaction
+from django.db.backends.postgresql.base import ServerBindingCursor
 from django.db.models import BooleanField, Model, QuerySet
 from django.db.models.expressions import RawSQL
 from django.db.models.sql import InsertQuery, UpdateQuery
@@ -68,7 +72,7 @@ def write(*writes: Write, lazy: bool = False) -> bool:
             transaction.set_rollback(True)
             return False
     steps, params = _steps(writes, lazy=lazy)
-    with connection.cursor() as cursor:
+    with _bound_cursor() as cursor:
         cursor.execute(f"WITH {steps} SELECT count(*) FROM w0", params)  # noqa: S608 - ours
         (written,) = cursor.fetchone()
     return bool(written)
@@ -88,6 +92,31 @@ def write_then_read(first: Update, rows: QuerySet[M, M], *, lazy: bool = False) 
     select, select_params = rows.query.sql_with_params()
     sql = f"WITH {steps}, {table} AS (SELECT * FROM w0) {select}"  # noqa: S608 - our names
     return list(rows.model._default_manager.raw(sql, [*params, *select_params])) or None
+
+
+# Django's psycopg cursor with server-side binding (untyped in the stubs).
+_ServerBinding: Any = ServerBindingCursor
+
+
+class _BoundCursor(_ServerBinding):
+    """Values sent apart from the statement, which is never prepared: a pooler in transaction
+    mode (PgBouncer) may hand the next statement another server."""
+
+    def execute(self, query: Any, params: Any = None, **options: Any) -> Any:
+        return super().execute(query, params, **{**options, "prepare": False})
+
+
+@contextmanager
+def _bound_cursor() -> Iterator[Any]:
+    """A cursor that sends the values apart from the statement (server-side binding): a batch
+    that fails, say in a deadlock, leaves the server's log its SQL, never a line of memory."""
+    connection.close_if_health_check_failed()
+    connection.ensure_connection()
+    with connection.wrap_database_errors:
+        # Django's own wrapping (its execute wrappers: the stall guard, the test's counters).
+        cursor = cast(Any, connection)._prepare_cursor(_BoundCursor(connection.connection))
+    with cursor:
+        yield cursor
 
 
 def _one_by_one(writes: Sequence[Write]) -> bool:

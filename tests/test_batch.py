@@ -184,3 +184,23 @@ def test_a_pass_locks_its_turns_in_id_order(turns):
         [turns[0]],
         [turns[1]],
     ]
+
+
+def test_a_batchs_statement_carries_no_line_of_memory(account, turns):
+    """Its values travel apart from the SQL (server-side binding): what the server shows of it,
+    in ``pg_stat_activity`` as in its log when it fails, holds no line."""
+    memory = memory_with(account, "Likes jazz", owed=False)
+    held = Held(lambda: Memory.objects.filter(pk=memory.pk).update(enabled=True))
+    thread, result = in_background(lambda: batch.write(*a_pass(memory, turns)))
+    wait_until(lambda: lock_waiters() == 1)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT query FROM pg_stat_activity WHERE datname = current_database()"
+            " AND wait_event_type = 'Lock'"
+        )
+        [(waiting,)] = cursor.fetchall()
+    held.release()
+    thread.join()
+    assert result == [True]
+    assert "WITH l0(pk)" in waiting
+    assert "Name is Anna" not in waiting
