@@ -52,7 +52,11 @@ def _compile_queries() -> None:
 
     for model in apps.get_models():
         model._meta.get_fields()
-        model._base_manager.filter(pk=1).query.sql_with_params()
+        model._base_manager.filter(pk__isnull=False).query.sql_with_params()
+
+
+# Loggers the anonymous requests would wake: a 401 is their point.
+_NOISY = ("django.request", "django.security")
 
 
 def _answer_anonymously() -> None:
@@ -95,14 +99,10 @@ def _answer_anonymously() -> None:
         connections.close_all()
 
 
-_NOISY = ("django.request", "django.security")
-
-
 def connect_threads(pool: Executor, threads: int) -> None:
     """In a forked web worker: each of its ``threads`` request threads opens its database
-    connection now (they are per thread), not on its first request, and looks up one row of
-    each table that is not there, so the new server process has its catalog caches warm (a
-    first query is slower than later ones otherwise). Never fatal."""
+    connection now (they are per thread), not on its first request, and plans a query on every
+    table, so its new server process starts with warm caches. Never fatal."""
     from django.apps import apps
     from django.db import connection
 

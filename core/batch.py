@@ -63,14 +63,13 @@ def write(*writes: Write, lazy: bool = False) -> bool:
     crash may lose because they are redone (a memory pass's)."""
     first = writes[0]
     assert isinstance(first, Update) and first.expect is not None
-    if connection.vendor != "postgresql" or connection.in_atomic_block:
-        if connection.in_atomic_block:
-            return _one_by_one(writes)
+    if connection.in_atomic_block:
+        return _one_by_one(writes)
+    if connection.vendor != "postgresql":
         with transaction.atomic():
-            if _one_by_one(writes):
-                return True
-            transaction.set_rollback(True)
-            return False
+            written = _one_by_one(writes)
+            transaction.set_rollback(not written)
+            return written
     steps, params = _steps(writes, lazy=lazy)
     with _bound_cursor() as cursor:
         cursor.execute(f"WITH {steps} SELECT count(*) FROM w0", params)  # noqa: S608 - ours

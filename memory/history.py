@@ -3,7 +3,7 @@ of what the person forgets.
 
 Written with the list's own write (``recorded``, in its batch), so a version exists exactly
 when its list does. Kept: the newest ``MEMORY_HISTORY_KEEP_VERSIONS`` or younger than
-``MEMORY_HISTORY_KEEP_DAYS``; the rest go within ten writes, after one, in an indexed DELETE.
+``MEMORY_HISTORY_KEEP_DAYS``; the rest go after every tenth write, in one indexed DELETE.
 """
 
 from __future__ import annotations
@@ -95,8 +95,8 @@ def recorded(
     sources: Sequence[Source] = (),
     change: changes.ChangeRecord | None = None,
 ) -> list[batch.Write]:
-    """The writes that store the version a write makes, with its sources and change (to go in
-    the list's own write); ``prune`` after every ``PRUNE_EVERY``-th."""
+    """The writes that store the version a write makes, with its sources and change, to go in
+    the list's own batch (``prune_if_due`` after it)."""
     row = MemoryVersion(
         memory_id=memory_id, version=version, kind=kind, lines=list(after), sources=list(sources)
     )

@@ -127,8 +127,8 @@ def claim(memory_id: int) -> datetime | None:
 
 
 def claim_and_read(memory_id: int, rows: QuerySet[Memory]) -> tuple[datetime, Memory] | None:
-    """``claim``, and the memory's row from ``rows`` read in the same round trip (its
-    pass-coordinating columns as they were before the claim)."""
+    """``claim``, and the memory's row from ``rows`` as the claim left it, in the same round
+    trip."""
     lease, taking = _claiming(memory_id)
     read = batch.write_then_read(taking, rows.filter(pk=memory_id), lazy=True)
     return (lease, read[0]) if read else None

@@ -277,7 +277,8 @@ def test_a_pass_asked_to_forget_has_room_to_name_every_line(account, hosted):
     assert body["max_tokens"] == answer_token_bound(lines, 1, every_line=True) == 256 + 64 * 44
 
 
-def test_an_answer_cut_at_the_bound_is_asked_again_with_room_for_every_line(account, hosted):
+def forty_cities_of_which_twelve_go(account):
+    """Forty lines, a turn that takes back the first twelve, and the whole answer removing them."""
     lines = [f"Has visited city number {n}" for n in range(1, 41)]
     conversation_with(account, "All those cities: I only dreamt of them.", "Oh!")
     memory = memory_with(account, *lines)
@@ -285,7 +286,11 @@ def test_an_answer_cut_at_the_bound_is_asked_again_with_room_for_every_line(acco
         {"op": "remove", "line": n, "was": line, "text": None, "turn": 1}
         for n, line in enumerate(lines[:12], start=1)
     ]
-    whole = edits_json(*removals)
+    return lines, memory, edits_json(*removals)
+
+
+def test_an_answer_cut_at_the_bound_is_asked_again_with_room_for_every_line(account, hosted):
+    lines, memory, whole = forty_cities_of_which_twelve_go(account)
     hosted.answer(("cut", whole[: len(whole) // 2]), whole)
 
     assert run(memory).outcome == "ok"
@@ -305,14 +310,7 @@ def test_an_answer_that_fills_the_bound_is_asked_again_even_when_the_server_says
 ):
     """Not every OpenAI-compatible server says "length": a cut answer it calls finished is
     known by its size, and must not cost the pass its turns (review of issue 29)."""
-    lines = [f"Has visited city number {n}" for n in range(1, 41)]
-    conversation_with(account, "All those cities: I only dreamt of them.", "Oh!")
-    memory = memory_with(account, *lines)
-    removals = [
-        {"op": "remove", "line": n, "was": line, "text": None, "turn": 1}
-        for n, line in enumerate(lines[:12], start=1)
-    ]
-    whole = edits_json(*removals)
+    lines, memory, whole = forty_cities_of_which_twelve_go(account)
     filled = whole[:-3] + " still" * answer_token_bound(lines, 1)  # unreadable, at the bound
     hosted.answer(filled, whole)
 
