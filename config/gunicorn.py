@@ -7,9 +7,10 @@ the core count, at least 2), ``WEB_THREADS`` (8), ``WEB_TIMEOUT`` (seconds, 60),
 ``WEB_GRACEFUL_TIMEOUT`` (seconds, 120). Command-line
 options override these.
 
-Preloaded, so a worker's first message is as fast as its tenth; no database connection crosses
-a fork. Threads, since a reply streams for minutes; model calls have their own deadlines. Plan
-``max_connections`` for workers × threads, plus the Celery pool.
+Preloaded, so workers share what the master loaded and warmed (a first message still copies the
+pages it writes: docs/BENCHMARKS.md); no database connection crosses a fork. Threads, since a reply
+streams for minutes; model calls have their own deadlines. Plan ``max_connections`` for workers ×
+threads, plus the Celery pool.
 """
 
 from __future__ import annotations

@@ -400,13 +400,13 @@ def _older_over_newer(lines: Sequence[str], index: int, text: str, found: Eviden
     """A replace, citing no turn of the person, that writes what an older line says over a
     newer one: the newer statement wins."""
     newer = found.learned.get(index)
-    if not newer:
+    if not newer or evidence.restates(lines[index - 1], text):
         return False
+    said = evidence.stems(text)
     return any(
         other != index
         and (found.learned.get(other) or newer) < newer
-        and evidence.restates(line, text)
-        and not evidence.restates(lines[index - 1], text)
+        and evidence.restated_by(line, said)
         for other, line in enumerate(lines, start=1)
     )
 

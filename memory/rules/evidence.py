@@ -82,8 +82,13 @@ def distinctive(line: str) -> frozenset[str]:
 def restates(line: str, text: str) -> bool:
     """``text`` says the fact of ``line``: every distinctive stem is in it ("Likes figs" is not
     restated by "I like dates", "Lives in Denver" not by "I live in Boulder")."""
+    return restated_by(line, stems(text))
+
+
+def restated_by(line: str, said: frozenset[str]) -> bool:
+    """``restates`` against a text's ``stems``, for checking many lines against one text."""
     needed = distinctive(line)
-    return bool(needed) and needed <= stems(text)
+    return bool(needed) and needed <= said
 
 
 def kept_in(line: str, texts: Iterable[str]) -> bool:

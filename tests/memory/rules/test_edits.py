@@ -456,6 +456,16 @@ def test_a_replace_that_writes_an_older_statement_over_a_newer_one_is_refused():
     assert applied.refused["older"] == 1
 
 
+def test_a_replace_that_keeps_the_newer_statement_beside_the_older_one_is_applied():
+    applied = cited(
+        HOMES,
+        edits(replace(4, "Lives in Leeds", "Lives in Leeds, moved from York")),
+        Evidence(person_turns={1: "what a week"}, learned=DATED),
+    )
+    assert applied.lines[-1] == "Lives in Leeds, moved from York"
+    assert not applied.refused
+
+
 def test_the_persons_cited_turn_may_bring_an_older_statement_back():
     applied = cited(
         HOMES,
