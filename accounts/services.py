@@ -288,6 +288,7 @@ def export_account(*, user: User) -> dict[str, Any]:
                     "learned_at": _iso(item.learned_at),
                     "changed_at": _iso(item.changed_at),
                     "pinned": item.pinned,
+                    "product": item.product,
                 }
                 for item in memory.items
             ],

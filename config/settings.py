@@ -245,6 +245,7 @@ THROTTLE_RATES = {
     "message": _rate("THROTTLE_MESSAGE", "20/min"),  # chat messages per person
     "voice": _rate("THROTTLE_VOICE", "30/hour"),  # voice sessions started per person
     "resume": _rate("THROTTLE_RESUME", "60/min"),  # replies read again (resumes, retries)
+    "memory_import": _rate("THROTTLE_MEMORY_IMPORT", "20/hour"),  # pastes, previews too
     # password-reset mails, per client address and per e-mail
     "password_check": _rate("THROTTLE_PASSWORD_CHECK", "20/hour"),  # own password, per person
     "password_reset": _rate("THROTTLE_PASSWORD_RESET", "10/hour"),

@@ -170,6 +170,12 @@ class ResumeThrottle(PerPerson):
     scope = "resume"
 
 
+class MemoryImportThrottle(PerPerson):
+    """Pastes read, previews included: each may hold 50,000 characters."""
+
+    scope = "memory_import"
+
+
 class PasswordCheckThrottle(PerPerson):
     scope = "password_check"
 

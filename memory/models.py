@@ -148,6 +148,7 @@ class MemoryEvent(models.Model):
         UNDO_LINE = "undo_line"  # one line of a receipt, taken back alone
         # Stored lines checked again under new rules (``memory.filters.gate.screen``).
         SCREEN = "screen"
+        IMPORT = "import"  # a paste from another assistant (``memory.importing``)
 
     # A plain integer, not a foreign key: the trace outlives a deleted account.
     owner_id = models.BigIntegerField(db_index=True)
@@ -198,6 +199,7 @@ class MemoryVersion(models.Model):
         UNDO = MemoryEvent.Kind.UNDO.value
         UNDO_LINE = MemoryEvent.Kind.UNDO_LINE.value
         SCREEN = MemoryEvent.Kind.SCREEN.value
+        IMPORT = MemoryEvent.Kind.IMPORT.value
         # The list when history began (no change known).
         LEARNED = "learned"
 

@@ -93,6 +93,8 @@ class LineItem:
     pinned: bool = False
     # The message it was learned from, while its conversation is there to link to.
     message: int | None = None
+    # The assistant an imported line came from.
+    product: str | None = None
 
 
 @dataclass
@@ -177,6 +179,7 @@ def line_items(memory: Memory) -> list[LineItem]:
                 changed_at=datetime.fromisoformat(src["changed_at"]),
                 pinned=provenance.is_pinned(src),
                 message=None if title is None else src.get("message"),
+                product=src.get("product"),
             )
         )
     return items

@@ -39,6 +39,7 @@ VERSION_KINDS = {
     "undo_line": _("You undid one line of a change"),
     "learned": _("Saved before history began"),
     "screen": _("Removed by the safety check"),
+    "import": _("You imported facts"),
 }
 
 # Why the safety check took saved lines out after its rules changed, by reason code, counted:
@@ -68,6 +69,26 @@ SCREENED = {
         "count",
     ),
 }
+
+
+# ...and what an import left out besides (``memory.importing``).
+NOT_IMPORTED = {
+    **SCREENED,
+    "forgotten": ngettext_lazy(
+        "%(count)d fact you deleted or asked to forget",
+        "%(count)d facts you deleted or asked to forget",
+        "count",
+    ),
+}
+
+
+def refused_lines(refused: dict[str, int]) -> list[str]:
+    """What an import refused, one line per reason, counted, never the lines."""
+    return [
+        str(NOT_IMPORTED[reason] % {"count": count})
+        for reason, count in refused.items()
+        if reason in NOT_IMPORTED
+    ]
 
 
 def screened_lines(reasons: list[str]) -> list[str]:

@@ -266,6 +266,7 @@ def throttling(settings: Any, fresh_cache: None) -> dict[str, str]:
         "message": "3/min",
         "voice": "2/hour",
         "resume": "10/min",
+        "memory_import": "2/hour",
         "password_check": "5/hour",
         "password_reset": "3/hour",
         "password_reset_email": "2/hour",

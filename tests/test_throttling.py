@@ -359,6 +359,7 @@ def test_every_scope_has_a_rate(settings):
         "message",
         "voice",
         "resume",
+        "memory_import",
         "password_check",
         "password_reset",
         "password_reset_email",

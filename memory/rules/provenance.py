@@ -26,7 +26,7 @@ class Kind:
     ADDED: Final = "added"  # written by the person
     EDITED: Final = "edited"  # rewritten by the person
     MERGED: Final = "merged"  # brought over from a guest at signup or login
-    IMPORTED: Final = "imported"  # reserved: no import path exists yet
+    IMPORTED: Final = "imported"  # pasted from another assistant (``memory.importing``)
 
 
 KINDS: Final = (
@@ -40,9 +40,10 @@ KINDS: Final = (
 )
 # The kinds a person wrote: no conversation produced them.
 BY_HAND: Final = frozenset({Kind.ADDED, Kind.EDITED})
-# Pinned: lines the person wrote or asked to remember. A background pass or a condense never
-# removes, merges or rewords them unless the person's own turn, cited, corrects or forgets them.
-PINNED: Final = frozenset({Kind.ADDED, Kind.EDITED, Kind.REMEMBERED})
+# Pinned: lines the person wrote, imported or asked to remember. A background pass or a condense
+# never removes, merges or rewords them unless the person's own turn, cited, corrects or forgets
+# them.
+PINNED: Final = frozenset({Kind.ADDED, Kind.EDITED, Kind.REMEMBERED, Kind.IMPORTED})
 
 
 class Source(TypedDict):
@@ -54,6 +55,8 @@ class Source(TypedDict):
     pinned: NotRequired[bool]
     # The person's message a pass learned it from, for a link to that very message.
     message: NotRequired[int]
+    # The assistant an imported line came from ("chatgpt", "claude", "gemini", "other").
+    product: NotRequired[str]
 
 
 def is_pinned(src: Source) -> bool:

@@ -8,6 +8,8 @@ from django import template
 from django.utils import timezone, translation
 from django.utils.formats import date_format, number_format
 
+from memory.rules.imports import PRODUCT_NAMES
+
 register = template.Library()
 
 
@@ -27,6 +29,12 @@ def line_date(value: datetime) -> str:
         month = date_format(moment, "F")  # Django's Italian names are capitalised
         text = text.replace(month, month.lower())
     return text
+
+
+@register.filter
+def product_name(value: str | None) -> str:
+    """The assistant an imported line came from, by name ("ChatGPT"); "" when unknown."""
+    return PRODUCT_NAMES.get(value or "", "")
 
 
 # Languages that write a month in lower case mid-sentence ("4 dicembre", "4 décembre").

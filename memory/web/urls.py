@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from memory.web import views
+from memory.web import importing, views
 
 app_name = "memory"
 
@@ -15,4 +15,7 @@ urlpatterns = [
     path("settings/memory/switch", views.switch, name="switch"),
     path("settings/memory/history", views.history, name="history"),
     path("settings/memory/history/restore", views.restore, name="restore"),
+    path("settings/memory/import", importing.import_page, name="import"),
+    path("settings/memory/import/preview", importing.preview, name="import_preview"),
+    path("settings/memory/import/save", importing.save, name="import_save"),
 ]

@@ -231,6 +231,33 @@
     });
   }
 
+  // Settings → Memory → Import: each prompt's Copy button (hidden without this script).
+  function setupPromptCopy(page) {
+    page.querySelectorAll("button[data-copy]").forEach((button) => {
+      button.hidden = false;
+    });
+    page.addEventListener("click", async (event) => {
+      const button = event.target.closest("button[data-copy]");
+      if (!button) return;
+      const prompt = document.getElementById(button.dataset.copy);
+      const copied = await copyText(prompt?.textContent || "");
+      button.focus({ preventScroll: true });
+      const status = button.parentElement.querySelector("[data-copy-status]");
+      status.textContent = copied ? button.dataset.copied : "";
+      if (!copied) {
+        // No clipboard here: the prompt is selected, for the person to copy.
+        const range = document.createRange();
+        range.selectNodeContents(prompt);
+        window.getSelection().removeAllRanges();
+        window.getSelection().addRange(range);
+      }
+      clearTimeout(button.copiedTimer);
+      button.copiedTimer = setTimeout(() => {
+        status.textContent = "";
+      }, COPIED_SHOWN_MS);
+    });
+  }
+
   // ---- The conversation page -------------------------------------------------------------
 
   function addBubble(list, role, label, text) {
@@ -985,6 +1012,7 @@
   else window.addEventListener("load", () => requestAnimationFrame(focusFirstError), { once: true });
 
   document.querySelectorAll("[data-chat]").forEach(setupChat);
+  document.querySelectorAll(".memory-import").forEach(setupPromptCopy);
   document.querySelectorAll("[data-new-chat]").forEach(setupNewChat);
   document.querySelectorAll("[data-chats-menu]").forEach(setupChatsMenu);
   setupDialogs();

@@ -88,6 +88,7 @@ def test_the_memory_documents_where_every_line_came_from(schema) -> None:
         "learned_at",
         "changed_at",
         "pinned",
+        "product",
     }
     for name, field in item["properties"].items():
         assert field.get("description"), name

@@ -16,7 +16,16 @@ from tests.memory.helpers import answer, conversation_with, edits_answer, memory
 
 pytestmark = pytest.mark.django_db
 
-ITEM_FIELDS = {"text", "kind", "conversation", "title", "learned_at", "changed_at", "pinned"}
+ITEM_FIELDS = {
+    "text",
+    "kind",
+    "conversation",
+    "title",
+    "learned_at",
+    "changed_at",
+    "pinned",
+    "product",
+}
 
 
 def run(memory: Memory) -> None:

@@ -101,3 +101,24 @@ def test_the_note_is_in_italian_and_french(
 def test_a_line_of_another_year_gives_the_year(account_client: Client, account: User) -> None:
     with_sources(account, ("Likes jazz", source(Kind.ADDED, NOV_3.replace(year=THIS_YEAR - 1))))
     assert f"Added by you, Nov. 3, {THIS_YEAR - 1}" in section(account_client)
+
+
+@pytest.mark.parametrize(
+    ("language", "from_chatgpt", "unnamed"),
+    [
+        ("en", "Imported from ChatGPT, November 3", "Imported, November 3"),
+        ("it", "Importato da ChatGPT, 3 novembre", "Importato, 3 novembre"),
+        ("fr", "Importé de ChatGPT, 3 novembre", "Importé, 3 novembre"),
+    ],
+)
+def test_an_imported_line_names_the_assistant_it_came_from(
+    account_client: Client, account: User, language: str, from_chatgpt: str, unnamed: str
+) -> None:
+    with_sources(
+        account,
+        ("Plays chess", {**source(Kind.IMPORTED, NOV_3), "product": "chatgpt"}),
+        ("Likes figs", {**source(Kind.IMPORTED, NOV_3), "product": "other"}),
+    )
+    page = section(account_client, language)
+    assert from_chatgpt in page
+    assert unnamed in page

@@ -7,6 +7,7 @@ from memory.web.api import history, views
 urlpatterns = [
     path("memory", views.MemoryView.as_view()),
     path("memory/lines", views.MemoryLinesView.as_view()),
+    path("memory/import", views.MemoryImportView.as_view()),
     path("memory/lines/<int:index>", views.MemoryLineView.as_view()),
     path("memory/history", history.HistoryView.as_view()),
     path("memory/history/<int:version>", history.HistoryVersionView.as_view()),

@@ -13,14 +13,15 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.errors import ServiceError
+from core import throttling
+from core.errors import Invalid, ServiceError
 from core.fields import StrictBooleanField, StrictText
 from core.idempotency import Replay, idempotent
 from core.people import PersonRequest
 from core.schema import errors
-from memory import screening, services, texts
+from memory import importing, screening, services, texts
 from memory.filters.gate import MAX_CHARS, MIN_CHARS
-from memory.rules import provenance
+from memory.rules import imports, provenance
 from memory.versions import (
     NO_VERSION,
     InvalidIfMatch,
@@ -38,9 +39,9 @@ class LineItemSerializer(serializers.Serializer):
             "What produced the line: `learned` (a scheduled pass over your chats), `remembered`"
             " (a pass over a message that asked to remember), `voice` (a pass over a voice"
             " session), `added` / `edited` (written or rewritten by you), `merged` (brought"
-            " over from a guest session at signup or login), `imported` (reserved: there is no"
-            " import yet). A line a pass merely kept keeps its kind; one it rewrote keeps its"
-            " origin and gets a new `changed_at`."
+            " over from a guest session at signup or login), `imported` (pasted from another"
+            " assistant: `POST memory/import`). A line a pass merely kept keeps its kind; one it"
+            " rewrote keeps its origin and gets a new `changed_at`."
         ),
     )
     conversation = serializers.IntegerField(
@@ -61,9 +62,14 @@ class LineItemSerializer(serializers.Serializer):
     )
     pinned = serializers.BooleanField(
         help_text=(
-            "A line you added, edited or asked to remember: memory passes never remove, merge or"
-            " reword it unless you correct it or ask to forget it in a chat."
+            "A line you added, edited, imported or asked to remember: memory passes never remove,"
+            " merge or reword it unless you correct it or ask to forget it in a chat."
         )
+    )
+    product = serializers.ChoiceField(
+        choices=importing.PRODUCTS,
+        allow_null=True,
+        help_text="For an `imported` line, the assistant it came from; else null.",
     )
 
 
@@ -288,3 +294,97 @@ class MemoryLineView(APIView):
                 owner_id=request.user.pk, index=index, expected_version=version
             ),
         )
+
+
+class ImportSerializer(serializers.Serializer):
+    text = StrictText(trim_whitespace=False, allow_blank=True)
+    product = serializers.ChoiceField(choices=importing.PRODUCTS, default="other")
+    leave_out = serializers.ListField(
+        child=serializers.IntegerField(min_value=0), required=False, default=list, max_length=2_000
+    )
+
+
+class ImportedSerializer(serializers.Serializer):
+    added = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="The lines added, or that would be with `dry_run`, in order, as stored.",
+    )
+    known = serializers.IntegerField(help_text="Lines memory already had, or pasted twice.")
+    refused = serializers.DictField(
+        child=serializers.IntegerField(),
+        help_text=(
+            "Lines refused, by reason: the gate's (`secret`, `instruction`, `link`, `markup`,"
+            " `length`) and `forgotten` (you deleted it or asked to forget it). Never echoed."
+        ),
+    )
+    left_out = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="Lines that would pass the memory's cap: not added.",
+    )
+    dry_run = serializers.BooleanField()
+    memory = MemorySerializer(help_text="The memory after the import (as it is, with `dry_run`).")
+
+
+def _dry_run(request: Request) -> bool:
+    """``?dry_run=true`` or ``false`` (or none): a typo must not import for real."""
+    value = request.query_params.get("dry_run", "false").lower()
+    if value not in {"true", "false"}:
+        raise Invalid(fields={"dry_run": ["Must be true or false."]})
+    return value == "true"
+
+
+PASTE_TOO_LONG = Invalid(
+    "paste_too_long", f"A paste may hold up to {imports.MAX_PASTE_CHARS:,} characters."
+)
+
+
+@method_decorator(never_cache, name="dispatch")  # the person's own data
+class MemoryImportView(APIView):
+    throttle_classes = [throttling.MemoryImportThrottle]
+
+    @extend_schema(
+        request=ImportSerializer,
+        parameters=[
+            IF_MATCH,
+            ETAG,
+            OpenApiParameter("dry_run", bool, description="Say what would change; store nothing."),
+        ],
+        responses={
+            200: ImportedSerializer,
+            201: ImportedSerializer,
+            400: errors("invalid", "paste_too_long", "invalid_if_match"),
+            412: errors("stale_version"),
+            428: errors("version_required"),
+            429: errors("rate_limited"),
+        },
+        description="Import a memory pasted from another assistant (ChatGPT, Claude, Gemini) or "
+        "our own export. Code reads it, never a model: each line meets the same checks as any "
+        "other, is never added twice, and never brings back what you deleted or asked to "
+        "forget. `leave_out`: positions in a preview's `added` to skip. 201 when lines were "
+        "added (one version: `POST memory/undo` takes it back), else 200.",
+    )
+    def post(self, request: PersonRequest) -> Response:
+        data = ImportSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        text = data.validated_data["text"]
+        if len(text) > imports.MAX_PASTE_CHARS:
+            raise PASTE_TOO_LONG
+        dry_run = _dry_run(request)
+        done = change_at_one_of(
+            lambda version: importing.import_paste(
+                owner_id=request.user.pk,
+                text=text,
+                product=data.validated_data["product"],
+                expected_version=version,
+                dry_run=dry_run,
+                leave_out=data.validated_data["leave_out"],
+            ),
+            request.headers.get("If-Match"),
+        )
+        added = bool(done.added) and not dry_run
+        response = Response(
+            ImportedSerializer(done).data,
+            status=status.HTTP_201_CREATED if added else status.HTTP_200_OK,
+        )
+        response["ETag"] = etag_of(done.memory.version)
+        return response

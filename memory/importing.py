@@ -1,0 +1,207 @@
+"""Import a memory pasted from another assistant (issue 30): read by code, never by a model.
+
+Each candidate line (``memory.rules.imports``) meets the gate every line meets, is never added
+twice and never brings back what the person deleted or asked to forget (the tombstones). New
+lines go at the end in the paste's order while the list stays under its cap; those that do
+not fit are left out and named, since they are the person's own words. No model call, no pass
+and no chat reply follows an import, so a paste costs no tokens and cannot instruct a model.
+
+The whole import is one version: Undo takes it back. Refused lines are counted by reason and
+never echoed, logged or stored.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, time
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from memory import tombstones
+from memory.filters.gate import MAX_CHARS, refusal_reason
+from memory.models import Memory, MemoryEvent, Outcome
+from memory.rules import budget, imports, provenance
+from memory.rules.lines import clean_line, forget_key
+from memory.services import (
+    MemoryView,
+    StaleVersion,
+    get_memory,
+    record_event,
+    view_memory,
+    write_lines,
+)
+
+PRODUCTS = imports.PRODUCTS
+
+
+@dataclass(frozen=True)
+class Imported:
+    """What an import did, or would do (``dry_run``)."""
+
+    added: list[str]
+    # The day the paste says each added line was learned, or None.
+    dated: list[date | None]
+    # Already in the list, or twice in the paste.
+    known: int
+    # By reason: the gate's ("secret", "instruction", …) and "forgotten".
+    refused: dict[str, int]
+    # The person's own lines that would pass the cap, left out.
+    left_out: list[str]
+    dry_run: bool
+    memory: MemoryView = field(repr=False)
+
+
+def import_paste(
+    *,
+    owner_id: int,
+    text: str,
+    product: str,
+    expected_version: int | None,
+    dry_run: bool = False,
+    leave_out: Sequence[int] = (),
+) -> Imported:
+    """Import ``text`` at the version the person saw (``None``: any).
+
+    ``leave_out``: positions in a preview's ``added`` that the person unticked. A lost race
+    with ``None`` is read again, a bounded number of times; with a version it is StaleVersion.
+    """
+    candidates = imports.read_paste(text)
+    for _ in range(settings.MEMORY_CAS_ATTEMPTS):
+        memory = get_memory(owner_id=owner_id)
+        if expected_version is not None and memory.version != expected_version:
+            raise StaleVersion
+        plan = _plan(memory, candidates)
+        plan.lines = [kept for i, kept in enumerate(plan.lines) if i not in set(leave_out)]
+        if dry_run or not plan.lines:
+            return plan.result(view_memory(owner_id=owner_id), dry_run=dry_run)
+        after = [*memory.lines, *(line for line, _ in plan.lines)]
+        origin = _origin(product, dict(plan.lines), timezone.now())
+        with transaction.atomic():
+            if write_lines(memory=memory, lines=after, kind=MemoryEvent.Kind.IMPORT, origin=origin):
+                break
+        if expected_version is not None:
+            raise StaleVersion
+    else:
+        raise StaleVersion
+    record_event(
+        owner_id=owner_id,
+        kind=MemoryEvent.Kind.IMPORT,
+        outcome=Outcome.OK,
+        before=memory.lines,
+        after=after,
+        refused_lines=sum(plan.refused.values()),
+    )
+    return plan.result(view_memory(owner_id=owner_id), dry_run=False)
+
+
+@dataclass
+class _Plan:
+    lines: list[tuple[str, datetime | None]] = field(default_factory=list)
+    known: int = 0
+    refused: Counter[str] = field(default_factory=Counter)
+    left_out: list[str] = field(default_factory=list)
+
+    @property
+    def kept(self) -> list[str]:
+        return [line for line, _ in self.lines]
+
+    def result(self, memory: MemoryView, *, dry_run: bool) -> Imported:
+        return Imported(
+            added=self.kept,
+            dated=[day.date() if day else None for _, day in self.lines],
+            known=self.known,
+            refused=dict(sorted(self.refused.items())),
+            left_out=self.left_out,
+            dry_run=dry_run,
+            memory=memory,
+        )
+
+
+def _plan(memory: Memory, candidates: list[imports.Candidate]) -> _Plan:
+    """The lines to add, in order, after the gate, the list, the tombstones and the cap."""
+    plan = _Plan()
+    seen = {forget_key(line) for line in memory.lines}
+    buried = tombstones.Buried(memory.pk)
+    secret_runs = _secret_runs(candidates)
+    limit = settings.MEMORY_TOKEN_LIMIT
+    # Counted line by line (a list's size is within a token or two of its lines' sum), then
+    # checked whole before the write below the cap.
+    tokens = budget.list_tokens(memory.lines)
+    for at, candidate in enumerate(candidates):
+        line = clean_line(candidate.text)
+        reason = "secret" if at in secret_runs else _refusal(line, candidate.context)
+        if reason is not None:
+            plan.refused[reason] += 1
+            continue
+        if forget_key(line) in seen:
+            plan.known += 1
+            continue
+        seen.add(forget_key(line))
+        if tombstones.is_buried(line, buried):
+            plan.refused["forgotten"] += 1
+            continue
+        cost = budget.count_tokens(f"- {line}\n")
+        if tokens + cost > limit:
+            plan.left_out.append(line)
+            continue
+        tokens += cost
+        plan.lines.append((line, _day(candidate)))
+    while plan.lines and budget.list_tokens([*memory.lines, *plan.kept]) > limit:
+        plan.left_out.insert(0, plan.lines.pop()[0])
+    return plan
+
+
+def _refusal(line: str, context: tuple[str, ...]) -> str | None:
+    """The gate's reason for ``line``, or for what the paste said around it: rewriting may
+    drop the very words that make an instruction or a secret ("You should always …")."""
+    if (reason := refusal_reason(line)) is not None:
+        return reason
+    for said in context:
+        if (reason := refusal_reason(said[:MAX_CHARS])) not in (None, "length"):
+            return reason
+    return None
+
+
+# A seed phrase shown as a wallet shows it: one word a line, 12 or 24 of them.
+SEED_WORDS = 12
+
+
+def _secret_runs(candidates: list[imports.Candidate]) -> set[int]:
+    """Positions of runs of one-word lines that together are a secret (a seed phrase)."""
+    runs: list[list[int]] = [[]]
+    for at, candidate in enumerate(candidates):
+        if len(candidate.text.split()) == 1:
+            runs[-1].append(at)
+        elif runs[-1]:
+            runs.append([])
+    found: set[int] = set()
+    for run in runs:
+        words = " ".join(candidates[at].text for at in run)
+        if len(run) >= SEED_WORDS and refusal_reason(_within(words)) == "secret":
+            found.update(run)
+    return found
+
+
+def _within(text: str) -> str:
+    """``text`` cut at a word to the longest a line may be, for the gate to read it whole."""
+    return text if len(text) <= MAX_CHARS else text[: MAX_CHARS + 1].rsplit(" ", 1)[0]
+
+
+def _day(candidate: imports.Candidate) -> datetime | None:
+    return datetime.combine(candidate.dated, time(), tzinfo=UTC) if candidate.dated else None
+
+
+def _origin(product: str, dated: dict[str, datetime | None], now: datetime) -> provenance.Origin:
+    """Each new line imported now from ``product``, learned on its date if the paste gave one."""
+
+    def source(line: str) -> provenance.Source:
+        made = provenance.source(provenance.Kind.IMPORTED, dated.get(line) or now)
+        made["changed_at"] = provenance.stamp(now)
+        made["product"] = product
+        return made
+
+    return provenance.Origin(new=source)

@@ -1,0 +1,166 @@
+"""A pasted memory read by code (issue 30): what ChatGPT, Claude or Gemini print when asked what
+they remember, turned into candidate lines. No model reads a paste, so a paste cannot instruct
+one.
+
+Pure module. The forms: bullets, numbers, dates ("[2025-03-04] …"), headed sections, quotes,
+labels ("**Work:** …") and plain lines. Each sentence becomes a short third-person line in its
+own language (``memory.rules.persons``). The gate, the tombstones and the cap decide what is
+kept; that is the service's part.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Final
+
+from memory.rules.lines import clean_text
+from memory.rules.persons import language_of, third_person, without_subject
+
+# Where a paste comes from, as the person says: kept on each imported line, named on the page.
+PRODUCT_NAMES: Final = {"chatgpt": "ChatGPT", "claude": "Claude", "gemini": "Gemini"}
+PRODUCTS: Final = (*PRODUCT_NAMES, "other")
+# A paste longer than this is refused before it is read (the API's bound).
+MAX_PASTE_CHARS: Final = 50_000
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One line a paste offers, and the day it says it was learned, if it says.
+
+    ``context``: what the paste said around it, for the gate to read too: the sentence before
+    it was rewritten, the whole item, the item under its heading. Rewriting drops words ("You
+    should always …", "Password: …") that tell an instruction or a secret."""
+
+    text: str
+    dated: date | None = None
+    context: tuple[str, ...] = field(default=(), compare=False)
+
+
+_MARKER_RE: Final = re.compile(
+    r"^(?:[-*+>\u2022\u00b7\u2023\u25aa\u25e6\u2013\u2014]|\(?\d{1,3}[.)])\s+"
+)
+_DATE_RE: Final = re.compile(
+    r"^[\[(]?(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})[\])]?(?:\s*[.:|\u2013\u2014-])?\s+"
+)
+# A tag in brackets where a date would be ("[unknown] - …"), dropped.
+_TAG_RE: Final = re.compile(r"^\[[^\]\d]{1,20}\](?:\s*[:|\u2013\u2014-])?\s+")
+_HEADING_RE: Final = re.compile(r"^(?:#{1,6}\s.*|\*\*[^*]+\*\*:?|__[^_]+__:?|.{1,80}:)$")
+# A marked item ending in a colon is a heading only when it is this short ("- Work:").
+HEADING_WORDS: Final = 3
+_EMPHASIS_RE: Final = re.compile(r"\*\*|__|`")
+_QUOTED_RE: Final = re.compile(r"^[\"\u201c\u201e\u00ab]\s*(.*?)\s*[\"\u201d\u00bb]$")
+# A sentence ends at a stop before a capital, unless the stop ends a title ("Dr. Rossi").
+_TITLES: Final = ("Mr", "Ms", "Mrs", "Dr", "St", "Sig", "Mme", "Jr", "Sr", "Prof", "Sen")
+_SENTENCE_END_RE: Final = re.compile(
+    "".join(rf"(?<!\b{title}\.)(?<!\b{title.lower()}\.)" for title in _TITLES)
+    + r"(?<=[.!?;])\s+(?=[^\W\d_])"
+)
+# "Work: Is a designer": a label and a value.
+_LABEL_RE: Final = re.compile(r"^(?P<label>[^:]{1,40}):\s+(?P<value>.+)$")
+
+
+def read_paste(text: str) -> list[Candidate]:
+    """The candidate lines of a paste, in its order, empty ones and headings left out.
+
+    When some items carry a marker (a bullet, a number or a date), lines without one are
+    headings or the product's own words around the list, and are left out; an indented line
+    continues the item above it."""
+    rows = [row for row in clean_text(text).splitlines() if not row.lstrip().startswith("```")]
+    marked = any(_marked(row.strip()) for row in rows)
+    items: list[tuple[str, str]] = []  # (heading, item)
+    heading = ""
+    for at, row in enumerate(rows):
+        stripped = " ".join(row.split())
+        if not stripped:
+            continue
+        if _is_heading(stripped) or _names_its_sub_items(rows, at):
+            heading = _plain(_unmarked(stripped)[0].lstrip("#").strip())
+            continue
+        if marked and not _marked(stripped):
+            if row[:1].isspace() and items:
+                items[-1] = (items[-1][0], f"{items[-1][1]} {stripped}")
+            continue
+        items.append((heading, stripped))
+    language = language_of(text)
+    found: list[Candidate] = []
+    for heading, item in items:
+        body, dated = _unmarked(item)
+        whole = _plain(body)
+        around = [without_subject(whole)]
+        if heading:
+            around.append(f"{heading}: {around[0]}")
+        for sentence in _SENTENCE_END_RE.split(whole):
+            said = _plain(sentence)
+            line = _line(said, language)
+            if line and not line.endswith("?"):  # the product asking, never a fact
+                context = tuple(dict.fromkeys([without_subject(said), *around]))
+                found.append(Candidate(line, _plausible(dated), context))
+    return found
+
+
+def _plausible(day: date | None) -> date | None:
+    """A day a fact could have been learned on: none before 2000 or after today."""
+    return day if day and date(2000, 1, 1) <= day <= date.today() else None
+
+
+def _names_its_sub_items(rows: list[str], at: int) -> bool:
+    """A short marked item above indented ones is their category ("- Health", "1. Work")."""
+    row = rows[at]
+    body, _ = _unmarked(row.strip())
+    if not _marked(row.strip()) or len(body.split()) > HEADING_WORDS:
+        return False
+    below = next((later for later in rows[at + 1 :] if later.strip()), "")
+    indent = len(row) - len(row.lstrip())
+    return _marked(below.strip()) and len(below) - len(below.lstrip()) > indent
+
+
+def _is_heading(row: str) -> bool:
+    if not _HEADING_RE.match(row):
+        return False
+    body, _ = _unmarked(row)
+    return body == row or len(body.split()) <= HEADING_WORDS or body.startswith(("**", "__"))
+
+
+def _line(sentence: str, language: str | None) -> str:
+    """A sentence as a memory line; a label goes when its value says the fact in full
+    ("Work: You're a designer" → "Is a designer"), else it stays ("Name: Anna")."""
+    if labelled := _LABEL_RE.match(sentence):
+        value = labelled["value"]
+        said = third_person(value, language)
+        if said != value[:1].upper() + value[1:]:
+            return said
+        return f"{labelled['label']}: {_unquoted(value)}"
+    return third_person(sentence, language)
+
+
+def _marked(row: str) -> bool:
+    return bool(_MARKER_RE.match(row) or _DATE_RE.match(row) or _TAG_RE.match(row))
+
+
+def _unmarked(item: str) -> tuple[str, date | None]:
+    """The item without its markers, and its date ("- [2025-03-04] - Likes figs")."""
+    dated = None
+    for _ in range(3):
+        if found := _DATE_RE.match(item):
+            try:
+                dated = date(int(found["y"]), int(found["m"]), int(found["d"]))
+            except ValueError:
+                break  # not a day: text
+            item = item[found.end() :]
+        elif found := _MARKER_RE.match(item) or _TAG_RE.match(item):
+            item = item[found.end() :]
+        else:
+            break
+    return item, dated
+
+
+def _plain(text: str) -> str:
+    """No emphasis, no quotes around it, no full stop or colon at its end."""
+    return _unquoted(_EMPHASIS_RE.sub("", text).strip()).rstrip(".;:").strip()
+
+
+def _unquoted(text: str) -> str:
+    found = _QUOTED_RE.match(text)
+    return found[1] if found else text

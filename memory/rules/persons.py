@@ -1,0 +1,370 @@
+"""A sentence about the person as a memory line says it: no subject, the third person.
+
+Pure module, a small grammar for English, Italian and French (``memory.rules.imports`` uses
+it on pasted memories): "You live in Turin" → "Lives in Turin", "L'utente vive a Milano" →
+"Vive a Milano", "Tu travailles dans une boulangerie" → "Travaille dans une boulangerie". The
+verbs it knows are the common ones and the regular English and French forms. A sentence it
+does not know stays as written: a memory line may read oddly, but never says something else.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+# The subject a product writes its memories with, or a pronoun standing for the person.
+_SUBJECT_RE: Final = re.compile(
+    r"^(?:(?:the\s+)?users?'s?\s+(?=\w)"  # "The user's name is Anna"
+    # "User likes jazz", not "User research lead at Acme": a verb must follow.
+    r"|(?:the\s+)?user\s+(?=(?:\w+s|\w+ed|is|has|was|can|could|will|would|does|did|should"
+    r"|may|might|must|had)\b)"
+    r"|(?:l'\s?(?:utente|utilisat(?:eur|rice))|utente|utilisat(?:eur|rice)|she|he|elle|lui|lei)"
+    r"\s+)",
+    re.IGNORECASE,
+)
+
+# --- English ----------------------------------------------------------------------------------
+
+_EN_FIXED: Final = (
+    (r"i\s+am|i'm|(?:you|they)\s+are|you're|they're", "is"),
+    (r"i\s+have|i've|(?:you|they)\s+have|you've|they've", "has"),
+    (r"i\s+was|(?:you|they)\s+were", "was"),
+    (r"(?:i|you|they)\s+do\s+not", "does not"),
+    (r"(?:i|you|they)\s+don't", "doesn't"),
+    (r"(?:i|you|they)\s+did\s+not", "did not"),
+    (r"(?:i|you|they)\s+didn't", "didn't"),
+    (r"(?:i|you|they)\s+cannot", "cannot"),
+    (r"(?:i|you|they)\s+can't", "can't"),
+    (r"i'd|you'd|they'd", "would"),
+    (r"i'll|you'll|they'll", "will"),
+)
+_ADVERBS: Final = (
+    r"(?P<adverbs>(?:(?:always|usually|often|never|sometimes|really|also|still|just|mostly"
+    r"|rarely|generally|currently|only|actually|now|[a-z]+ly)\s+)*)"
+)
+_EN_VERB_RE: Final = re.compile(r"^(?:i|you|they)\s+" + _ADVERBS + r"(?P<verb>[a-z]+)\b", re.I)
+_KEEPING_TEXT: Final = """can could will would shall should must may might was were had did went
+got grew became began bought came felt found gave knew left lost made met ran said saw sold spent
+taught thought took told wrote built broke chose drove fell forgot heard held kept led used"""
+_KEEPS_ITS_FORM: Final = frozenset(_KEEPING_TEXT.split())
+_IRREGULAR: Final = {"have": "has", "are": "is", "am": "is", "be": "is", "were": "was"}
+# After "and", a bare verb of the person's ("is 34 and live in Austin"): only these, since a
+# bare word there is as often a noun ("likes cats and dogs").
+_EN_AND_VERBS_TEXT: Final = """live work have love like prefer want play enjoy use speak study run
+cook own need hate teach write read drive travel plan hope"""
+_EN_AND_VERBS: Final = frozenset(_EN_AND_VERBS_TEXT.split())
+_EN_AND_RE: Final = re.compile(
+    r"\b(?P<joint>and|but|or)\s+(?:(?P<pronoun>i|you|they)\s+)?" + _ADVERBS + r"(?P<verb>[a-z]+)\b",
+    re.IGNORECASE,
+)
+_EN_OBJECTS_RE: Final = re.compile(r"\b(?:my|your|me|myself|yourself)\b", re.IGNORECASE)
+_EN_OBJECT_FOR: Final = {"my": "their", "your": "their", "me": "them", "myself": "themself"}
+
+# --- Italian: (first person, second person, third person) --------------------------------------
+
+_IT_VERBS: Final = (
+    ("sono", "sei", "è"),
+    ("ho", "hai", "ha"),
+    ("vivo", "vivi", "vive"),
+    ("abito", "abiti", "abita"),
+    ("lavoro", "lavori", "lavora"),
+    ("preferisco", "preferisci", "preferisce"),
+    ("amo", "ami", "ama"),
+    ("adoro", "adori", "adora"),
+    ("odio", "odi", "odia"),
+    ("voglio", "vuoi", "vuole"),
+    ("sto", "stai", "sta"),
+    ("gioco", "giochi", "gioca"),
+    ("studio", "studi", "studia"),
+    ("faccio", "fai", "fa"),
+    ("so", "sai", "sa"),
+    ("posso", "puoi", "può"),
+    ("devo", "devi", "deve"),
+    ("uso", "usi", "usa"),
+    ("parlo", "parli", "parla"),
+    ("insegno", "insegni", "insegna"),
+    ("scrivo", "scrivi", "scrive"),
+    ("leggo", "leggi", "legge"),
+    ("cucino", "cucini", "cucina"),
+    ("corro", "corri", "corre"),
+    ("suono", "suoni", "suona"),
+    ("mangio", "mangi", "mangia"),
+    ("bevo", "bevi", "beve"),
+    ("vado", "vai", "va"),
+    ("seguo", "segui", "segue"),
+    ("cerco", "cerchi", "cerca"),
+    ("chiamo", "chiami", "chiama"),
+    ("alleno", "alleni", "allena"),
+    ("occupo", "occupi", "occupa"),
+    ("interesso", "interessi", "interessa"),
+    ("trovo", "trovi", "trova"),
+)
+_IT_THIRD: Final = {form: third for *forms, third in _IT_VERBS for form in forms}
+_IT_VERB_ALTERNATIVES: Final = "|".join(sorted(_IT_THIRD, key=len, reverse=True))
+# "ti piacciono" / "mi piace" → "gli piacciono" / "gli piace".
+_IT_LIKES_RE: Final = re.compile(r"^(?:(?:a\s+)?(?:me|te)\s+|mi\s+|ti\s+)(piace|piacciono)\b", re.I)
+_IT_VERB_RE: Final = re.compile(
+    rf"^(?:(?:io|tu)\s+)?(?:(?P<negation>non)\s+)?(?:(?P<reflexive>mi|ti)\s+)?"
+    rf"(?P<verb>{_IT_VERB_ALTERNATIVES})\b",
+    re.IGNORECASE,
+)
+_IT_AND_RE: Final = re.compile(
+    rf"\b(?P<joint>e|ma|o)\s+(?:(?:io|tu)\s+)?(?:(?P<negation>non)\s+)?(?:(?P<reflexive>mi|ti)\s+)?"
+    rf"(?P<verb>{_IT_VERB_ALTERNATIVES})\b",
+    re.IGNORECASE,
+)
+_IT_POSSESSIVES: Final = {
+    "mio": "suo",
+    "tuo": "suo",
+    "mia": "sua",
+    "tua": "sua",
+    "miei": "suoi",
+    "tuoi": "suoi",
+    "mie": "sue",
+    "tue": "sue",
+}
+_IT_POSSESSIVE_RE: Final = re.compile(r"\b(?:mio|tuo|mia|tua|miei|tuoi|mie|tue)\b", re.I)
+
+# --- French: (je, tu, vous, il) for the verbs not in -er ---------------------------------------
+
+_FR_VERBS: Final = (
+    ("suis", "es", "êtes", "est"),
+    ("ai", "as", "avez", "a"),
+    ("vis", "vis", "vivez", "vit"),
+    ("fais", "fais", "faites", "fait"),
+    ("peux", "peux", "pouvez", "peut"),
+    ("veux", "veux", "voulez", "veut"),
+    ("sais", "sais", "savez", "sait"),
+    ("dois", "dois", "devez", "doit"),
+    ("prends", "prends", "prenez", "prend"),
+    ("apprends", "apprends", "apprenez", "apprend"),
+    ("bois", "bois", "buvez", "boit"),
+    ("lis", "lis", "lisez", "lit"),
+    ("écris", "écris", "écrivez", "écrit"),
+    ("cours", "cours", "courez", "court"),
+    ("vais", "vas", "allez", "va"),
+    ("viens", "viens", "venez", "vient"),
+    ("connais", "connais", "connaissez", "connaît"),
+    ("pars", "pars", "partez", "part"),
+    ("sors", "sors", "sortez", "sort"),
+    ("dors", "dors", "dormez", "dort"),
+    ("finis", "finis", "finissez", "finit"),
+    ("choisis", "choisis", "choisissez", "choisit"),
+    ("suis", "suis", "suivez", "suit"),
+    ("appelle", "appelles", "appelez", "appelle"),
+    ("tiens", "tiens", "tenez", "tient"),
+    ("mets", "mets", "mettez", "met"),
+    ("dis", "dis", "dites", "dit"),
+    ("crois", "crois", "croyez", "croit"),
+    ("vois", "vois", "voyez", "voit"),
+    ("attends", "attends", "attendez", "attend"),
+    ("vends", "vends", "vendez", "vend"),
+    ("réponds", "réponds", "répondez", "répond"),
+    ("entends", "entends", "entendez", "entend"),
+    ("perds", "perds", "perdez", "perd"),
+    ("descends", "descends", "descendez", "descend"),
+    ("ouvre", "ouvres", "ouvrez", "ouvre"),
+    ("offre", "offres", "offrez", "offre"),
+)
+_FR_THIRD: Final = {form: third for *forms, third in _FR_VERBS[::-1] for form in forms}
+_FR_PERSON: Final = r"(?:j'|je\s+|tu\s+|vous\s+)"
+_FR_VERB_RE: Final = re.compile(
+    rf"^{_FR_PERSON}(?:(?P<negation>ne\s+|n'))?(?:(?P<reflexive>me\s+|m'|te\s+|t'|vous\s+))?"
+    r"(?P<verb>[^\W\d_]+)\b",
+    re.IGNORECASE,
+)
+_FR_AND_RE: Final = re.compile(
+    rf"\b(?P<joint>et|mais|ou)\s+{_FR_PERSON}(?:(?P<negation>ne\s+|n'))?"
+    r"(?:(?P<reflexive>me\s+|m'|te\s+|t'|vous\s+))?"
+    r"(?P<verb>[^\W\d_]+)\b",
+    re.IGNORECASE,
+)
+_FR_POSSESSIVES: Final = {
+    "mon": "son",
+    "ton": "son",
+    "ma": "sa",
+    "ta": "sa",
+    "mes": "ses",
+    "tes": "ses",
+    "vos": "ses",
+}
+_FR_POSSESSIVE_RE: Final = re.compile(r"\b(?:mon|ton|ma|ta|mes|tes|vos)\b", re.IGNORECASE)
+# A last "é" of an -er verb's stem opens before a mute ending: "préférez" → "préfère".
+_FR_OPENED_RE: Final = re.compile(r"é(?=[^\Waeiouyéèêë]+$)")
+
+
+# Words that say which language a sentence is in ("I" is English and an Italian article too).
+_FUNCTION_WORDS_TEXT: Final = {
+    "en": "the and of to is are you your my with for at on has have but from this that very",
+    "it": "lo gli di che e è con per una un del della nel sul alla non anche molto ha sono tuo "
+    "tua ma suo sua dei delle",
+    "fr": "le les de des et est avec pour une un du au aux vous tu je son sa par sur dans pas ne "
+    "qui que mais ses chez très",
+}
+_FUNCTION_WORDS: Final = {
+    code: frozenset(text.split()) for code, text in _FUNCTION_WORDS_TEXT.items()
+}
+
+
+def language_of(text: str) -> str | None:
+    """ "en", "it" or "fr" by its function words; None when it cannot tell."""
+    words = re.findall(r"[^\W\d_]+", text.lower().replace("'", " "))
+    scores = {code: sum(word in known for word in words) for code, known in _FUNCTION_WORDS.items()}
+    best = max(scores, key=lambda code: scores[code])
+    ties = [code for code, score in scores.items() if score == scores[best]]
+    return best if scores[best] and len(ties) == 1 else None
+
+
+# What a product says around a fact ("You mentioned that …", "Based on our chats, …"): the
+# fact is the rest.
+_FRAME_RE: Final = re.compile(
+    r"^(?:(?:you|i|they|the\s+user|user)\s+(?:also\s+)?(?:mentioned|said|told\s+me|noted|shared"
+    r"|explained)|(?:mi\s+)?(?:hai|ha)\s+(?:anche\s+)?(?:menzionato|detto|raccontato|spiegato)"
+    r"|(?:vous\s+(?:m'|nous\s+)?avez|tu\s+(?:m')?as|il\s+(?:m')?a|elle\s+(?:m')?a|(?:m')?a)\s+"
+    r"(?:aussi\s+)?(?:mentionné|dit|indiqué|expliqué"
+    r"|précisé))\s+(?:that\s+|che\s+|que\s+|qu')?",
+    re.IGNORECASE,
+)
+_LEAD_IN_RE: Final = re.compile(
+    r"^(?:based\s+on|according\s+to|from\s+(?:what|our)|as\s+far\s+as|in\s+our|over\s+our"
+    r"|da\s+quello|secondo|in\s+base\s+a|dalle\s+nostre|d'après|selon|dans\s+nos|de\s+ce\s+que)"
+    r"[^,]{0,60},\s+",
+    re.IGNORECASE,
+)
+
+
+def without_frame(text: str) -> str:
+    """``text`` without a product's frame around the fact, if it has one."""
+    return _FRAME_RE.sub("", _LEAD_IN_RE.sub("", text, count=1), count=1)
+
+
+def without_subject(text: str) -> str:
+    """``text`` without the subject a product names the person by ("The user", "L'utente"),
+    its "you" and "I" kept: what the gate reads of a sentence before it is rewritten."""
+    return _SUBJECT_RE.sub("", text.replace("\u2019", "'"), count=1)
+
+
+def third_person(text: str, language: str | None = None) -> str:
+    """``text`` as a memory line says it: no subject, a third person, a capital first.
+    ``language``: the paste's, when the sentence alone does not tell."""
+    text = without_subject(without_frame(without_subject(text)))
+    if language == "fr":
+        text = re.sub(r"^il\s+", "", text, count=1, flags=re.IGNORECASE)
+    spoken = language or language_of(text)
+    converters = {"en": _english, "it": _italian, "fr": _french}
+    for code, convert in converters.items():
+        if spoken not in (None, code):
+            continue
+        converted = convert(text)
+        if converted is not None:
+            text = converted
+            break
+    return text[:1].upper() + text[1:]
+
+
+def _english(text: str) -> str | None:
+    for form, said in _EN_FIXED:
+        if found := re.match(rf"(?:{form})\s+", text, re.IGNORECASE):
+            return _en_rest(f"{said} {text[found.end() :]}")
+    if found := _EN_VERB_RE.match(text):
+        return _en_rest(f"{found['adverbs']}{_third(found['verb'])}{text[found.end() :]}")
+    if found := re.match(r"(?:my|your)\s+", text, re.IGNORECASE):  # "My wife is Sara"
+        return _en_rest(text[found.end() :])
+    return None
+
+
+def _en_rest(text: str) -> str:
+    """The rest of an English sentence of the person's: its "and" verbs and "my" / "me"."""
+
+    def and_verb(found: re.Match[str]) -> str:
+        verb = found["verb"]
+        if found["pronoun"] is None and verb.lower() not in _EN_AND_VERBS:
+            return found.group()
+        return f"{found['joint']} {found['adverbs']}{_third(verb)}"
+
+    text = _EN_AND_RE.sub(and_verb, text)
+    return _EN_OBJECTS_RE.sub(lambda m: _kept_case(m.group(), _EN_OBJECT_FOR), text)
+
+
+def _third(verb: str) -> str:
+    """The third person singular of an English verb in the present ("live" → "lives")."""
+    lowered = verb.lower()
+    if lowered in _KEEPS_ITS_FORM or lowered.endswith("ed"):
+        return verb
+    if lowered in _IRREGULAR:
+        return _IRREGULAR[lowered]
+    if lowered in {"go", "do"} or re.search(r"(?:s|x|z|ch|sh)$", lowered):
+        return f"{verb}es"
+    if re.search(r"[^aeiou]y$", lowered):
+        return f"{verb[:-1]}ies"
+    return f"{verb}s"
+
+
+def _italian(text: str) -> str | None:
+    if found := _IT_LIKES_RE.match(text):
+        return _it_rest(f"gli {found[1]}{text[found.end() :]}")
+    if found := _IT_VERB_RE.match(text):
+        said = _it_verb(found)
+        return _it_rest(f"{said}{text[found.end() :]}")
+    if found := re.match(
+        r"(?:(?P<article>il|la|i|le)\s+)?(?P<own>mio|tuo|mia|tua|miei|tuoi|mie|tue)\s+",
+        text,
+        re.IGNORECASE,
+    ):
+        return _it_rest(text)
+    return None
+
+
+def _it_verb(found: re.Match[str]) -> str:
+    third = _IT_THIRD[found["verb"].lower()]
+    reflexive = "si " if found["reflexive"] else ""
+    negation = "non " if found["negation"] else ""
+    return f"{negation}{reflexive}{third}"
+
+
+def _it_rest(text: str) -> str:
+    text = _IT_AND_RE.sub(lambda found: f"{found['joint']} {_it_verb(found)}", text)
+    return _IT_POSSESSIVE_RE.sub(lambda m: _kept_case(m.group(), _IT_POSSESSIVES), text)
+
+
+def _french(text: str) -> str | None:
+    if found := _FR_VERB_RE.match(text):
+        said = _fr_verb(found)
+        if said is not None:
+            return _fr_rest(f"{said}{text[found.end() :]}")
+    if re.match(r"(?:mon|ton|ma|ta|mes|tes)\s+", text, re.IGNORECASE):
+        return _fr_rest(text)
+    return None
+
+
+def _fr_verb(found: re.Match[str]) -> str | None:
+    """The verb of ``found`` in the third person, with its "ne" and "se"; None if unknown."""
+    verb = found["verb"]
+    lowered = verb.lower()
+    if lowered in _FR_THIRD:
+        third = _FR_THIRD[lowered]
+    elif ending := re.search(r"(?:e|es|ez)$", lowered):
+        third = _FR_OPENED_RE.sub("è", verb[: ending.start()]) + "e"
+    else:
+        return None
+    negation = ""
+    if found["negation"]:
+        negation = "n'" if third[:1].lower() in "aeiouyéèêh" else "ne "
+    reflexive = ""
+    if found["reflexive"]:
+        reflexive = "s'" if third[:1].lower() in "aeiouyéèêh" else "se "
+    return f"{negation}{reflexive}{third}"
+
+
+def _fr_rest(text: str) -> str:
+    def and_verb(found: re.Match[str]) -> str:
+        said = _fr_verb(found)
+        return found.group() if said is None else f"{found['joint']} {said}"
+
+    text = _FR_AND_RE.sub(and_verb, text)
+    return _FR_POSSESSIVE_RE.sub(lambda m: _kept_case(m.group(), _FR_POSSESSIVES), text)
+
+
+def _kept_case(word: str, table: dict[str, str]) -> str:
+    said = table.get(word.lower(), word)
+    return said.capitalize() if word[:1].isupper() else said
