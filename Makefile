@@ -8,7 +8,7 @@ LOCK := requirements.lock
 
 export PORT DATA_DIR
 
-.PHONY: run test lint format bench install lock lock-upgrade spelling screenshots
+.PHONY: run restore test lint format bench install lock lock-upgrade spelling screenshots
 
 install: $(VENV)/.installed
 
@@ -46,6 +46,11 @@ lock-upgrade: install
 
 run: install
 	bin/run
+
+# Put back a snapshot of the embedded database (`make run` stopped), then erase again whatever
+# was erased after it: make restore SNAPSHOT=var/backups/daily-2026-12-01.sqlite3
+restore: install
+	$(PY) manage.py restore_snapshot $(SNAPSHOT)
 
 # Tests run against real PostgreSQL and Redis (DATABASE_URL and REDIS_URL when set, else the
 # local servers); browser tests use Debian's chromium at /usr/bin/chromium. One worker per core

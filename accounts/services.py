@@ -20,7 +20,7 @@ from knox.models import AuthToken
 from accounts import tokens
 from accounts.models import User
 from chat.models import Conversation, Project, VoiceSession
-from core import db
+from core import db, erasures
 from core.db import retry_on_lock_conflict
 from core.errors import ServiceError
 from memory import facade
@@ -195,6 +195,8 @@ def delete_account(*, user: User) -> None:
                 facade.lock_memory(owner_id=user.pk)
                 facade.forget_owner(owner_id=user.pk)
                 User.objects.filter(pk=user.pk).delete()
+                # Kept apart from the database, so no backup restored later brings it back.
+                erasures.record(erasures.ACCOUNT, owner=user.pk)
             return
         except IntegrityError:
             # A row written between the locks and the delete: retry.
@@ -278,6 +280,9 @@ def export_account(*, user: User) -> dict[str, Any]:
             for v in VoiceSession.objects.for_owner(user)
         ],
         "memory": {
+            # The open format (docs/MEMORY_FORMAT.md): POST memory/import reads it back.
+            "format": facade.MEMORY_FORMAT,
+            "version": facade.MEMORY_FORMAT_VERSION,
             "lines": memory.lines,
             "items": [
                 {

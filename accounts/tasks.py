@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from celery import Task, shared_task
+from django.db import connection
 
-from accounts import passwords, services, tokens
+from accounts import backups, passwords, services, tokens
 
 
 @shared_task(name="accounts.housekeeping", ignore_result=True)
@@ -13,6 +14,13 @@ def housekeeping() -> None:
     services.delete_idle_guests()
     services.resume_guest_merges()
     tokens.delete_expired_tokens()
+
+
+@shared_task(name="accounts.backup_database", ignore_result=True)
+def backup_database() -> None:
+    """Hourly: the embedded database's daily and weekly snapshots, when missing."""
+    if connection.vendor == "sqlite":
+        backups.take_snapshots()
 
 
 @shared_task(

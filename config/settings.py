@@ -383,12 +383,22 @@ CELERY_TASK_ROUTES = {"memory.*": {"queue": "memory"}}
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 # How often beat's sweeper sends owed passes no queued task will run (memory/queueing.py).
 MEMORY_SWEEP_SECONDS = env.float("MEMORY_SWEEP_SECONDS", default=30.0)
+# What people erased, kept apart from the database and its backups (core/erasures.py): put it
+# on storage that outlives the database. Embedded `make run` snapshots its SQLite database
+# daily and weekly under DATA_DIR/backups (manage.py backup_database).
+ERASURE_JOURNAL = env.str("ERASURE_JOURNAL", default=str(DATA_DIR / "erasures.jsonl"))
+BACKUP_DIR = Path(env.str("BACKUP_DIR", default=str(DATA_DIR / "backups")))
+BACKUP_KEEP_DAILY = env.int("BACKUP_KEEP_DAILY", default=7)
+BACKUP_KEEP_WEEKLY = env.int("BACKUP_KEEP_WEEKLY", default=4)
+
 CELERY_BEAT_SCHEDULE = {
     "memory-sweep-owed-passes": {
         "task": "memory.sweep_owed_passes",
         "schedule": MEMORY_SWEEP_SECONDS,
     },
     "accounts-housekeeping": {"task": "accounts.housekeeping", "schedule": 3600.0},
+    # Only an embedded (SQLite) database: production backs up with PostgreSQL's own tools.
+    "accounts-backup-database": {"task": "accounts.backup_database", "schedule": 3600.0},
     "chat-delete-expired-temporary-chats": {
         "task": "chat.delete_expired_temporary_chats",
         "schedule": 900.0,

@@ -5,6 +5,8 @@ already set; nothing here falls back to SQLite, so an unreachable server fails t
 """
 
 import os
+import tempfile
+from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/whizi")
@@ -22,6 +24,11 @@ os.environ["TESTING"] = "true"
 from config.database import STALL_SECONDS, session_options, stall_seconds
 from config.settings import *  # noqa: F403
 
+# Each test worker journals erasures in a file of its own (tests read it back).
+ERASURE_JOURNAL = str(
+    Path(tempfile.gettempdir())
+    / f"whizi-erasures-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}.jsonl"
+)
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # Tests script the models through the "scripted" litellm provider (tests/conftest.py).
 CHAT_MODELS = ["offline/whizi-chat", "scripted/chat-a", "scripted/chat-b"]

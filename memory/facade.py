@@ -16,7 +16,7 @@ from memory import history, rollback, screening, services
 from memory.engine import handover, model_health
 from memory.offline import asks, extractor
 from memory.queueing import request_pass, request_pass_or_defer
-from memory.rules import budget, changes, prompts, triggers
+from memory.rules import budget, changes, portable, prompts, triggers
 from memory.rules.lines import clean_text as clean_text
 from memory.rules.provenance import Said as Said
 from memory.services import MemoryRead as MemoryRead
@@ -33,6 +33,15 @@ read_for_request = services.read_for_request
 view_memory = services.view_memory
 # Saved lines checked again under today's rules before they are shown or exported.
 screen_before_showing = screening.screen_before_showing
+
+# A restored backup replays the erasures made after it (core/erasures.py).
+clear_memory = services.clear_memory
+erase_lines = services.erase_digests
+memory_owner = services.owner_of
+
+# The export's memory is in our open format (docs/MEMORY_FORMAT.md), which an import reads.
+MEMORY_FORMAT = portable.FORMAT
+MEMORY_FORMAT_VERSION = portable.VERSION
 
 
 def nothing_read() -> MemoryRead:

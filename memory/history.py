@@ -156,6 +156,16 @@ def start_over(*, memory_id: int, version: int, cleared: int) -> None:
     )
 
 
+def lines_of_every_version(*, memory_id: int) -> set[str]:
+    """Every text the versions hold, lists and change records: what a replayed erasure, which
+    knows only digests, looks among."""
+    found: set[str] = set()
+    for row in MemoryVersion.objects.filter(memory_id=memory_id):
+        found.update(row.lines, row.added, row.removed, row.forgotten)
+        found.update(text for pair in row.changed for text in pair)
+    return found
+
+
 def forget(*, memory_id: int, removed: Sequence[str], kept: Sequence[str]) -> None:
     """Take forgotten lines out of every stored version and change record, by normalised text,
     in the caller's transaction. A line still listed (``kept``, say re-cased) stays."""

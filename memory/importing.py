@@ -25,7 +25,7 @@ from memory import tombstones
 from memory.filters.gate import MAX_CHARS, refusal_reason
 from memory.models import Memory, MemoryEvent, Outcome
 from memory.rules import budget, imports, provenance
-from memory.rules.lines import clean_line, forget_key
+from memory.rules.lines import clean_line, line_key
 from memory.services import (
     MemoryView,
     StaleVersion,
@@ -45,6 +45,8 @@ class Imported:
     added: list[str]
     # The day the paste says each added line was learned, or None.
     dated: list[date | None]
+    # Each added line's source in our own export, or None for any other paste.
+    sources: list[provenance.Source | None]
     # Already in the list, or twice in the paste.
     known: int
     # By reason: the gate's ("secret", "instruction", …) and "forgotten".
@@ -78,8 +80,8 @@ def import_paste(
         plan.lines = [kept for i, kept in enumerate(plan.lines) if i not in set(leave_out)]
         if dry_run or not plan.lines:
             return plan.result(view_memory(owner_id=owner_id), dry_run=dry_run)
-        after = [*memory.lines, *(line for line, _ in plan.lines)]
-        origin = _origin(product, dict(plan.lines), timezone.now())
+        after = [*memory.lines, *plan.kept]
+        origin = _origin(product, plan.lines, timezone.now())
         with transaction.atomic():
             if write_lines(memory=memory, lines=after, kind=MemoryEvent.Kind.IMPORT, origin=origin):
                 break
@@ -98,21 +100,30 @@ def import_paste(
     return plan.result(view_memory(owner_id=owner_id), dry_run=False)
 
 
+@dataclass(frozen=True)
+class _Added:
+    line: str
+    day: datetime | None
+    # Its source in our own export, kept as it was.
+    source: provenance.Source | None = None
+
+
 @dataclass
 class _Plan:
-    lines: list[tuple[str, datetime | None]] = field(default_factory=list)
+    lines: list[_Added] = field(default_factory=list)
     known: int = 0
     refused: Counter[str] = field(default_factory=Counter)
     left_out: list[str] = field(default_factory=list)
 
     @property
     def kept(self) -> list[str]:
-        return [line for line, _ in self.lines]
+        return [added.line for added in self.lines]
 
     def result(self, memory: MemoryView, *, dry_run: bool) -> Imported:
         return Imported(
             added=self.kept,
-            dated=[day.date() if day else None for _, day in self.lines],
+            dated=[added.day.date() if added.day else None for added in self.lines],
+            sources=[added.source for added in self.lines],
             known=self.known,
             refused=dict(sorted(self.refused.items())),
             left_out=self.left_out,
@@ -124,45 +135,59 @@ class _Plan:
 def _plan(memory: Memory, candidates: list[imports.Candidate]) -> _Plan:
     """The lines to add, in order, after the gate, the list, the tombstones and the cap."""
     plan = _Plan()
-    seen = {forget_key(line) for line in memory.lines}
+    seen = {_key(line) for line in memory.lines}
     buried = tombstones.Buried(memory.pk)
     secret_runs = _secret_runs(candidates)
     limit = settings.MEMORY_TOKEN_LIMIT
     # Counted line by line (a list's size is within a token or two of its lines' sum), then
     # checked whole before the write below the cap.
     tokens = budget.list_tokens(memory.lines)
+    read: dict[str, str | None] = {}
     for at, candidate in enumerate(candidates):
         line = clean_line(candidate.text)
-        reason = "secret" if at in secret_runs else _refusal(line, candidate.context)
+        reason = "secret" if at in secret_runs else _refusal(line, candidate.context, read)
         if reason is not None:
             plan.refused[reason] += 1
             continue
-        if forget_key(line) in seen:
+        if _key(line) in seen:
             plan.known += 1
             continue
-        seen.add(forget_key(line))
+        seen.add(_key(line))
         if tombstones.is_buried(line, buried):
             plan.refused["forgotten"] += 1
             continue
         cost = budget.count_tokens(f"- {line}\n")
         if tokens + cost > limit:
-            plan.left_out.append(line)
-            continue
+            # The sum of lines overcounts a list by a token or two: near the cap, count whole.
+            exact = budget.list_tokens([*memory.lines, *plan.kept, line])
+            if exact > limit:
+                plan.left_out.append(line)
+                continue
+            cost = exact - tokens
         tokens += cost
-        plan.lines.append((line, _day(candidate)))
+        plan.lines.append(_Added(line, _day(candidate), candidate.source))
     while plan.lines and budget.list_tokens([*memory.lines, *plan.kept]) > limit:
-        plan.left_out.insert(0, plan.lines.pop()[0])
+        plan.left_out.insert(0, plan.lines.pop().line)
     return plan
 
 
-def _refusal(line: str, context: tuple[str, ...]) -> str | None:
+def _key(line: str) -> str:
+    """A line as the list compares it (``line_key``), whatever its apostrophes or code marks:
+    a paste's "Doesn’t" is the list's "Doesn't", but "Knows C++" is not "Knows C"."""
+    return line_key(line.replace("\u2019", "'").replace("`", ""))
+
+
+def _refusal(line: str, context: tuple[str, ...], read: dict[str, str | None]) -> str | None:
     """The gate's reason for ``line``, or for what the paste said around it: rewriting may
-    drop the very words that make an instruction or a secret ("You should always …")."""
+    drop the very words that make an instruction or a secret ("You should always …").
+    ``read``: what the gate said of each text already, as a paste's items share context."""
     if (reason := refusal_reason(line)) is not None:
         return reason
     for said in context:
-        if (reason := refusal_reason(said[:MAX_CHARS])) not in (None, "length"):
-            return reason
+        if said not in read:
+            read[said] = refusal_reason(_within(said))
+        if read[said] not in (None, "length"):
+            return read[said]
     return None
 
 
@@ -195,11 +220,16 @@ def _day(candidate: imports.Candidate) -> datetime | None:
     return datetime.combine(candidate.dated, time(), tzinfo=UTC) if candidate.dated else None
 
 
-def _origin(product: str, dated: dict[str, datetime | None], now: datetime) -> provenance.Origin:
-    """Each new line imported now from ``product``, learned on its date if the paste gave one."""
+def _origin(product: str, added: list[_Added], now: datetime) -> provenance.Origin:
+    """Each new line imported now from ``product``, learned on its date if the paste gave one;
+    a line of our own export keeps its source."""
+    by_line = {entry.line: entry for entry in added}
 
     def source(line: str) -> provenance.Source:
-        made = provenance.source(provenance.Kind.IMPORTED, dated.get(line) or now)
+        entry = by_line.get(line)
+        if entry is not None and entry.source is not None:
+            return entry.source
+        made = provenance.source(provenance.Kind.IMPORTED, (entry and entry.day) or now)
         made["changed_at"] = provenance.stamp(now)
         made["product"] = product
         return made

@@ -22,7 +22,7 @@ from django.db.models import BigIntegerField, F
 from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 
-from core import batch
+from core import batch, erasures
 from core.db import retry_on_lock_conflict
 from core.errors import Conflict, Invalid, NotFound, Stale
 from memory import history, owners, scheduling, texts, tombstones, turns
@@ -437,6 +437,7 @@ def clear_memory(*, owner_id: int) -> None:
         Memory.objects.filter(pk=memory.pk).update(switched_at=timezone.now())
         turns.store().close_voice_sessions_of(owner_id)
         owners.directory().memory_cleared(owner_id)
+        erasures.record(erasures.CLEAR, memory=memory.pk)
         record_event(
             owner_id=owner_id,
             kind=MemoryEvent.Kind.CLEAR,
@@ -536,6 +537,29 @@ def _change_by_hand(
         raise StaleVersion
     record_event(owner_id=owner_id, kind=kind, outcome=Outcome.OK, before=memory.lines, after=after)
     return view_memory(owner_id=owner_id)
+
+
+def erase_digests(*, memory_id: int, digests: Iterable[str]) -> None:
+    """A restored backup meets an erasure made after it: the lines with these tombstone
+    digests leave the list and every version, and stay buried."""
+    wanted = set(digests)
+    with transaction.atomic():
+        memory = Memory.objects.select_for_update().filter(pk=memory_id).first()
+        if memory is None:  # the memory came after the backup: nothing of it is back
+            return
+        versions = history.lines_of_every_version(memory_id=memory_id)
+        removed = sorted(
+            {line for line in [*memory.lines, *versions] if tombstones.digest(line) in wanted}
+        )
+        kept = [line for line in memory.lines if line not in removed]
+        if kept != memory.lines:
+            write_lines(memory=memory, lines=kept, kind=MemoryEvent.Kind.DELETE_LINE)
+        history.forget(memory_id=memory_id, removed=removed, kept=kept)
+        tombstones.bury_digests(memory_id=memory_id, digests=wanted)
+
+
+def owner_of(*, memory_id: int) -> int | None:
+    return Memory.objects.filter(pk=memory_id).values_list("owner_id", flat=True).first()
 
 
 def _forget_in_pending_merges(owner_id: int, *, removed: list[str], kind: str) -> None:

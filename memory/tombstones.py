@@ -16,6 +16,7 @@ from typing import Final
 
 from django.utils.crypto import salted_hmac
 
+from core import erasures
 from memory.models import ForgottenLine
 from memory.rules.lines import forget_key
 
@@ -40,6 +41,13 @@ def bury(*, memory_id: int, lines: Iterable[str], unless_in: Iterable[str] = ())
     digests = {digest(line) for line in lines if normal(line) and normal(line) not in staying}
     if not digests:
         return
+    bury_digests(memory_id=memory_id, digests=digests)
+    # Kept apart from the database too, so no backup restored later brings them back.
+    erasures.record(erasures.LINES, memory=memory_id, digests=sorted(digests))
+
+
+def bury_digests(*, memory_id: int, digests: Iterable[str]) -> None:
+    """Record these digests as forgotten (a replayed erasure has no line, only its digest)."""
     ForgottenLine.objects.bulk_create(
         [ForgottenLine(memory_id=memory_id, digest=d) for d in digests], ignore_conflicts=True
     )

@@ -15,14 +15,17 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Final
 
+from memory.rules import portable, provenance
 from memory.rules.lines import clean_text
-from memory.rules.persons import language_of, third_person, without_subject
+from memory.rules.persons import assistant_speaking, language_of, third_person, without_subject
 
 # Where a paste comes from, as the person says: kept on each imported line, named on the page.
 PRODUCT_NAMES: Final = {"chatgpt": "ChatGPT", "claude": "Claude", "gemini": "Gemini"}
 PRODUCTS: Final = (*PRODUCT_NAMES, "other")
 # A paste longer than this is refused before it is read (the API's bound).
 MAX_PASTE_CHARS: Final = 50_000
+# A paste offers at most this many lines (a full memory holds about 50): the gate reads each.
+MAX_CANDIDATES: Final = 400
 
 
 @dataclass(frozen=True)
@@ -36,6 +39,8 @@ class Candidate:
     text: str
     dated: date | None = None
     context: tuple[str, ...] = field(default=(), compare=False)
+    # A line of our own export keeps the source it had there (``memory.rules.portable``).
+    source: provenance.Source | None = field(default=None, compare=False)
 
 
 _MARKER_RE: Final = re.compile(
@@ -66,7 +71,9 @@ def read_paste(text: str) -> list[Candidate]:
 
     When some items carry a marker (a bullet, a number or a date), lines without one are
     headings or the product's own words around the list, and are left out; an indented line
-    continues the item above it."""
+    continues the item above it. Our own export is read as it was written."""
+    if (ours := portable.read(text)) is not None:
+        return [Candidate(" ".join(clean_text(line).split()), source=src) for line, src in ours]
     rows = [row for row in clean_text(text).splitlines() if not row.lstrip().startswith("```")]
     marked = any(_marked(row.strip()) for row in rows)
     items: list[tuple[str, str]] = []  # (heading, item)
@@ -93,11 +100,29 @@ def read_paste(text: str) -> list[Candidate]:
             around.append(f"{heading}: {around[0]}")
         for sentence in _SENTENCE_END_RE.split(whole):
             said = _plain(sentence)
+            if _chatter(said):
+                continue
             line = _line(said, language)
-            if line and not line.endswith("?"):  # the product asking, never a fact
+            if line:
                 context = tuple(dict.fromkeys([without_subject(said), *around]))
                 found.append(Candidate(line, _plausible(dated), context))
+                if len(found) == MAX_CANDIDATES:
+                    return found
     return found
+
+
+def too_long(text: str) -> bool:
+    """Over the bound of what it is: a paste of lines, or a document of our format."""
+    bound = portable.MAX_DOCUMENT_CHARS if portable.is_json(text) else MAX_PASTE_CHARS
+    return len(text) > bound
+
+
+def _chatter(sentence: str) -> bool:
+    """The product talking to the person, never a fact: a question, an exclamation of a few
+    words ("Sure!"), or the assistant speaking of itself to them."""
+    if sentence.endswith("?") or (sentence.endswith("!") and len(sentence.split()) <= 3):
+        return True
+    return assistant_speaking(sentence)
 
 
 def _plausible(day: date | None) -> date | None:

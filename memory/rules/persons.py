@@ -12,37 +12,38 @@ from __future__ import annotations
 import re
 from typing import Final
 
-# The subject a product writes its memories with, or a pronoun standing for the person.
+# The subject a product writes its memories with. Never "she", "he" or "they": in a summary
+# they may be someone else ("Has a daughter. She is 6"), and a wrong fact is worse than an
+# odd line.
 _SUBJECT_RE: Final = re.compile(
     r"^(?:(?:the\s+)?users?'s?\s+(?=\w)"  # "The user's name is Anna"
     # "User likes jazz", not "User research lead at Acme": a verb must follow.
     r"|(?:the\s+)?user\s+(?=(?:\w+s|\w+ed|is|has|was|can|could|will|would|does|did|should"
     r"|may|might|must|had)\b)"
-    r"|(?:l'\s?(?:utente|utilisat(?:eur|rice))|utente|utilisat(?:eur|rice)|she|he|elle|lui|lei)"
-    r"\s+)",
+    r"|(?:l'\s?(?:utente|utilisat(?:eur|rice))|utente|utilisat(?:eur|rice))\s+)",
     re.IGNORECASE,
 )
 
 # --- English ----------------------------------------------------------------------------------
 
 _EN_FIXED: Final = (
-    (r"i\s+am|i'm|(?:you|they)\s+are|you're|they're", "is"),
-    (r"i\s+have|i've|(?:you|they)\s+have|you've|they've", "has"),
-    (r"i\s+was|(?:you|they)\s+were", "was"),
-    (r"(?:i|you|they)\s+do\s+not", "does not"),
-    (r"(?:i|you|they)\s+don't", "doesn't"),
-    (r"(?:i|you|they)\s+did\s+not", "did not"),
-    (r"(?:i|you|they)\s+didn't", "didn't"),
-    (r"(?:i|you|they)\s+cannot", "cannot"),
-    (r"(?:i|you|they)\s+can't", "can't"),
-    (r"i'd|you'd|they'd", "would"),
-    (r"i'll|you'll|they'll", "will"),
+    (r"i\s+am|i'm|you\s+are|you're", "is"),
+    (r"i\s+have|i've|you\s+have|you've", "has"),
+    (r"i\s+was|you\s+were", "was"),
+    (r"(?:i|you)\s+do\s+not", "does not"),
+    (r"(?:i|you)\s+don't", "doesn't"),
+    (r"(?:i|you)\s+did\s+not", "did not"),
+    (r"(?:i|you)\s+didn't", "didn't"),
+    (r"(?:i|you)\s+cannot", "cannot"),
+    (r"(?:i|you)\s+can't", "can't"),
+    (r"i'd|you'd", "would"),
+    (r"i'll|you'll", "will"),
 )
 _ADVERBS: Final = (
     r"(?P<adverbs>(?:(?:always|usually|often|never|sometimes|really|also|still|just|mostly"
     r"|rarely|generally|currently|only|actually|now|[a-z]+ly)\s+)*)"
 )
-_EN_VERB_RE: Final = re.compile(r"^(?:i|you|they)\s+" + _ADVERBS + r"(?P<verb>[a-z]+)\b", re.I)
+_EN_VERB_RE: Final = re.compile(r"^(?:i|you)\s+" + _ADVERBS + r"(?P<verb>[a-z]+)\b", re.I)
 _KEEPING_TEXT: Final = """can could will would shall should must may might was were had did went
 got grew became began bought came felt found gave knew left lost made met ran said saw sold spent
 taught thought took told wrote built broke chose drove fell forgot heard held kept led used"""
@@ -54,7 +55,7 @@ _EN_AND_VERBS_TEXT: Final = """live work have love like prefer want play enjoy u
 cook own need hate teach write read drive travel plan hope"""
 _EN_AND_VERBS: Final = frozenset(_EN_AND_VERBS_TEXT.split())
 _EN_AND_RE: Final = re.compile(
-    r"\b(?P<joint>and|but|or)\s+(?:(?P<pronoun>i|you|they)\s+)?" + _ADVERBS + r"(?P<verb>[a-z]+)\b",
+    r"\b(?P<joint>and|but|or)\s+(?:(?P<pronoun>i|you)\s+)?" + _ADVERBS + r"(?P<verb>[a-z]+)\b",
     re.IGNORECASE,
 )
 _EN_OBJECTS_RE: Final = re.compile(r"\b(?:my|your|me|myself|yourself)\b", re.IGNORECASE)
@@ -218,7 +219,7 @@ def language_of(text: str) -> str | None:
 # What a product says around a fact ("You mentioned that …", "Based on our chats, …"): the
 # fact is the rest.
 _FRAME_RE: Final = re.compile(
-    r"^(?:(?:you|i|they|the\s+user|user)\s+(?:also\s+)?(?:mentioned|said|told\s+me|noted|shared"
+    r"^(?:(?:you|i|the\s+user|user)\s+(?:also\s+)?(?:mentioned|said|told\s+me|noted|shared"
     r"|explained)|(?:mi\s+)?(?:hai|ha)\s+(?:anche\s+)?(?:menzionato|detto|raccontato|spiegato)"
     r"|(?:vous\s+(?:m'|nous\s+)?avez|tu\s+(?:m')?as|il\s+(?:m')?a|elle\s+(?:m')?a|(?:m')?a)\s+"
     r"(?:aussi\s+)?(?:mentionné|dit|indiqué|expliqué"
@@ -231,6 +232,26 @@ _LEAD_IN_RE: Final = re.compile(
     r"[^,]{0,60},\s+",
     re.IGNORECASE,
 )
+
+
+# The assistant itself speaking to the person ("I don't have any memories of you saved", "If
+# you'd like, tell me more"): a first and a second person in one sentence, once the product's
+# frame is gone ("You told me that …"), is never the person's fact.
+_FIRST_RE: Final = re.compile(
+    r"\b(?:i|me|my|myself|je|moi|mon|mes|io|mi|mio|mia|miei|mie)\b|\bi'|\bj'|\bm'"
+    r"|^(?:non\s+)?(?:ho|sono|so)\b",  # Italian says "I" in its verb
+    re.IGNORECASE,
+)
+_SECOND_RE: Final = re.compile(
+    r"\b(?:you|your|yourself|vous|votre|vos|tu|toi|te|ton|tes|ti|tuo|tua|tuoi|tue)\b|\bt'"
+    r"|\byou'",
+    re.IGNORECASE,
+)
+
+
+def assistant_speaking(text: str) -> bool:
+    said = without_frame(without_subject(text))
+    return bool(_FIRST_RE.search(said) and _SECOND_RE.search(said))
 
 
 def without_frame(text: str) -> str:
@@ -248,8 +269,6 @@ def third_person(text: str, language: str | None = None) -> str:
     """``text`` as a memory line says it: no subject, a third person, a capital first.
     ``language``: the paste's, when the sentence alone does not tell."""
     text = without_subject(without_frame(without_subject(text)))
-    if language == "fr":
-        text = re.sub(r"^il\s+", "", text, count=1, flags=re.IGNORECASE)
     spoken = language or language_of(text)
     converters = {"en": _english, "it": _italian, "fr": _french}
     for code, convert in converters.items():

@@ -5,12 +5,15 @@ version. Plain forms; the script only adds the Copy buttons.
 
 from __future__ import annotations
 
+import json
 import re
+from datetime import date
 
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 from django.views.decorators.debug import sensitive_post_parameters
@@ -19,7 +22,8 @@ from django.views.decorators.http import require_GET, require_POST
 from core.people import acting_person, person_optional, person_required
 from core.throttling import MemoryImportThrottle, refuse_page
 from memory import importing, services, texts
-from memory.rules.imports import MAX_PASTE_CHARS, PRODUCT_NAMES
+from memory.rules import portable, provenance
+from memory.rules.imports import MAX_PASTE_CHARS, PRODUCT_NAMES, PRODUCTS, too_long
 from memory.versions import version_of
 
 # What to send each assistant: our words, so its answer comes back in a form code reads well.
@@ -55,8 +59,10 @@ def preview(request: HttpRequest) -> HttpResponse:
     if (refused := refuse_page(request, MemoryImportThrottle)) is not None:
         return refused
     text, product = _pasted(request)
-    if len(text) > MAX_PASTE_CHARS:
-        return _form(request, text, product, error=TOO_LONG % {"count": f"{MAX_PASTE_CHARS:,}"})
+    if too_long(text):
+        bound = portable.MAX_DOCUMENT_CHARS if portable.is_json(text) else MAX_PASTE_CHARS
+        limit = number_format(bound, force_grouping=True)
+        return _form(request, text, product, error=TOO_LONG % {"count": limit})
     return _preview(request, text, product)
 
 
@@ -71,12 +77,15 @@ def save(request: HttpRequest) -> HttpResponse:
         return refused
     product = _product(request)
     ticked = request.POST.getlist("line")[:MAX_LINES]
-    text = "\n".join(_as_pasted(value) for value in ticked)
+    if not ticked:
+        messages.info(request, _("Nothing was imported."), extra_tags=TAG)
+        return redirect(reverse("accounts:settings") + "?memory=open#memory")
+    text = _as_paste(ticked)
     version = version_of(request.POST.get("version", ""))
     try:
         done = importing.import_paste(
             owner_id=acting_person(request).pk,
-            text=text[:MAX_PASTE_CHARS],
+            text=text,
             product=product,
             expected_version=-1 if version is None else version,
         )
@@ -105,20 +114,41 @@ def save(request: HttpRequest) -> HttpResponse:
 MAX_LINES = 2_000
 
 
-def _as_pasted(value: str) -> str:
-    """A ticked line ("2025-03-04|Likes figs") as a paste has it ("- [2025-03-04] Likes figs")."""
-    day, _, line = value.partition("|")
-    line = " ".join(line.split())
-    return f"- [{day}] {line}" if re.fullmatch(r"\d{4}-\d{2}-\d{2}", day) else f"- {line}"
+def _ticked(line: str, day: date | None, source: provenance.Source | None) -> str:
+    """What a tick sends back: the line and its date, or its source in our own format."""
+    if source is not None:
+        return json.dumps({"text": line, **source})
+    return f"{day.isoformat() if day else ''}|{line}"
+
+
+def _as_paste(ticked: list[str]) -> str:
+    """The ticked lines as a paste of their own: a document of our format if they came from
+    one (their sources kept), else lines with their dates ("- [2025-03-04] Likes figs")."""
+    if all(value.startswith("{") for value in ticked):
+        items = []
+        for value in ticked:
+            try:
+                items.append(json.loads(value))
+            except (ValueError, RecursionError):
+                continue
+        return json.dumps({"format": portable.FORMAT, "version": portable.VERSION, "items": items})
+    pasted = []
+    for value in ticked:
+        day, _, line = value.partition("|")
+        line = " ".join(line.split())
+        dated = re.fullmatch(r"\d{4}-\d{2}-\d{2}", day)
+        pasted.append(f"- [{day}] {line}" if dated else f"- {line}")
+    return "\n".join(pasted)
 
 
 def _product(request: HttpRequest) -> str:
     product = request.POST.get("product", "other")
-    return product if product in PRODUCT_NAMES else "other"
+    return product if product in PRODUCTS else "other"
 
 
 def _pasted(request: HttpRequest) -> tuple[str, str]:
-    return request.POST.get("text", ""), _product(request)
+    # A browser sends each new line as CR LF: counted as one character, as typed.
+    return request.POST.get("text", "").replace("\r\n", "\n"), _product(request)
 
 
 def _form(
@@ -133,11 +163,10 @@ def _form(
                 {"code": code, "name": name, "where": WHERE[code]}
                 for code, name in PRODUCT_NAMES.items()
             ],
-            "chosen": chosen if chosen in PRODUCT_NAMES else "chatgpt",
+            "chosen": chosen if chosen in PRODUCTS else "chatgpt",
             "prompt": PROMPT,
             "text": text,
             "error": error,
-            "max_chars": MAX_PASTE_CHARS,
         },
         status=400 if error else 200,
     )
@@ -161,11 +190,10 @@ def _preview(
         {
             "found": found,
             "rows": [
-                {"line": line, "value": f"{day.isoformat() if day else ''}|{line}"}
-                for line, day in zip(found.added, found.dated, strict=True)
+                {"line": line, "value": _ticked(line, day, source)}
+                for line, day, source in zip(found.added, found.dated, found.sources, strict=True)
             ],
             "product": product,
-            "product_name": PRODUCT_NAMES.get(product, ""),
             "refused": texts.refused_lines(found.refused),
             "warning": warning,
         },

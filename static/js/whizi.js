@@ -243,7 +243,7 @@
       const copied = await copyText(prompt?.textContent || "");
       button.focus({ preventScroll: true });
       const status = button.parentElement.querySelector("[data-copy-status]");
-      status.textContent = copied ? button.dataset.copied : "";
+      status.textContent = copied ? button.dataset.copied : button.dataset.copyFailed;
       if (!copied) {
         // No clipboard here: the prompt is selected, for the person to copy.
         const range = document.createRange();
@@ -252,9 +252,11 @@
         window.getSelection().addRange(range);
       }
       clearTimeout(button.copiedTimer);
-      button.copiedTimer = setTimeout(() => {
-        status.textContent = "";
-      }, COPIED_SHOWN_MS);
+      if (copied) {
+        button.copiedTimer = setTimeout(() => {
+          status.textContent = "";
+        }, COPIED_SHOWN_MS);
+      }
     });
   }
 

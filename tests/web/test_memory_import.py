@@ -3,6 +3,10 @@ line, the ticked lines saved as one version; nothing stored before the person co
 
 from __future__ import annotations
 
+import html
+import json
+import re
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -50,7 +54,7 @@ def test_a_preview_shows_each_new_line_ticked_and_stores_nothing(
     assert "2 new facts. Untick any you want to leave out." in page
     assert 'name="line" value="|S\'appelle Hugo" checked> S\'appelle Hugo' in page
     assert 'name="line" value="|Habite à Nantes" checked> Habite à Nantes' in page
-    assert "1 fact is in your memory already." in page
+    assert "1 fact is in your memory already, or listed twice." in page
     assert "1 fact that looked like a password or other secret" in page
     # The paste never comes back to the page: it may hold what the checks refused.
     assert "Soleil" not in page
@@ -153,3 +157,77 @@ def test_a_ticked_line_meets_every_check_again_on_the_way_in(
     memory = Memory.objects.get(owner=account)
     assert memory.lines == ["Aime le jazz", "Plays chess"]
     assert memory.sources[-1]["learned_at"].startswith("2025-03-04")
+
+
+def test_a_paste_is_measured_as_typed_whatever_the_browser_sends_for_a_new_line(
+    account_client: Client,
+) -> None:
+    typed = "- Plays chess\n" * 3_500  # 49,000 characters typed, 52,500 sent as CR LF
+    response = account_client.post(
+        reverse("memory:import_preview"), {"text": typed.replace("\n", "\r\n")}
+    )
+    assert response.status_code == 200
+    assert "Plays chess" in text_of(response)
+
+
+def test_the_form_keeps_another_assistant_after_an_error_and_says_the_limit_in_italian(
+    account_client: Client,
+) -> None:
+    response = account_client.post(
+        reverse("memory:import_preview"),
+        {"text": "x" * 50_001, "product": "other"},
+        HTTP_ACCEPT_LANGUAGE="it",
+    )
+    page = text_of(response)
+    assert 'value="other" checked' in page
+    assert "incolla al massimo 50.000 caratteri" in page
+
+
+def test_importing_with_nothing_ticked_imports_nothing_and_says_so(
+    account_client: Client, account: User
+) -> None:
+    remember(account, "Aime le jazz")
+    response = account_client.post(
+        reverse("memory:import_save"), {"product": "gemini", "version": "1"}, follow=True
+    )
+    assert "Nothing was imported." in text_of(response)
+    assert Memory.objects.get(owner=account).lines == ["Aime le jazz"]
+
+
+def test_the_copy_button_says_when_copying_failed(account_client: Client) -> None:
+    page = text_of(account_client.get(reverse("memory:import")))
+    assert 'data-copy-failed="Copying failed: the prompt is selected, copy it yourself."' in page
+
+
+def test_our_own_export_keeps_each_lines_source_through_the_preview(
+    account_client: Client, account: User
+) -> None:
+    document = {
+        "format": "whizi-memory",
+        "version": 1,
+        "items": [
+            {
+                "text": "Plays chess",
+                "kind": "added",
+                "learned_at": "2025-03-04T10:00:00Z",
+                "changed_at": "2025-06-01T10:00:00Z",
+                "pinned": True,
+            }
+        ],
+    }
+    page = account_client.post(
+        reverse("memory:import_preview"), {"text": json.dumps(document), "product": "other"}
+    )
+    ticked = html_values(page.content.decode())
+    version = Memory.objects.get(owner=account).version
+    account_client.post(
+        reverse("memory:import_save"), {"product": "other", "version": version, "line": ticked}
+    )
+    (source,) = Memory.objects.get(owner=account).sources
+    assert source["kind"] == "added"
+    assert source["learned_at"].startswith("2025-03-04")
+    assert source["changed_at"].startswith("2025-06-01")
+
+
+def html_values(page: str) -> list[str]:
+    return [html.unescape(value) for value in re.findall(r'name="line" value="([^"]*)"', page)]

@@ -21,7 +21,7 @@ from core.people import PersonRequest
 from core.schema import errors
 from memory import importing, screening, services, texts
 from memory.filters.gate import MAX_CHARS, MIN_CHARS
-from memory.rules import imports, provenance
+from memory.rules import imports, portable, provenance
 from memory.versions import (
     NO_VERSION,
     InvalidIfMatch,
@@ -334,7 +334,9 @@ def _dry_run(request: Request) -> bool:
 
 
 PASTE_TOO_LONG = Invalid(
-    "paste_too_long", f"A paste may hold up to {imports.MAX_PASTE_CHARS:,} characters."
+    "paste_too_long",
+    f"A paste may hold up to {imports.MAX_PASTE_CHARS:,} characters, an export of ours up to "
+    f"{portable.MAX_DOCUMENT_CHARS:,}.",
 )
 
 
@@ -367,7 +369,7 @@ class MemoryImportView(APIView):
         data = ImportSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         text = data.validated_data["text"]
-        if len(text) > imports.MAX_PASTE_CHARS:
+        if imports.too_long(text):
             raise PASTE_TOO_LONG
         dry_run = _dry_run(request)
         done = change_at_one_of(

@@ -241,7 +241,7 @@ NUMBERED_SEED = "\n".join(f"{i}. {word}" for i, word in enumerate(SEED_PHRASE.sp
     "paste",
     [
         "## Passwords\n- Gmail Sunflower1987",
-        "**Bank login:**\n- anna.rossi / Sunflower1987!",
+        "**Bank login:**\n- anna.rossi / Sunflower1987",
         "- Password: I'm Sunflower1987",
         "Seed phrase:\n" + NUMBERED_SEED,
     ],

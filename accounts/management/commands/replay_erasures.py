@@ -1,0 +1,33 @@
+"""``manage.py replay_erasures --since WHEN``: after restoring a PostgreSQL backup taken at
+WHEN, erase again what was erased after it."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from accounts import backups
+
+
+class Command(BaseCommand):
+    help = (
+        "Replay the erasure journal (ERASURE_JOURNAL) from the moment a restored backup was "
+        "taken: deleted accounts, cleared memories, deleted and forgotten lines stay gone."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--since", required=True, help="when the backup was taken, ISO 8601 with its offset"
+        )
+
+    def handle(self, *args: Any, since: str, **options: Any) -> None:
+        try:
+            moment = datetime.fromisoformat(since.replace("Z", "+00:00"))
+        except ValueError:
+            raise CommandError("--since must be a date and time, ISO 8601") from None
+        if moment.tzinfo is None:
+            raise CommandError("--since needs its offset (Z or +01:00): times are compared")
+        replayed = backups.replay(moment)
+        self.stdout.write(f"erasures replayed: {dict(replayed) or 'none'}")
