@@ -14,7 +14,7 @@ import os
 import sqlite3
 from collections import Counter
 from contextlib import closing
-from datetime import datetime
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -62,8 +62,7 @@ def take_snapshots(now: datetime | None = None) -> list[Path]:
     taken = [path for path in wanted if not path.exists()]
     for path in taken:
         _snapshot(database, path, now)
-    _prune(folder, "daily-", settings.BACKUP_KEEP_DAILY)
-    _prune(folder, "weekly-", settings.BACKUP_KEEP_WEEKLY)
+    _prune(folder, now)
     return taken
 
 
@@ -71,35 +70,68 @@ def _snapshot(database: Path, path: Path, now: datetime) -> None:
     partial = path.with_suffix(".partial")
     with closing(sqlite3.connect(database)) as source, closing(sqlite3.connect(partial)) as copy:
         source.backup(copy)  # consistent while others write
+        copy.execute("PRAGMA journal_mode=DELETE")  # one file, readable from a read-only folder
         copy.execute(f"CREATE TABLE {MARK} (taken_at TEXT NOT NULL)")
         copy.execute(f"INSERT INTO {MARK} VALUES (?)", (now.isoformat(),))  # noqa: S608 - ours
         copy.commit()
     os.replace(partial, path)  # a snapshot is whole or absent
 
 
-def _prune(folder: Path, prefix: str, keep: int) -> None:
-    for old in sorted(folder.glob(f"{prefix}*.sqlite3"), reverse=True)[keep:]:
-        old.unlink(missing_ok=True)
+def _prune(folder: Path, now: datetime) -> None:
+    """Snapshots older than they are kept for (7 days, 4 weeks), and what a crash left."""
+    today = now.date()
+    for path in folder.glob("daily-*.sqlite3"):
+        day = _day_of(path.stem.removeprefix("daily-"))
+        if day is None or (today - day).days >= settings.BACKUP_KEEP_DAILY:
+            path.unlink(missing_ok=True)
+    for path in folder.glob("weekly-*.sqlite3"):
+        year, _, week = path.stem.removeprefix("weekly-").partition("-W")
+        monday = _day_of(f"{year}-W{week}-1", "%G-W%V-%u")
+        if monday is None or (today - monday).days >= 7 * settings.BACKUP_KEEP_WEEKLY:
+            path.unlink(missing_ok=True)
+    for leftover in [*folder.glob("*.partial"), *folder.glob("*.sqlite3-wal")]:
+        leftover.unlink(missing_ok=True)
+    for leftover in folder.glob("*.sqlite3-shm"):
+        leftover.unlink(missing_ok=True)
+
+
+def _day_of(text: str, pattern: str = "%Y-%m-%d") -> date | None:
+    try:
+        return datetime.strptime(text, pattern).date()
+    except ValueError:
+        return None
 
 
 def taken_at(snapshot: Path) -> datetime:
     """When ``snapshot`` was taken, from its mark."""
     try:
         with closing(sqlite3.connect(f"file:{snapshot}?mode=ro", uri=True)) as copy:
+            if copy.execute("PRAGMA integrity_check").fetchone() != ("ok",):
+                raise NotASnapshot
             row = copy.execute(f"SELECT taken_at FROM {MARK}").fetchone()  # noqa: S608 - ours
     except sqlite3.Error:
         raise NotASnapshot from None
     if row is None:
         raise NotASnapshot
-    return datetime.fromisoformat(row[0])
+    try:
+        moment = datetime.fromisoformat(row[0])
+    except (TypeError, ValueError):
+        raise NotASnapshot from None
+    if moment.tzinfo is None or moment > timezone.now():
+        raise NotASnapshot
+    return moment
 
 
 def restore(snapshot: Path) -> Counter[str]:
     """Make ``snapshot`` the database (stop the product first), migrate it, and replay every
     erasure made after it. The replayed erasures, counted by kind."""
     database = _database()
-    since = taken_at(snapshot)
+    since = taken_at(snapshot)  # checked whole before anything is overwritten
     connections.close_all()
+    if database.exists():  # the database as it was, in case the restore was a mistake
+        kept = Path(settings.BACKUP_DIR) / f"before-restore-{timezone.now():%Y%m%dT%H%M%S}.sqlite3"
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        _snapshot(database, kept, timezone.now())
     with (
         closing(sqlite3.connect(f"file:{snapshot}?mode=ro", uri=True)) as copy,
         closing(sqlite3.connect(database)) as live,
@@ -108,7 +140,10 @@ def restore(snapshot: Path) -> Counter[str]:
         live.execute(f"DROP TABLE IF EXISTS {MARK}")
         live.commit()
     call_command("migrate", verbosity=0)
-    return replay(since)
+    try:
+        return replay(since)
+    except erasures.NoJournal:
+        return Counter()  # embedded, nothing was ever erased: the journal is made by the first
 
 
 def replay(since: datetime) -> Counter[str]:
@@ -129,6 +164,18 @@ def _replay(entry: dict[str, Any], done: Counter[str]) -> None:
     elif kind == erasures.CLEAR and isinstance(memory, int):
         if (owner := facade.memory_owner(memory_id=memory)) is not None:
             facade.clear_memory(owner_id=owner)
+    elif kind == erasures.MERGE and isinstance(owner, int):
+        # The guest went into the account: merged again, so the account's later erasures reach
+        # what it brought; with no account to go into, it goes.
+        guest = User.objects.filter(pk=owner, is_guest=True).first()
+        into = entry.get("into")
+        account = (
+            User.objects.filter(pk=into, is_guest=False).first() if isinstance(into, int) else None
+        )
+        if guest is not None and account is not None:
+            services.merge_guest(guest=guest, account=account)
+        elif guest is not None:
+            services.delete_account(user=guest)
     elif kind == erasures.LINES and isinstance(memory, int):
         facade.erase_lines(memory_id=memory, digests=list(entry.get("digests") or []))
     else:

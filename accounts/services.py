@@ -123,6 +123,7 @@ def merge_guest(*, guest: User, account: User) -> None:
         tokens.end_all_tokens(guest.pk)
         if outcome is facade.MergeOutcome.MERGED:
             User.objects.filter(pk=guest.pk, is_guest=True).delete()
+            erasures.record(erasures.MERGE, owner=guest.pk, into=account.pk)
         else:
             # Kept, merging; housekeeping resends the task until done.
             User.objects.filter(pk=guest.pk).update(is_active=False, merging_into=account)
@@ -148,6 +149,7 @@ def finish_guest_merge(*, guest_id: int, account_id: int) -> bool:
     if outcome is not facade.MergeOutcome.MERGED:
         return False
     User.objects.filter(pk=guest_id, is_guest=True).delete()
+    erasures.record(erasures.MERGE, owner=guest_id, into=account_id)
     return True
 
 

@@ -1,9 +1,9 @@
 """The erasure journal: what people deleted, kept apart from the database so that restoring a
 backup never brings it back (issue 30, point 4).
 
-Each account deletion, memory clear, deleted line and forget appends one line of JSON to
-``ERASURE_JOURNAL``: when, what, the ids, and for lines their tombstone digests (keyed hashes,
-``memory.tombstones``). Never a word of what was said. It is written after the deletion
+Each account deletion, memory clear, deleted line, forget and guest merge appends one line of
+JSON to ``ERASURE_JOURNAL``: when, what, the ids, and for lines their tombstone digests (keyed
+hashes, ``memory.tombstones``). Never a word of what was said. It is written after the deletion
 commits, so a rolled-back one leaves nothing, and it lives outside the database and its
 backups: a restore replays every entry made after its snapshot (``manage.py
 replay_erasures``).
@@ -30,6 +30,7 @@ log = logging.getLogger(__name__)
 ACCOUNT = "account"  # owner: a person deleted, with everything theirs
 CLEAR = "clear"  # memory: every line cleared
 LINES = "lines"  # memory, digests: lines deleted or forgotten
+MERGE = "merge"  # owner, into: a guest gone into an account (whose later erasures cover it)
 
 
 # Set while a restore replays the journal: what it erases again is journaled already.
@@ -49,11 +50,12 @@ def record(kind: str, **ids: Any) -> None:
     """Journal an erasure once the transaction around it commits (at once outside one)."""
     if _replaying.get():
         return
-    entry = {"at": timezone.now().isoformat(), "kind": kind, **ids}
-    transaction.on_commit(lambda: _append(entry))
+    transaction.on_commit(lambda: _append({"kind": kind, **ids}))
 
 
 def _append(entry: dict[str, Any]) -> None:
+    # Stamped once committed: a snapshot taken while the deletion was open does not hold it.
+    entry = {"at": timezone.now().isoformat(), **entry}
     path = Path(settings.ERASURE_JOURNAL)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -67,12 +69,16 @@ def _append(entry: dict[str, Any]) -> None:
         log.error("erasures.journal_failed kind=%s error=%s", entry["kind"], type(error).__name__)
 
 
+class NoJournal(FileNotFoundError):
+    """No journal where ``ERASURE_JOURNAL`` says: a replay would silently erase nothing."""
+
+
 def since(moment: datetime) -> list[dict[str, Any]]:
     """The entries made after ``moment``, oldest first; a line that cannot be read is skipped.
     Read whole before any is acted on."""
     path = Path(settings.ERASURE_JOURNAL)
     if not path.exists():
-        return []
+        raise NoJournal(str(path))
     found = []
     with path.open(encoding="utf-8") as journal:
         rows = journal.readlines()

@@ -54,6 +54,41 @@ def test_each_erasure_is_journaled_with_ids_and_hashes_only(journal, account):
 
 
 @pytest.mark.django_db(transaction=True)
+def test_an_erasure_is_stamped_when_it_commits(journal, account):
+    """A snapshot taken while the deletion was still open does not hold it: the entry's time
+    must come after the snapshot's, so the restore replays it."""
+    from django.db import transaction
+
+    memory_services.add_line(owner_id=account.pk, text="Owes money to a friend")
+    with transaction.atomic():
+        memory_services.delete_line(owner_id=account.pk, index=0, expected_version=None)
+        snapshot = timezone.now()
+    (entry,) = entries(journal)
+    assert entry["at"] > snapshot.isoformat()
+    assert [e["kind"] for e in erasures.since(snapshot)] == ["lines"]
+
+
+def test_a_replay_without_its_journal_fails_loudly(settings, tmp_path):
+    from django.core.management import CommandError, call_command
+
+    settings.ERASURE_JOURNAL = str(tmp_path / "missing.jsonl")
+    with pytest.raises(CommandError, match="no erasure journal"):
+        call_command("replay_erasures", "--since", "2026-12-01T00:00:00+00:00")
+
+
+@pytest.mark.parametrize("mark", ["2026-12-01T00:00:00", "2999-01-01T00:00:00+00:00", "soon"])
+def test_a_snapshot_with_a_mark_out_of_reach_is_refused(tmp_path, mark):
+    import sqlite3
+
+    path = tmp_path / "snapshot.sqlite3"
+    with sqlite3.connect(path) as copy:
+        copy.execute("CREATE TABLE whizi_snapshot (taken_at TEXT NOT NULL)")
+        copy.execute("INSERT INTO whizi_snapshot VALUES (?)", (mark,))
+    with pytest.raises(backups.NotASnapshot):
+        backups.taken_at(path)
+
+
+@pytest.mark.django_db(transaction=True)
 def test_a_rolled_back_deletion_journals_nothing(journal, account):
     from django.db import transaction
 
@@ -147,6 +182,10 @@ def manage(data: Path, *args: str, code: str | None = None) -> str:
 def test_a_restored_snapshot_never_brings_back_a_deleted_account_or_line(tmp_path):
     data = tmp_path / "var"
     manage(data, "migrate", "--verbosity", "0")
+    # Snapshots older than they are kept for go, whatever their number.
+    (data / "backups").mkdir(parents=True)
+    for old in ("daily-2020-01-01.sqlite3", "weekly-2020-W01.sqlite3", "daily-x.sqlite3.partial"):
+        (data / "backups" / old).write_bytes(b"")
     manage(
         data,
         "shell",
@@ -162,6 +201,7 @@ services.add_line(owner_id=bob.pk, text="Plays chess")
     assert "snapshot" in manage(data, "backup_database")
     (snapshot,) = sorted((data / "backups").glob("daily-*.sqlite3"))
     assert len(list((data / "backups").glob("weekly-*.sqlite3"))) == 1
+    assert not list((data / "backups").glob("*.partial"))
     manage(
         data,
         "shell",
@@ -179,6 +219,8 @@ services.add_line(owner_id=anna.pk, text="Likes figs")
     out = manage(data, "restore_snapshot", str(snapshot))
 
     assert "erasures replayed" in out
+    # The database as it was before the restore is kept, in case the restore was a mistake.
+    assert len(list((data / "backups").glob("before-restore-*.sqlite3"))) == 1
     state = json.loads(manage(data, "shell", code=STATE).strip().splitlines()[-1])
     assert state["bob"] is False
     assert state["lines"] == ["Lives in Turin"]  # as the snapshot had it, less what was erased
@@ -206,3 +248,31 @@ def test_a_file_that_is_no_snapshot_is_refused(tmp_path):
     )
     assert done.returncode != 0
     assert "not a snapshot" in done.stderr
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_guest_merged_into_an_account_deleted_later_stays_gone(journal):
+    """The snapshot holds the guest; after it the guest signed up and the account was deleted."""
+    guest = accounts_services.create_guest()
+    memory_services.add_line(owner_id=guest.pk, text="Was diagnosed with asthma")
+    account = make_account("dana@example.com")
+    newcomer = accounts_services.create_guest()
+    snapshot = timezone.now()
+    erasures.record(erasures.MERGE, owner=guest.pk, into=account.pk)
+    erasures.record(erasures.ACCOUNT, owner=account.pk)
+    erasures.record(erasures.MERGE, owner=newcomer.pk, into=account.pk + 1_000)
+
+    backups.replay(snapshot)
+
+    assert not User.objects.filter(pk__in=[guest.pk, account.pk, newcomer.pk]).exists()
+    assert not Memory.objects.filter(owner_id__in=[guest.pk, account.pk]).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_guest_merge_is_journaled(journal, account):
+    guest = accounts_services.create_guest()
+    memory_services.add_line(owner_id=guest.pk, text="Likes figs")
+    accounts_services.merge_guest(guest=guest, account=account)
+    assert [(e["kind"], e["owner"], e["into"]) for e in entries(journal)] == [
+        ("merge", guest.pk, account.pk)
+    ]

@@ -9,6 +9,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from accounts import backups
+from core import erasures
 
 
 class Command(BaseCommand):
@@ -19,7 +20,9 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
-            "--since", required=True, help="when the backup was taken, ISO 8601 with its offset"
+            "--since",
+            required=True,
+            help="when the backup started (pg_dump's start), ISO 8601 with its offset",
         )
 
     def handle(self, *args: Any, since: str, **options: Any) -> None:
@@ -29,5 +32,10 @@ class Command(BaseCommand):
             raise CommandError("--since must be a date and time, ISO 8601") from None
         if moment.tzinfo is None:
             raise CommandError("--since needs its offset (Z or +01:00): times are compared")
-        replayed = backups.replay(moment)
+        try:
+            replayed = backups.replay(moment)
+        except erasures.NoJournal as missing:
+            raise CommandError(
+                f"no erasure journal at {missing}: check ERASURE_JOURNAL, then run this again"
+            ) from None
         self.stdout.write(f"erasures replayed: {dict(replayed) or 'none'}")
