@@ -181,9 +181,10 @@ def manage(data: Path, *args: str, code: str | None = None) -> str:
 
 def test_a_restored_snapshot_never_brings_back_a_deleted_account_or_line(tmp_path):
     data = tmp_path / "var"
+    data.mkdir()  # as `make run` makes it
     manage(data, "migrate", "--verbosity", "0")
     # Snapshots older than they are kept for go, whatever their number.
-    (data / "backups").mkdir(parents=True)
+    (data / "backups").mkdir()
     for old in ("daily-2020-01-01.sqlite3", "weekly-2020-W01.sqlite3", "daily-x.sqlite3.partial"):
         (data / "backups" / old).write_bytes(b"")
     manage(
@@ -232,6 +233,7 @@ services.add_line(owner_id=anna.pk, text="Likes figs")
 
 def test_a_file_that_is_no_snapshot_is_refused(tmp_path):
     data = tmp_path / "var"
+    data.mkdir()  # as `make run` makes it
     manage(data, "migrate", "--verbosity", "0")
     bogus = tmp_path / "bogus.sqlite3"
     bogus.write_bytes(b"not a database")
