@@ -72,12 +72,13 @@ def import_paste(
     with ``None`` is read again, a bounded number of times; with a version it is StaleVersion.
     """
     candidates = imports.read_paste(text)
+    unticked = set(leave_out)
     for _ in range(settings.MEMORY_CAS_ATTEMPTS):
         memory = get_memory(owner_id=owner_id)
         if expected_version is not None and memory.version != expected_version:
             raise StaleVersion
         plan = _plan(memory, candidates)
-        plan.lines = [kept for i, kept in enumerate(plan.lines) if i not in set(leave_out)]
+        plan.lines = [kept for i, kept in enumerate(plan.lines) if i not in unticked]
         if dry_run or not plan.lines:
             return plan.result(view_memory(owner_id=owner_id), dry_run=dry_run)
         after = [*memory.lines, *plan.kept]
@@ -191,23 +192,49 @@ def _refusal(line: str, context: tuple[str, ...], read: dict[str, str | None]) -
     return None
 
 
-# A seed phrase shown as a wallet shows it: one word a line, 12 or 24 of them.
+# A seed phrase as a wallet shows it: a word or a few a line, 12 or 24 in all. Each line alone
+# passes the gate, so runs of such lines are read together.
 SEED_WORDS = 12
+SHORT_WORDS = 4
 
 
 def _secret_runs(candidates: list[imports.Candidate]) -> set[int]:
-    """Positions of runs of one-word lines that together are a secret (a seed phrase)."""
+    """Positions of lines that, read together with their neighbours, are a secret."""
     runs: list[list[int]] = [[]]
     for at, candidate in enumerate(candidates):
-        if len(candidate.text.split()) == 1:
+        words = candidate.text.split()
+        if len(words) <= SHORT_WORDS and all(word.isalpha() for word in words):
             runs[-1].append(at)
         elif runs[-1]:
             runs.append([])
     found: set[int] = set()
     for run in runs:
-        words = " ".join(candidates[at].text for at in run)
-        if len(run) >= SEED_WORDS and refusal_reason(_within(words)) == "secret":
-            found.update(run)
+        texts = [candidates[at].text for at in run]
+        if sum(len(text.split()) for text in texts) >= SEED_WORDS:
+            found.update(run[at] for at in _secret_lines(texts))
+    return found
+
+
+def _secret_lines(texts: list[str]) -> set[int]:
+    """The fewest consecutive lines that are a secret together, each time one is: a short
+    fact beside a seed phrase is not taken with it."""
+    found: set[int] = set()
+
+    def secret(first: int, end: int) -> bool:
+        return refusal_reason(_within(" ".join(texts[first:end]))) == "secret"
+
+    start = 0
+    while start < len(texts):
+        if not secret(start, len(texts)):
+            start += 1
+            continue
+        end = start + 1
+        while not secret(start, end):
+            end += 1
+        while start + 1 < end and secret(start + 1, end):
+            start += 1
+        found.update(range(start, end))
+        start = end
     return found
 
 

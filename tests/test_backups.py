@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from django.core.management import CommandError, call_command
+from django.db import transaction
 from django.utils import timezone
 
 from accounts import backups
@@ -57,8 +60,6 @@ def test_each_erasure_is_journaled_with_ids_and_hashes_only(journal, account):
 def test_an_erasure_is_stamped_when_it_commits(journal, account):
     """A snapshot taken while the deletion was still open does not hold it: the entry's time
     must come after the snapshot's, so the restore replays it."""
-    from django.db import transaction
-
     memory_services.add_line(owner_id=account.pk, text="Owes money to a friend")
     with transaction.atomic():
         memory_services.delete_line(owner_id=account.pk, index=0, expected_version=None)
@@ -69,8 +70,6 @@ def test_an_erasure_is_stamped_when_it_commits(journal, account):
 
 
 def test_a_replay_without_its_journal_fails_loudly(settings, tmp_path):
-    from django.core.management import CommandError, call_command
-
     settings.ERASURE_JOURNAL = str(tmp_path / "missing.jsonl")
     with pytest.raises(CommandError, match="no erasure journal"):
         call_command("replay_erasures", "--since", "2026-12-01T00:00:00+00:00")
@@ -78,8 +77,6 @@ def test_a_replay_without_its_journal_fails_loudly(settings, tmp_path):
 
 @pytest.mark.parametrize("mark", ["2026-12-01T00:00:00", "2999-01-01T00:00:00+00:00", "soon"])
 def test_a_snapshot_with_a_mark_out_of_reach_is_refused(tmp_path, mark):
-    import sqlite3
-
     path = tmp_path / "snapshot.sqlite3"
     with sqlite3.connect(path) as copy:
         copy.execute("CREATE TABLE whizi_snapshot (taken_at TEXT NOT NULL)")
@@ -90,8 +87,6 @@ def test_a_snapshot_with_a_mark_out_of_reach_is_refused(tmp_path, mark):
 
 @pytest.mark.django_db(transaction=True)
 def test_a_rolled_back_deletion_journals_nothing(journal, account):
-    from django.db import transaction
-
     memory_services.add_line(owner_id=account.pk, text="Has a cat named Felix")
     with pytest.raises(RuntimeError), transaction.atomic():
         memory_services.delete_line(owner_id=account.pk, index=0, expected_version=None)

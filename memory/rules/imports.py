@@ -111,10 +111,9 @@ def read_paste(text: str) -> list[Candidate]:
     return found
 
 
-def too_long(text: str) -> bool:
-    """Over the bound of what it is: a paste of lines, or a document of our format."""
-    bound = portable.MAX_DOCUMENT_CHARS if portable.is_json(text) else MAX_PASTE_CHARS
-    return len(text) > bound
+def bound_of(text: str) -> int:
+    """The most characters ``text`` may hold: as a paste of lines, or a document of ours."""
+    return portable.MAX_DOCUMENT_CHARS if portable.is_json(text) else MAX_PASTE_CHARS
 
 
 def _chatter(sentence: str) -> bool:

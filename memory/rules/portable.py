@@ -74,8 +74,8 @@ def _source(item: Mapping[str, Any]) -> provenance.Source:
     made = provenance.Source(
         kind=kind if kind in provenance.KINDS else provenance.Kind.IMPORTED,
         conversation=None,
-        learned_at=provenance.stamp(min(learned, now)),
-        changed_at=provenance.stamp(min(max(changed, learned), now)),
+        learned_at=provenance.stamp(learned),
+        changed_at=provenance.stamp(max(changed, learned)),
     )
     if item.get("pinned") is True and not provenance.is_pinned(made):
         made["pinned"] = True

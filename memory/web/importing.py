@@ -23,7 +23,7 @@ from core.people import acting_person, person_optional, person_required
 from core.throttling import MemoryImportThrottle, refuse_page
 from memory import importing, services, texts
 from memory.rules import portable, provenance
-from memory.rules.imports import MAX_PASTE_CHARS, PRODUCT_NAMES, PRODUCTS, too_long
+from memory.rules.imports import PRODUCT_NAMES, PRODUCTS, bound_of
 from memory.versions import version_of
 
 # What to send each assistant: our words, so its answer comes back in a form code reads well.
@@ -59,8 +59,7 @@ def preview(request: HttpRequest) -> HttpResponse:
     if (refused := refuse_page(request, MemoryImportThrottle)) is not None:
         return refused
     text, product = _pasted(request)
-    if too_long(text):
-        bound = portable.MAX_DOCUMENT_CHARS if portable.is_json(text) else MAX_PASTE_CHARS
+    if len(text) > (bound := bound_of(text)):
         limit = number_format(bound, force_grouping=True)
         return _form(request, text, product, error=TOO_LONG % {"count": limit})
     return _preview(request, text, product)
@@ -76,10 +75,9 @@ def save(request: HttpRequest) -> HttpResponse:
     if (refused := refuse_page(request, MemoryImportThrottle)) is not None:
         return refused
     product = _product(request)
-    ticked = request.POST.getlist("line")[:MAX_LINES]
+    ticked = request.POST.getlist("line")[: portable.MAX_ITEMS]
     if not ticked:
-        messages.info(request, _("Nothing was imported."), extra_tags=TAG)
-        return redirect(reverse("accounts:settings") + "?memory=open#memory")
+        return _nothing_imported(request)
     text = _as_paste(ticked)
     version = version_of(request.POST.get("version", ""))
     try:
@@ -105,13 +103,13 @@ def save(request: HttpRequest) -> HttpResponse:
             % {"count": count},
             extra_tags=TAG,
         )
-    else:
-        messages.info(request, _("Nothing was imported."), extra_tags=TAG)
+        return redirect(reverse("accounts:settings") + "?memory=open#memory")
+    return _nothing_imported(request)
+
+
+def _nothing_imported(request: HttpRequest) -> HttpResponse:
+    messages.info(request, _("Nothing was imported."), extra_tags=TAG)
     return redirect(reverse("accounts:settings") + "?memory=open#memory")
-
-
-# A preview offers at most this many lines (a full memory holds about 50).
-MAX_LINES = 2_000
 
 
 def _ticked(line: str, day: date | None, source: provenance.Source | None) -> str:

@@ -369,7 +369,7 @@ class MemoryImportView(APIView):
         data = ImportSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         text = data.validated_data["text"]
-        if imports.too_long(text):
+        if len(text) > imports.bound_of(text):
             raise PASTE_TOO_LONG
         dry_run = _dry_run(request)
         done = change_at_one_of(

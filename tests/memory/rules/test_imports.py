@@ -5,7 +5,7 @@ from datetime import date
 
 import pytest
 
-from memory.rules.imports import Candidate, read_paste
+from memory.rules.imports import MAX_CANDIDATES, Candidate, read_paste
 from memory.rules.persons import third_person
 
 
@@ -326,6 +326,4 @@ def test_a_date_followed_by_a_stop_is_read():
 
 def test_a_paste_offers_a_bounded_number_of_lines():
     """Each line meets the gate: 10,000 sentences must not mean 10,000 readings."""
-    from memory.rules.imports import MAX_CANDIDATES
-
     assert len(read_paste(("A b c. " * 10_000)[:50_000])) == MAX_CANDIDATES

@@ -253,6 +253,18 @@ def test_a_secret_is_refused_whatever_the_paste_lays_around_it(api, account, pas
     assert not MemoryVersion.objects.exists()
 
 
+@pytest.mark.parametrize("per_line", [1, 2, 3])
+def test_a_seed_phrase_laid_out_over_lines_is_refused_and_its_neighbours_kept(
+    api, account, per_line
+):
+    words = SEED_PHRASE.split()
+    lines = [" ".join(words[i : i + per_line]) for i in range(0, len(words), per_line)]
+    paste = "- Likes figs\n" + "\n".join(f"- {line}" for line in lines) + "\n- Plays chess"
+    body = do_import(api, paste).json()
+    assert body["added"] == ["Likes figs", "Plays chess"]
+    assert body["refused"] == {"secret": len(lines)}
+
+
 def test_a_line_is_known_whatever_its_apostrophes_or_code_marks(api, account):
     memory_with(account, "Doesn’t eat meat", "Uses `vim` daily", owed=False)
     body = do_import(api, "- Doesn’t eat meat\n- Uses `vim` daily\n- Doesn't eat meat").json()

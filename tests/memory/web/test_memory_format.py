@@ -11,6 +11,7 @@ from django.conf import settings
 
 from chat.models import Conversation
 from memory.models import Memory
+from memory.rules.budget import list_tokens
 from memory.rules.provenance import Kind, source
 from tests.memory.helpers import memory_with
 
@@ -170,8 +171,6 @@ def test_a_whole_export_longer_than_a_paste_is_read(api, other_api, account, set
 
 
 def test_a_list_exactly_at_the_cap_comes_back_whole(api, other_api, account, settings):
-    from memory.rules.budget import list_tokens
-
     lines = [f"Visited city number {i} in spring" for i in range(20)]
     settings.MEMORY_TOKEN_LIMIT = list_tokens(lines)
     memory_with(account, *lines, owed=False)
