@@ -166,6 +166,25 @@ def lines_of_every_version(*, memory_id: int) -> set[str]:
     return found
 
 
+def with_earlier_wordings(*, memory_id: int, lines: Sequence[str]) -> list[str]:
+    """``lines`` and every wording they replaced, by hand or by a pass (the versions' from → to
+    pairs, followed back): deleting a line forgets what it said before an edit too."""
+    earlier: dict[str, set[str]] = {}
+    for changed in MemoryVersion.objects.filter(memory_id=memory_id).values_list(
+        "changed", flat=True
+    ):
+        for old, new in changed:
+            earlier.setdefault(forget_key(new), set()).add(old)
+    found = list(dict.fromkeys(lines))
+    seen = {forget_key(line) for line in found}
+    for line in found:  # grows while read: each wording's own earlier ones
+        for old in sorted(earlier.get(forget_key(line), ())):
+            if forget_key(old) not in seen:
+                seen.add(forget_key(old))
+                found.append(old)
+    return found
+
+
 def forget(*, memory_id: int, removed: Sequence[str], kept: Sequence[str]) -> None:
     """Take forgotten lines out of every stored version and change record, by normalised text,
     in the caller's transaction. A line still listed (``kept``, say re-cased) stays."""

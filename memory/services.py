@@ -525,10 +525,11 @@ def _change_by_hand(
         with transaction.atomic():
             if write_lines(memory=memory, lines=after, tokens=tokens, kind=kind, pairs=pairs):
                 if kind == MemoryEvent.Kind.DELETE_LINE:
-                    # Forgetting is final: the line leaves every version and a tombstone
-                    # blocks passes, restores and merges. (An edit's old wording stays.)
-                    history.forget(memory_id=memory.pk, removed=removed, kept=after)
-                    tombstones.bury(memory_id=memory.pk, lines=removed, unless_in=after)
+                    # Forgetting is final: the line and its earlier wordings leave every
+                    # version, and a tombstone blocks passes, restores and merges.
+                    gone = history.with_earlier_wordings(memory_id=memory.pk, lines=removed)
+                    history.forget(memory_id=memory.pk, removed=gone, kept=after)
+                    tombstones.bury(memory_id=memory.pk, lines=gone, unless_in=after)
                 _forget_in_pending_merges(owner_id, removed=removed, kind=kind)
                 break
         if expected is not None:

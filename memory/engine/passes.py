@@ -372,8 +372,9 @@ def _keep_forgetting_final(memory: Memory, work: Work, rewrite: Rewrite) -> None
     only an undoable removal."""
     after = rewrite.lines
     if rewrite.forgotten:
-        history.forget(memory_id=memory.pk, removed=rewrite.forgotten, kept=after)
-        tombstones.bury(memory_id=memory.pk, lines=rewrite.forgotten, unless_in=after)
+        gone = history.with_earlier_wordings(memory_id=memory.pk, lines=rewrite.forgotten)
+        history.forget(memory_id=memory.pk, removed=gone, kept=after)
+        tombstones.bury(memory_id=memory.pk, lines=gone, unless_in=after)
         if rewrite.lines != memory.lines:
             known = dict(zip(memory.lines, sources_of(memory), strict=True))
             history.hold_forgotten(

@@ -17,7 +17,13 @@ from typing import Final
 
 from memory.rules import portable, provenance
 from memory.rules.lines import clean_text
-from memory.rules.persons import assistant_speaking, language_of, third_person, without_subject
+from memory.rules.persons import (
+    assistant_speaking,
+    language_of,
+    speaker,
+    third_person,
+    without_subject,
+)
 
 # Where a paste comes from, as the person says: kept on each imported line, named on the page.
 PRODUCT_NAMES: Final = {"chatgpt": "ChatGPT", "claude": "Claude", "gemini": "Gemini"}
@@ -91,16 +97,19 @@ def read_paste(text: str) -> list[Candidate]:
             continue
         items.append((heading, stripped))
     language = language_of(text)
+    read = [(heading, *_unmarked(item)) for heading, item in items]
+    # Prose that speaks to the person (or of "the user"): its "I" is the assistant's. A list
+    # may mix the two for the person ("- I live …", "- You work …").
+    addressed = not marked and _addressed([_plain(body) for _, body, _ in read])
     found: list[Candidate] = []
-    for heading, item in items:
-        body, dated = _unmarked(item)
+    for heading, body, dated in read:
         whole = _plain(body)
         around = [without_subject(whole)]
         if heading:
             around.append(f"{heading}: {around[0]}")
         for sentence in _SENTENCE_END_RE.split(whole):
-            said = _plain(sentence)
-            if _chatter(said):
+            said = _plain(_after_intro(sentence, addressed=addressed))
+            if _chatter(said, addressed=addressed):
                 continue
             line = _line(said, language)
             if line:
@@ -116,12 +125,29 @@ def bound_of(text: str) -> int:
     return portable.MAX_DOCUMENT_CHARS if portable.is_json(text) else MAX_PASTE_CHARS
 
 
-def _chatter(sentence: str) -> bool:
+def _chatter(sentence: str, *, addressed: bool) -> bool:
     """The product talking to the person, never a fact: a question, an exclamation of a few
-    words ("Sure!"), or the assistant speaking of itself to them."""
+    words ("Sure!"), the assistant speaking of itself to them, or its "I" where the paste
+    speaks to them ("That's all I have", "Non ho date precise")."""
     if sentence.endswith("?") or (sentence.endswith("!") and len(sentence.split()) <= 3):
         return True
-    return assistant_speaking(sentence)
+    return assistant_speaking(sentence) or (addressed and speaker(sentence) == "first")
+
+
+def _addressed(bodies: list[str]) -> bool:
+    """Whether the paste says its facts to the person ("You live …", "The user lives …"), at
+    least twice as often as in their own words ("I live …")."""
+    said = [speaker(s) for body in bodies for s in _SENTENCE_END_RE.split(body)]
+    named = sum(without_subject(body) != body for body in bodies)
+    return said.count("second") + named >= 2 * max(1, said.count("first"))
+
+
+def _after_intro(sentence: str, *, addressed: bool) -> str:
+    """The sentence after the product's intro on the same line ("Here's what I know: You …")."""
+    intro, colon, rest = sentence.partition(": ")
+    if colon and rest[:1].isupper() and _chatter(intro, addressed=addressed):
+        return rest
+    return sentence
 
 
 def _plausible(day: date | None) -> date | None:

@@ -99,8 +99,24 @@ _IT_VERBS: Final = (
     ("occupo", "occupi", "occupa"),
     ("interesso", "interessi", "interessa"),
     ("trovo", "trovi", "trova"),
+    ("vengo", "vieni", "viene"),
+    ("esco", "esci", "esce"),
+    ("tengo", "tieni", "tiene"),
+    ("rimango", "rimani", "rimane"),
+    ("conosco", "conosci", "conosce"),
+    ("viaggio", "viaggi", "viaggia"),
+    ("ascolto", "ascolti", "ascolta"),
+    ("guardo", "guardi", "guarda"),
+    ("guido", "guidi", "guida"),
+    ("pratico", "pratichi", "pratica"),
+    ("frequento", "frequenti", "frequenta"),
+    ("possiedo", "possiedi", "possiede"),
+    ("spero", "speri", "spera"),
+    ("penso", "pensi", "pensa"),
+    ("credo", "credi", "crede"),
 )
 _IT_THIRD: Final = {form: third for *forms, third in _IT_VERBS for form in forms}
+_IT_SECOND: Final = frozenset(second for _, second, _ in _IT_VERBS)
 _IT_VERB_ALTERNATIVES: Final = "|".join(sorted(_IT_THIRD, key=len, reverse=True))
 # "ti piacciono" / "mi piace" → "gli piacciono" / "gli piace".
 _IT_LIKES_RE: Final = re.compile(r"^(?:(?:a\s+)?(?:me|te)\s+|mi\s+|ti\s+)(piace|piacciono)\b", re.I)
@@ -218,19 +234,34 @@ def language_of(text: str) -> str | None:
 
 # What a product says around a fact ("You mentioned that …", "Based on our chats, …"): the
 # fact is the rest.
+# The assistant saying it knows: "I remember that …", "Ricordo che …", "Je sais que …".
+_KNOWS: Final = (
+    r"(?:i\s+(?:also\s+)?(?:know|remember|recall|understand)\s+(?:that\s+|(?=you\b))"
+    r"|(?:mi\s+)?ricordo\s+che\s+|so\s+che\s+|je\s+sais\s+qu(?:e\s+|')"
+    r"|je\s+me\s+souviens\s+qu(?:e\s+|')|j'ai\s+retenu\s+qu(?:e\s+|'))"
+)
 _FRAME_RE: Final = re.compile(
-    r"^(?:(?:you|i|the\s+user|user)\s+(?:also\s+)?(?:mentioned|said|told\s+me|noted|shared"
-    r"|explained)|(?:mi\s+)?(?:hai|ha)\s+(?:anche\s+)?(?:menzionato|detto|raccontato|spiegato)"
+    rf"^(?:{_KNOWS}|"
+    r"(?:(?:you|i|the\s+user|user)(?:'ve|\s+have)?\s+(?:also\s+)?(?:mentioned|said|told\s+me"
+    r"|noted|shared|explained)|(?:mi\s+)?(?:hai|ha)\s+(?:anche\s+)?(?:menzionato|detto|raccontato|spiegato)"
     r"|(?:vous\s+(?:m'|nous\s+)?avez|tu\s+(?:m')?as|il\s+(?:m')?a|elle\s+(?:m')?a|(?:m')?a)\s+"
     r"(?:aussi\s+)?(?:mentionné|dit|indiqué|expliqué"
-    r"|précisé))\s+(?:that\s+|che\s+|que\s+|qu')?",
+    r"|précisé))\s+(?:that\s+|che\s+|que\s+|qu')?)",
     re.IGNORECASE,
 )
 _LEAD_IN_RE: Final = re.compile(
     r"^(?:based\s+on|according\s+to|from\s+(?:what|our)|as\s+far\s+as|in\s+our|over\s+our"
     r"|da\s+quello|secondo|in\s+base\s+a|dalle\s+nostre|d'après|selon|dans\s+nos|de\s+ce\s+que)"
-    r"[^,]{0,60},\s+",
+    rf"[^,]{{0,60}}?(?:,\s+|\s+(?={_KNOWS}))",
     re.IGNORECASE,
+)
+# A lead-in of no content before the person ("On the personal side, you …", "Beyond that, I
+# recall …"): lower-case words only, so "In 2020, you …" and "In Paris, you …" keep theirs.
+# One word alone is a connective ("Also", "Inoltre"), never a name ("Sarah, you said …").
+_ASIDE_RE: Final = re.compile(
+    r"^(?:[A-Za-zÀ-ÿ][a-zà-ÿ']*(?:\s+[a-zà-ÿ']+){1,5}|(?i:also|besides|plus|otherwise|moreover"
+    r"|furthermore|inoltre|poi|infine|anche|aussi|enfin|ensuite|sinon|[a-zà-ÿ]+(?:ly|mente|ment))),\s+"
+    r"(?=(?i:you|you're|you've|i|i'm|i've|tu|vous|je)\b|(?i:j'|t'))"
 )
 
 
@@ -249,6 +280,20 @@ _SECOND_RE: Final = re.compile(
 )
 
 
+def speaker(text: str) -> str | None:
+    """Who a sentence is said by: "first" ("I …", "Sono …"), "second" ("You …", "Vivi …") or
+    None (the third person, "The user …", or both persons)."""
+    said = without_frame(without_subject(text))
+    first = bool(_FIRST_RE.search(said))
+    verb = _IT_VERB_RE.match(said)
+    second = bool(_SECOND_RE.search(said)) or (
+        verb is not None and verb["verb"].lower() in _IT_SECOND
+    )
+    if first == second:
+        return None
+    return "first" if first else "second"
+
+
 def assistant_speaking(text: str) -> bool:
     said = without_frame(without_subject(text))
     return bool(_FIRST_RE.search(said) and _SECOND_RE.search(said))
@@ -256,7 +301,8 @@ def assistant_speaking(text: str) -> bool:
 
 def without_frame(text: str) -> str:
     """``text`` without a product's frame around the fact, if it has one."""
-    return _FRAME_RE.sub("", _LEAD_IN_RE.sub("", text, count=1), count=1)
+    text = _ASIDE_RE.sub("", _LEAD_IN_RE.sub("", text, count=1), count=1)
+    return _FRAME_RE.sub("", text, count=1)
 
 
 def without_subject(text: str) -> str:
@@ -301,6 +347,8 @@ def _en_rest(text: str) -> str:
             return found.group()
         return f"{found['joint']} {found['adverbs']}{_third(verb)}"
 
+    for form, said in _EN_FIXED:  # "… and you're trying to …"
+        text = re.sub(rf"\b(and|but|or)\s+(?:{form})\b", rf"\1 {said}", text, flags=re.I)
     text = _EN_AND_RE.sub(and_verb, text)
     return _EN_OBJECTS_RE.sub(lambda m: _kept_case(m.group(), _EN_OBJECT_FOR), text)
 

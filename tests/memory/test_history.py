@@ -398,6 +398,38 @@ def test_a_line_edited_by_hand_stays_in_the_history_so_the_edit_can_be_undone(
     assert Memory.objects.get().lines == ["Name is Anna", "Lives in Boulder"]
 
 
+def test_deleting_an_edited_line_forgets_its_earlier_wordings_too(api, account, memory_model):
+    """Edited by hand, then by a pass, then deleted: no version restored brings back any
+    wording, and a pass cannot add one again."""
+    add(api, "Name is Anna", "Has diabetes")
+    with_first = newest(api)["version"]
+    edited = api.patch(
+        "/api/v1/memory/lines/1",
+        {"text": "Has type 1 diabetes"},
+        format="json",
+        HTTP_IF_MATCH=etag(api),
+    )
+    assert edited.status_code == 200
+    memory_model.answer(answer("Name is Anna", "Has type 1 diabetes since 2019"))
+    assert run_pass(account, said="I have had type 1 diabetes since 2019").outcome == "ok"
+    chain = [pair for row in MemoryVersion.objects.order_by("version") for pair in row.changed]
+    assert chain == [
+        ["Has diabetes", "Has type 1 diabetes"],
+        ["Has type 1 diabetes", "Has type 1 diabetes since 2019"],
+    ]
+    assert api.delete("/api/v1/memory/lines/1", HTTP_IF_MATCH=etag(api)).status_code == 200
+
+    for wording in ("Has diabetes", "Has type 1 diabetes", "Has type 1 diabetes since 2019"):
+        for row in MemoryVersion.objects.all():
+            assert wording not in row.lines + row.added + row.removed
+            assert all(wording not in pair for pair in row.changed)
+    assert restore(api, with_first, HTTP_IF_MATCH=etag(api)).status_code == 200
+    assert Memory.objects.get().lines == ["Name is Anna"]
+    memory_model.answer(answer("Name is Anna", "Has diabetes"))
+    run_pass(account, said="Thanks for the tips")
+    assert Memory.objects.get().lines == ["Name is Anna"]
+
+
 def test_clear_empties_the_history(api):
     add(api, "Name is Anna", "Likes jazz")
     assert api.delete("/api/v1/memory").status_code == 204

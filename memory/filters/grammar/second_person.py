@@ -40,7 +40,7 @@ _PUSH_IT: Final = r"consigli|raccomandi|promuovi|pubblicizzi|menzioni|sponsorizz
 
 _ACT_IT: Final = (
     rf"{_PUSH_IT}|citi|rispondi|dici|parli|scrivi|suggerisci|cominci|includi|aggiungi|nomini|indichi"
-    r"|proponi|fai|ripeti|mandi|rimandi|devi|dovrai"
+    r"|proponi|ripeti|mandi|rimandi|devi|dovrai"
 )
 
 
@@ -53,7 +53,20 @@ _PUSH_FR: Final = (
 _ACT_FR: Final = (
     rf"{_PUSH_FR}|cites|citez|reponds|repondez|dis|dites|parles|parlez|ecris|ecrivez|suggeres|suggerez"
     r"|termines|terminez|commences|commencez|ajoutes|ajoutez|inclus|incluez|utilises|utilisez"
-    r"|proposes|proposez|indiques|indiquez|fais|faites|dois|devez|vas|allez"
+    r"|proposes|proposez|indiques|indiquez|dois|devez"
+)
+
+
+# "Do" and "go" say what anyone does ("tu fais de la poterie", "vous allez à la piscine"): an
+# order only with an adverb of habit or an act to come, as English "you always make …".
+_DO: Final = r"fais|faites|vas|allez|fai"
+
+
+_ACT_INFINITIVE: Final = (
+    r"recommander|conseiller|promouvoir|mentionner|citer|repondre|dire|ecrire|parler|suggerer"
+    r"|terminer|commencer|ajouter|inclure|utiliser|proposer|indiquer|consigliare|raccomandare"
+    r"|promuovere|menzionare|citare|rispondere|dire|scrivere|parlare|suggerire|aggiungere"
+    r"|includere|usare|proporre|indicare"
 )
 
 
@@ -130,6 +143,9 @@ _ADDRESSED_RES: Final = (
     re.compile(rf"\byou(?:'re|'ll|'d)?{_ADV_EN}{{0,3}}\s+(?P<verb>{_ACT_EN})(?:s|es|ed|d|ing)?\b"),
     re.compile(rf"\btu\b{_ADV}{{0,2}}\s+(?P<verb>{_ACT_IT}|{_ACT_FR}|{_ACT_ES}|{_ACT_PT})\b"),
     re.compile(rf"\bvous{_ADV}{{0,2}}\s+(?P<verb>{_ACT_FR})\b"),
+    re.compile(
+        rf"\b(?:tu|vous){_ADV}{{0,2}}\s+(?P<verb>{_DO})(?:{_ADV}{{1,2}}\b|\s+(?:{_ACT_INFINITIVE})\b)"
+    ),
     # The assistant named as the one who pushes: "Likes when the assistant recommends X".
     re.compile(
         rf"(?:\b(?:the|this|your|l'|el|der|die|o|a) ?|^)(?:ai |virtual )?(?:assistant[ea]?"
@@ -147,8 +163,8 @@ _ADDRESSED_RES: Final = (
     # Many Italian second persons are also plural nouns ("consigli"): only after "che", "quando",
     # "se", or before "sempre", "solo", "mai".
     re.compile(
-        rf"\b(?:che|quando|se)\s+(?:(?:{_ADVERBS}|{_OBJECTS})\s+){{0,2}}(?P<verb>{_ACT_IT})\b"
-        rf"|(?:^|[.;:!?(]\s*)(?P<verb2>{_ACT_IT})\s+(?:sempre|solo|soltanto|mai)\b"
+        rf"\b(?:che|quando|se)\s+(?:(?:{_ADVERBS}|{_OBJECTS})\s+){{0,2}}(?P<verb>{_ACT_IT}|fai)\b"
+        rf"|(?:^|[.;:!?(]\s*)(?P<verb2>{_ACT_IT}|fai)\s+(?:sempre|solo|soltanto|mai)\b"
     ),
 )
 

@@ -327,3 +327,59 @@ def test_a_date_followed_by_a_stop_is_read():
 def test_a_paste_offers_a_bounded_number_of_lines():
     """Each line meets the gate: 10,000 sentences must not mean 10,000 readings."""
     assert len(read_paste(("A b c. " * 10_000)[:50_000])) == MAX_CANDIDATES
+
+
+# --- Prose that speaks to the person ------------------------------------------------------------
+
+
+def test_prose_drops_the_assistants_own_words_around_the_facts():
+    """Its intro on the fact's own line, its "I" where it speaks to the person, the frames it
+    says it knows with, and connectives before "you"."""
+    paste = (
+        "Going by what we discussed, this is what I know: You teach chemistry in Leeds. "
+        "You've told me that you're learning the cello. Apart from that, you keep bees and "
+        "you're building a shed. I don't have dates for any of this — glad to fix anything."
+    )
+    assert texts(paste) == [
+        "Teaches chemistry in Leeds",
+        "Is learning the cello",
+        "Keeps bees and is building a shed",
+    ]
+
+
+def test_italian_and_french_prose_lose_the_frame_and_the_assistants_first_person():
+    italian = (
+        "Da quello che mi hai raccontato so che abiti a Lecce. Hai due gatti e tua sorella "
+        "insegna a Bari. Non ho altre informazioni."
+    )
+    assert texts(italian) == ["Abita a Lecce", "Ha due gatti e sua sorella insegna a Bari"]
+    french = "Je sais que tu habites à Nancy. Tu as un vélo cargo. Je n'ai rien d'autre en mémoire."
+    assert texts(french) == ["Habite à Nancy", "A un vélo cargo"]
+
+
+def test_a_list_may_say_the_persons_facts_with_i_and_you_alike():
+    paste = "I grew up in Bari.\nYou work at a bakery.\nI keep a vegetable garden.\nYou swim."
+    assert texts(paste) == [
+        "Grew up in Bari",
+        "Works at a bakery",
+        "Keeps a vegetable garden",
+        "Swims",
+    ]
+
+
+def test_a_name_before_a_comma_is_kept_and_a_connective_goes():
+    assert third_person("Also, you play chess") == "Plays chess"
+    assert third_person("Luca, you said, plays chess") == "Luca, you said, plays chess"
+    assert third_person("In 2019, you moved to Oslo") == "In 2019, you moved to Oslo"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "line"),
+    [
+        ("Vengo da Trento", "Viene da Trento"),
+        ("Esci a correre ogni mattina", "Esce a correre ogni mattina"),
+        ("Conosco bene il tedesco", "Conosce bene il tedesco"),
+    ],
+)
+def test_common_italian_irregular_verbs_become_third_person(sentence, line):
+    assert third_person(sentence, "it") == line

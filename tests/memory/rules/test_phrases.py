@@ -138,6 +138,8 @@ _OTHER_JOBS = {
     "memory/filters/grammar/lexicon.py",
     "memory/filters/credentials.py",
     "memory/filters/access_codes.py",
+    # Another product's frame around a fact it pastes ("I remember that you …").
+    "memory/rules/persons.py",
     # The answer's "forget" key (a field name, not a phrase the person says).
     "memory/rules/edits.py",
 }

@@ -290,3 +290,11 @@ def test_a_dry_run_that_is_not_true_or_false_is_a_400_and_imports_nothing(api, a
     assert response.status_code == 400
     assert response.json()["code"] == "invalid"
     assert not MemoryVersion.objects.exists()
+
+
+def test_what_the_person_does_said_to_them_in_french_is_imported_not_refused(api, account):
+    """ "Tu fais …" is a fact when a paste says it to the person, not an order to the assistant."""
+    paste = "- Vous faites de l'escalade le samedi\n- Tu vas au bureau en tram\n- Tu fais du pain"
+    body = preview(api, paste, product="claude").json()
+    assert body["added"] == ["Fait de l'escalade le samedi", "Va au bureau en tram", "Fait du pain"]
+    assert body["refused"] == {}
