@@ -3,9 +3,10 @@
 `make run` keeps its data in SQLite: a daily and a weekly snapshot go under ``BACKUP_DIR``,
 taken with SQLite's online backup API (consistent while the product runs), and the oldest go
 (7 daily, 4 weekly). Each snapshot records when it was taken. ``make restore SNAPSHOT=…``
-copies one back, migrates it, then replays the erasure journal (``core.erasures``) from that
-moment: accounts deleted, memories cleared, lines deleted or forgotten since stay gone.
-Production backs up PostgreSQL with its own tools, then runs the same replay (README).
+copies one back (never under a running ``make run``), migrates it, then replays the erasure
+journal (``core.erasures``) from that moment: accounts, clears, lines, chats and withdrawn
+messages erased since stay gone, and everyone signs in again. Production backs up PostgreSQL
+with its own tools, then runs the same replay (README).
 """
 
 from __future__ import annotations
@@ -14,18 +15,22 @@ import os
 import sqlite3
 from collections import Counter
 from contextlib import closing
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from django.conf import settings
+from django.contrib.sessions.models import Session
 from django.core.management import call_command
 from django.db import connection, connections
 from django.utils import timezone
 
-from accounts import services
+from accounts import services, tokens
 from accounts.models import User
-from core import erasures
+from chat import chats
+from chat.models import Conversation, Message, Project
+from chat.services import conversations, withdrawing
+from core import erasures, running
 from core.errors import Invalid
 from memory import facade
 
@@ -35,6 +40,11 @@ MARK = "whizi_snapshot"  # the table a snapshot says when it was taken in
 class NotEmbedded(Invalid):
     code = "not_embedded"
     detail = "Snapshots are for the embedded SQLite database; back up PostgreSQL with its tools."
+
+
+class ProductRunning(Invalid):
+    code = "product_running"
+    detail = "make run is still running on this data folder: stop it, then restore."
 
 
 class NotASnapshot(Invalid):
@@ -127,6 +137,8 @@ def restore(snapshot: Path) -> Counter[str]:
     erasure made after it. The replayed erasures, counted by kind."""
     database = _database()
     since = taken_at(snapshot)  # checked whole before anything is overwritten
+    if running.running(settings.DATA_DIR):
+        raise ProductRunning
     connections.close_all()
     if database.exists():  # the database as it was, in case the restore was a mistake
         kept = Path(settings.BACKUP_DIR) / f"before-restore-{timezone.now():%Y%m%dT%H%M%S}.sqlite3"
@@ -146,38 +158,95 @@ def restore(snapshot: Path) -> Counter[str]:
         return Counter()  # embedded, nothing was ever erased: the journal is made by the first
 
 
+def prune_journal() -> int:
+    """Journal entries older than any backup kept go (``ERASURE_JOURNAL_KEEP_DAYS``)."""
+    return erasures.prune(timezone.now() - timedelta(days=settings.ERASURE_JOURNAL_KEEP_DAYS))
+
+
 def replay(since: datetime) -> Counter[str]:
-    """Apply again every erasure journaled after ``since``: each is idempotent."""
+    """Apply again every erasure journaled after ``since`` (each is idempotent), then sign
+    everyone out and expire what has expired: a session, token or temporary chat ended after
+    the backup is back with it. The replayed erasures, counted by kind."""
     done: Counter[str] = Counter()
     with erasures.replaying():  # journaled already
         for entry in erasures.since(since):
             _replay(entry, done)
+        tokens.end_every_token()
+        Session.objects.all().delete()
+        services.delete_idle_guests()
+        chats.delete_expired_temporary_chats()
     return done
 
 
 def _replay(entry: dict[str, Any], done: Counter[str]) -> None:
-    kind, owner, memory = entry.get("kind"), entry.get("owner"), entry.get("memory")
-    if kind == erasures.ACCOUNT and isinstance(owner, int):
-        user = User.objects.filter(pk=owner).first()
-        if user is not None:
+    """One entry again, counted when this database still held what it names."""
+    kind = entry.get("kind")
+    if kind in (erasures.ACCOUNT, erasures.CLEAR, erasures.LINES):
+        user = _person(entry.get("owner"))
+        if user is None:
+            return
+        if kind == erasures.ACCOUNT:
             services.delete_account(user=user)
-    elif kind == erasures.CLEAR and isinstance(memory, int):
-        if (owner := facade.memory_owner(memory_id=memory)) is not None:
-            facade.clear_memory(owner_id=owner)
-    elif kind == erasures.MERGE and isinstance(owner, int):
+        elif kind == erasures.CLEAR:
+            facade.clear_memory(owner_id=user.pk)
+        else:
+            facade.erase_lines(owner_id=user.pk, digests=list(entry.get("digests") or []))
+    elif kind == erasures.MERGE:
         # The guest went into the account: merged again, so the account's later erasures reach
         # what it brought; with no account to go into, it goes.
-        guest = User.objects.filter(pk=owner, is_guest=True).first()
-        into = entry.get("into")
-        account = (
-            User.objects.filter(pk=into, is_guest=False).first() if isinstance(into, int) else None
-        )
-        if guest is not None and account is not None:
+        guest = _person(entry.get("owner"), is_guest=True)
+        account = _person(entry.get("into"), is_guest=False)
+        if guest is None:
+            return
+        if account is not None:
             services.merge_guest(guest=guest, account=account)
-        elif guest is not None:
+        else:
             services.delete_account(user=guest)
-    elif kind == erasures.LINES and isinstance(memory, int):
-        facade.erase_lines(memory_id=memory, digests=list(entry.get("digests") or []))
+    elif kind == erasures.CHATS:
+        projects = _rows(Project, entry.get("projects"))
+        chats_back = _rows(Conversation, entry.get("conversations"))
+        if not projects and not chats_back:
+            return
+        for project in projects:
+            conversations.delete_project(project=project)
+        for conversation in chats_back:
+            if Conversation.objects.filter(pk=conversation.pk).exists():  # not with a project
+                conversations.delete_conversation(conversation=conversation)
+    elif kind == erasures.MESSAGE:
+        if not _withdraw_again(entry):
+            return
     else:
         return
     done[str(kind)] += 1
+
+
+def _person(value: Any, **also: Any) -> User | None:
+    """The person a journal key names, if this database holds that very one."""
+    found = erasures.unkey(value)
+    if found is None:
+        return None
+    return User.objects.filter(pk=found[0], date_joined=found[1], **also).first()
+
+
+def _rows(model: type[Project | Conversation], values: Any) -> list[Any]:
+    named = [found for value in values or [] if (found := erasures.unkey(value))]
+    return [
+        row for pk, made in named if (row := model.objects.filter(pk=pk, created_at=made).first())
+    ]
+
+
+def _withdraw_again(entry: dict[str, Any]) -> bool:
+    """The message is back, and was the last when it was withdrawn: withdrawn again, with what
+    memory learned from it."""
+    (conversation,) = _rows(Conversation, [entry.get("conversation")]) or (None,)
+    message = erasures.unkey(entry.get("message"))
+    if conversation is None or message is None:
+        return False
+    pk, made = message
+    if not Message.objects.filter(pk=pk, created_at=made, conversation=conversation).exists():
+        return False
+    try:
+        withdrawing.withdraw_last_message(conversation, pk)
+    except (withdrawing.MessageNotFound, withdrawing.NotLastMessage):
+        return False
+    return True

@@ -123,7 +123,11 @@ def merge_guest(*, guest: User, account: User) -> None:
         tokens.end_all_tokens(guest.pk)
         if outcome is facade.MergeOutcome.MERGED:
             User.objects.filter(pk=guest.pk, is_guest=True).delete()
-            erasures.record(erasures.MERGE, owner=guest.pk, into=account.pk)
+            erasures.record(
+                erasures.MERGE,
+                owner=erasures.key(guest.pk, guest.date_joined),
+                into=erasures.key(account.pk, account.date_joined),
+            )
         else:
             # Kept, merging; housekeeping resends the task until done.
             User.objects.filter(pk=guest.pk).update(is_active=False, merging_into=account)
@@ -148,8 +152,13 @@ def finish_guest_merge(*, guest_id: int, account_id: int) -> bool:
     outcome = facade.merge_memories(from_owner_id=guest_id, into_owner_id=account_id)
     if outcome is not facade.MergeOutcome.MERGED:
         return False
+    joined = User.objects.filter(pk=account_id).values_list("date_joined", flat=True).first()
     User.objects.filter(pk=guest_id, is_guest=True).delete()
-    erasures.record(erasures.MERGE, owner=guest_id, into=account_id)
+    erasures.record(
+        erasures.MERGE,
+        owner=erasures.key(guest_id, guest.date_joined),
+        into=None if joined is None else erasures.key(account_id, joined),
+    )
     return True
 
 
@@ -198,7 +207,7 @@ def delete_account(*, user: User) -> None:
                 facade.forget_owner(owner_id=user.pk)
                 User.objects.filter(pk=user.pk).delete()
                 # Kept apart from the database, so no backup restored later brings it back.
-                erasures.record(erasures.ACCOUNT, owner=user.pk)
+                erasures.record(erasures.ACCOUNT, owner=erasures.key(user.pk, user.date_joined))
             return
         except IntegrityError:
             # A row written between the locks and the delete: retry.

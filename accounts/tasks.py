@@ -10,10 +10,12 @@ from accounts import backups, passwords, services, tokens
 
 @shared_task(name="accounts.housekeeping", ignore_result=True)
 def housekeeping() -> None:
-    """Hourly: delete idle guests and expired tokens; resend unfinished merges."""
+    """Hourly: delete idle guests and expired tokens; resend unfinished merges; forget journal
+    entries older than any backup kept."""
     services.delete_idle_guests()
     services.resume_guest_merges()
     tokens.delete_expired_tokens()
+    backups.prune_journal()
 
 
 @shared_task(name="accounts.backup_database", ignore_result=True)

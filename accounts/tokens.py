@@ -32,6 +32,11 @@ def end_all_tokens(user_id: int) -> None:
     AuthToken.objects.filter(user_id=user_id).delete()
 
 
+def end_every_token() -> None:
+    """Everyone's tokens end (a restored backup may hold tokens ended after it)."""
+    AuthToken.objects.all().delete()
+
+
 def delete_expired_tokens() -> int:
     """Housekeeping: expired tokens go (the authentication refuses them already)."""
     deleted, _ = AuthToken.objects.filter(expiry__lt=timezone.now()).delete()

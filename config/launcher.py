@@ -50,6 +50,8 @@ from pathlib import Path
 from types import FrameType
 from typing import Any, Final
 
+from core import running
+
 ROOT: Final = Path(__file__).resolve().parent.parent
 # The header of the question "are you the server this run started?" (config/health.py).
 RUN_HEADER: Final = "Whizi-Run"
@@ -294,12 +296,22 @@ def main() -> int:
         return 1
     for folder in ("queue", "processed", "control"):
         Path(data_dir, "broker", folder).mkdir(parents=True, exist_ok=True)
+    held = running.hold(data_dir)  # a restore refuses to run while we hold it
+    if held is None:
+        say(
+            f"whizi: another `make run` uses {data_dir}. Stop it first, or give this one its"
+            " own folder (DATA_DIR=…).",
+            error=True,
+        )
+        listener.close()
+        return 1
     launcher = Launcher(port=port, data_dir=data_dir, stop=stop)
     try:
         return launcher.serve(listener)
     finally:
         listener.close()
         launcher.stop_everything()
+        held.close()
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ from typing import Any
 import environ
 from corsheaders.defaults import default_headers as default_cors_headers
 
+from config import keys
 from config.offline import use_offline_environment
 from core.rates import parse_rate
 
@@ -30,9 +31,19 @@ TESTING = env.bool("TESTING", default=False)
 
 # Off unless asked for: `make run` is the product, with its own error pages.
 DEBUG = env.bool("DEBUG", default=False)
-SECRET_KEY = env.str("SECRET_KEY", default="" if PRODUCTION else "embedded-insecure-dev-key")
+# Embedded: a key of the data folder's own, made on its first start (config/keys.py).
+SECRET_KEY = env.str("SECRET_KEY", default="") or (
+    "" if PRODUCTION else keys.embedded_secret_key(DATA_DIR)
+)
 if not SECRET_KEY:
     raise environ.ImproperlyConfigured("SECRET_KEY must be set in production.")
+# Old keys still checked (Django's rotation). Tombstones are matched with these too, so keep a
+# rotated key here for as long as forgotten lines must stay forgotten (memory/tombstones.py).
+SECRET_KEY_FALLBACKS = env.list("SECRET_KEY_FALLBACKS", default=[])
+TOMBSTONE_KEY_FALLBACKS = [
+    *SECRET_KEY_FALLBACKS,
+    *([] if PRODUCTION else [keys.LEGACY_EMBEDDED_KEY]),
+]
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=[] if PRODUCTION else ["127.0.0.1", "localhost"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
@@ -390,6 +401,8 @@ ERASURE_JOURNAL = env.str("ERASURE_JOURNAL", default=str(DATA_DIR / "erasures.js
 BACKUP_DIR = Path(env.str("BACKUP_DIR", default=str(DATA_DIR / "backups")))
 BACKUP_KEEP_DAILY = env.int("BACKUP_KEEP_DAILY", default=7)
 BACKUP_KEEP_WEEKLY = env.int("BACKUP_KEEP_WEEKLY", default=4)
+# Entries older than this go (hourly): keep it longer than your oldest backup is kept.
+ERASURE_JOURNAL_KEEP_DAYS = env.int("ERASURE_JOURNAL_KEEP_DAYS", default=42)
 
 CELERY_BEAT_SCHEDULE = {
     "memory-sweep-owed-passes": {

@@ -20,6 +20,8 @@ if worker := os.environ.get("PYTEST_XDIST_WORKER"):
     os.environ["REDIS_URL"] = urlunsplit(url._replace(path=f"/{number}"))
 os.environ["PRODUCTION"] = "false"
 os.environ["TESTING"] = "true"
+# Not the embedded key made under DATA_DIR: tests write nothing into the checkout.
+os.environ.setdefault("SECRET_KEY", "tests-only-secret-key")
 
 from config.database import STALL_SECONDS, session_options, stall_seconds
 from config.settings import *  # noqa: F403

@@ -1,16 +1,20 @@
 """The erasure journal: what people deleted, kept apart from the database so that restoring a
 backup never brings it back (issue 30, point 4).
 
-Each account deletion, memory clear, deleted line, forget and guest merge appends one line of
-JSON to ``ERASURE_JOURNAL``: when, what, the ids, and for lines their tombstone digests (keyed
-hashes, ``memory.tombstones``). Never a word of what was said. It is written after the deletion
-commits, so a rolled-back one leaves nothing, and it lives outside the database and its
-backups: a restore replays every entry made after its snapshot (``manage.py
-replay_erasures``).
+Each account deletion, memory clear, deleted line, forget, guest merge, deleted chat and
+withdrawn message appends one line of JSON to ``ERASURE_JOURNAL``: when, what, the rows it
+names, and for lines their tombstone digests (keyed hashes, ``memory.tombstones``). Never a word
+of what was said. It is written after the deletion commits, so a rolled-back one leaves nothing,
+and it lives outside the database and its backups: a restore replays every entry made after its
+snapshot (``manage.py replay_erasures``).
+
+A row is named by its id and the moment it was made (``key``): a restore brings the id
+sequences back too, so after one an id alone may name somebody else.
 """
 
 from __future__ import annotations
 
+import fcntl
 import json
 import logging
 import os
@@ -28,9 +32,28 @@ from django.utils import timezone
 log = logging.getLogger(__name__)
 
 ACCOUNT = "account"  # owner: a person deleted, with everything theirs
-CLEAR = "clear"  # memory: every line cleared
-LINES = "lines"  # memory, digests: lines deleted or forgotten
+CLEAR = "clear"  # owner: every line of their memory cleared
+LINES = "lines"  # owner, digests: lines deleted or forgotten
 MERGE = "merge"  # owner, into: a guest gone into an account (whose later erasures cover it)
+CHATS = "chats"  # conversations, projects: deleted with their messages
+MESSAGE = "message"  # conversation, message: withdrawn (edited away) with its reply
+
+Key = list[Any]  # [id, ISO 8601 moment it was made]
+
+
+def key(pk: int, made: datetime) -> Key:
+    return [pk, made.isoformat()]
+
+
+def unkey(value: Any) -> tuple[int, datetime] | None:
+    """The id and moment a ``key`` names; None for anything else."""
+    if not (isinstance(value, list) and len(value) == 2 and type(value[0]) is int):
+        return None
+    try:
+        made = datetime.fromisoformat(value[1])
+    except (TypeError, ValueError):
+        return None
+    return (value[0], made) if made.tzinfo is not None else None
 
 
 # Set while a restore replays the journal: what it erases again is journaled already.
@@ -53,20 +76,57 @@ def record(kind: str, **ids: Any) -> None:
     transaction.on_commit(lambda: _append({"kind": kind, **ids}))
 
 
+@contextmanager
+def _locked() -> Iterator[Path]:
+    """The journal, held against a prune rewriting it (appends alone never interleave)."""
+    path = Path(settings.ERASURE_JOURNAL)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.with_name(f"{path.name}.lock").open("a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield path
+
+
 def _append(entry: dict[str, Any]) -> None:
     # Stamped once committed: a snapshot taken while the deletion was open does not hold it.
     entry = {"at": timezone.now().isoformat(), **entry}
-    path = Path(settings.ERASURE_JOURNAL)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        # One write of one short line, appended: writers in several processes never interleave.
-        with path.open("a", encoding="utf-8") as journal:
+        with _locked() as path, path.open("a", encoding="utf-8") as journal:
             journal.write(json.dumps(entry, sort_keys=True) + "\n")
             journal.flush()
             os.fsync(journal.fileno())
     except OSError as error:
         # The deletion stands; only a restore from an older backup could bring it back.
         log.error("erasures.journal_failed kind=%s error=%s", entry["kind"], type(error).__name__)
+
+
+def prune(before: datetime) -> int:
+    """Drop the entries made before ``before`` (no backup that old is kept); how many went.
+    The journal is rewritten whole and swapped in, so a crash leaves the old one."""
+    try:
+        with _locked() as path:
+            if not path.exists():
+                return 0
+            rows = path.read_text(encoding="utf-8").splitlines(keepends=True)
+            kept = [row for row in rows if (at := _stamp(row)) is None or at >= before]
+            if len(kept) == len(rows):
+                return 0
+            fresh = path.with_name(f"{path.name}.new")
+            with fresh.open("w", encoding="utf-8") as journal:
+                journal.writelines(kept)
+                journal.flush()
+                os.fsync(journal.fileno())
+            os.replace(fresh, path)
+            return len(rows) - len(kept)
+    except OSError as error:
+        log.error("erasures.prune_failed error=%s", type(error).__name__)
+        return 0
+
+
+def _stamp(row: str) -> datetime | None:
+    try:
+        return datetime.fromisoformat(json.loads(row)["at"])
+    except (ValueError, KeyError, TypeError):
+        return None
 
 
 class NoJournal(FileNotFoundError):
@@ -83,12 +143,9 @@ def since(moment: datetime) -> list[dict[str, Any]]:
     with path.open(encoding="utf-8") as journal:
         rows = journal.readlines()
     for row in rows:
-        try:
-            entry = json.loads(row)
-            at = datetime.fromisoformat(entry["at"])
-        except (ValueError, KeyError, TypeError):
+        at = _stamp(row)
+        if at is None:
             log.warning("erasures.unreadable_entry")
-            continue
-        if at > moment:
-            found.append(entry)
+        elif at > moment:
+            found.append(json.loads(row))
     return found

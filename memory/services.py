@@ -437,7 +437,7 @@ def clear_memory(*, owner_id: int) -> None:
         Memory.objects.filter(pk=memory.pk).update(switched_at=timezone.now())
         turns.store().close_voice_sessions_of(owner_id)
         owners.directory().memory_cleared(owner_id)
-        erasures.record(erasures.CLEAR, memory=memory.pk)
+        erasures.record(erasures.CLEAR, owner=tombstones.owner_key(memory.pk))
         record_event(
             owner_id=owner_id,
             kind=MemoryEvent.Kind.CLEAR,
@@ -540,27 +540,24 @@ def _change_by_hand(
     return view_memory(owner_id=owner_id)
 
 
-def erase_digests(*, memory_id: int, digests: Iterable[str]) -> None:
+def erase_digests(*, owner_id: int, digests: Iterable[str]) -> None:
     """A restored backup meets an erasure made after it: the lines with these tombstone
     digests leave the list and every version, and stay buried."""
     wanted = set(digests)
     with transaction.atomic():
-        memory = Memory.objects.select_for_update().filter(pk=memory_id).first()
+        memory = Memory.objects.select_for_update().filter(owner_id=owner_id).first()
         if memory is None:  # the memory came after the backup: nothing of it is back
             return
+        memory_id = memory.pk
         versions = history.lines_of_every_version(memory_id=memory_id)
         removed = sorted(
-            {line for line in [*memory.lines, *versions] if tombstones.digest(line) in wanted}
+            {line for line in [*memory.lines, *versions] if tombstones.is_buried(line, wanted)}
         )
         kept = [line for line in memory.lines if line not in removed]
         if kept != memory.lines:
             write_lines(memory=memory, lines=kept, kind=MemoryEvent.Kind.DELETE_LINE)
         history.forget(memory_id=memory_id, removed=removed, kept=kept)
         tombstones.bury_digests(memory_id=memory_id, digests=wanted)
-
-
-def owner_of(*, memory_id: int) -> int | None:
-    return Memory.objects.filter(pk=memory_id).values_list("owner_id", flat=True).first()
 
 
 def _forget_in_pending_merges(owner_id: int, *, removed: list[str], kind: str) -> None:

@@ -3,6 +3,7 @@ merge, unless the person says it again and asks to remember it.
 
 A tombstone is a keyed hash (``salted_hmac``, SECRET_KEY, SHA-256) of the normalised line,
 never the text: a stolen row reveals nothing, and a guess cannot be checked without the key.
+Those made with an older key (``TOMBSTONE_KEY_FALLBACKS``) are still matched.
 
 It matches the line whatever its case, accents, punctuation and spacing, but not a paraphrase.
 The source turns are not read again, so a paraphrase needs the person to say the fact again.
@@ -14,10 +15,11 @@ from collections.abc import Collection, Iterable, Iterator
 from functools import cached_property
 from typing import Final
 
+from django.conf import settings
 from django.utils.crypto import salted_hmac
 
 from core import erasures
-from memory.models import ForgottenLine
+from memory.models import ForgottenLine, Memory
 from memory.rules.lines import forget_key
 
 _SALT: Final = "memory.tombstones.ForgottenLine"
@@ -34,6 +36,14 @@ def digest(line: str) -> str:
     return salted_hmac(_SALT, normal(line), algorithm="sha256").hexdigest()
 
 
+def digests(line: str) -> set[str]:
+    """The line's tombstone under the key and under every older one still matched."""
+    keys = [settings.SECRET_KEY, *settings.TOMBSTONE_KEY_FALLBACKS]
+    return {
+        salted_hmac(_SALT, normal(line), secret=k, algorithm="sha256").hexdigest() for k in keys
+    }
+
+
 def bury(*, memory_id: int, lines: Iterable[str], unless_in: Iterable[str] = ()) -> None:
     """Record these lines as forgotten, unless still listed in another form (``unless_in``).
     Call inside the write's transaction."""
@@ -43,7 +53,15 @@ def bury(*, memory_id: int, lines: Iterable[str], unless_in: Iterable[str] = ())
         return
     bury_digests(memory_id=memory_id, digests=digests)
     # Kept apart from the database too, so no backup restored later brings them back.
-    erasures.record(erasures.LINES, memory=memory_id, digests=sorted(digests))
+    erasures.record(erasures.LINES, owner=owner_key(memory_id), digests=sorted(digests))
+
+
+def owner_key(memory_id: int) -> erasures.Key | None:
+    """The memory's owner as the erasure journal names a row (``erasures.key``)."""
+    found = (
+        Memory.objects.filter(pk=memory_id).values_list("owner_id", "owner__date_joined").first()
+    )
+    return None if found is None else erasures.key(*found)
 
 
 def bury_digests(*, memory_id: int, digests: Iterable[str]) -> None:
@@ -86,13 +104,13 @@ class Buried(Collection[str]):
 
 def unbury(*, memory_id: int, lines: Iterable[str]) -> None:
     """The person asked to remember these again: they may be kept."""
-    digests = {digest(line) for line in lines}
-    if digests:
-        ForgottenLine.objects.filter(memory_id=memory_id, digest__in=digests).delete()
+    found = {d for line in lines for d in digests(line)}
+    if found:
+        ForgottenLine.objects.filter(memory_id=memory_id, digest__in=found).delete()
 
 
-def is_buried(line: str, digests: Collection[str]) -> bool:
-    return bool(digests) and digest(line) in digests
+def is_buried(line: str, buried: Collection[str]) -> bool:
+    return bool(buried) and not digests(line).isdisjoint(buried)
 
 
 def move(*, from_memory_id: int, into_memory_id: int) -> None:

@@ -4,6 +4,7 @@ it. The whole embedded cycle runs for real: SQLite, `manage.py` commands in thei
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import sqlite3
@@ -13,18 +14,26 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from django.contrib.sessions.models import Session
 from django.core.management import CommandError, call_command
 from django.db import transaction
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
+from knox.models import AuthToken
 
-from accounts import backups
+from accounts import backups, tokens
 from accounts import services as accounts_services
 from accounts.models import User
-from core import erasures
+from chat.models import Conversation, Message, Project
+from chat.services import conversations, withdrawing
+from config.keys import LEGACY_EMBEDDED_KEY
+from core import erasures, running
 from memory import services as memory_services
 from memory import tombstones
 from memory.models import ForgottenLine, Memory, MemoryVersion
 from tests.conftest import make_account
+from tests.memory.helpers import conversation_with
+from tests.test_make_run import EMBEDDED_ENV_DROPS
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -33,6 +42,10 @@ ROOT = Path(__file__).resolve().parent.parent
 def journal(settings, tmp_path) -> Path:
     settings.ERASURE_JOURNAL = str(tmp_path / "erasures.jsonl")
     return Path(settings.ERASURE_JOURNAL)
+
+
+def named(user: User) -> list:
+    return erasures.key(user.pk, user.date_joined)
 
 
 def entries(journal: Path) -> list[dict]:
@@ -51,6 +64,7 @@ def test_each_erasure_is_journaled_with_ids_and_hashes_only(journal, account):
     assert kinds == ["lines", "lines", "clear", "account"]
     first = entries(journal)[0]
     assert first["digests"] == [tombstones.digest("Has a cat named Felix")]
+    assert {tuple(e["owner"]) for e in entries(journal)} == {tuple(named(account))}
     text = journal.read_text()
     for word in ("Felix", "Turin", "anna@example.com"):
         assert word not in text
@@ -106,18 +120,18 @@ def test_a_replay_erases_again_only_what_was_erased_after_the_snapshot(journal, 
     memory = Memory.objects.get(owner=account)
     carla_memory = Memory.objects.get(owner=carla)
     snapshot = timezone.now()
-    erasures.record(erasures.ACCOUNT, owner=bob.pk)
+    erasures.record(erasures.ACCOUNT, owner=named(bob))
     erasures.record(
-        erasures.LINES, memory=memory.pk, digests=[tombstones.digest("has a cat named felix.")]
+        erasures.LINES, owner=named(account), digests=[tombstones.digest("has a cat named felix.")]
     )
-    erasures.record(erasures.CLEAR, memory=carla_memory.pk)
+    erasures.record(erasures.CLEAR, owner=named(carla))
     # Made before the snapshot: a restore keeps what the snapshot holds.
     journal.write_text(
         json.dumps(
             {
                 "at": (snapshot - timedelta(hours=1)).isoformat(),
                 "kind": "lines",
-                "memory": memory.pk,
+                "owner": named(account),
                 "digests": [tombstones.digest("Likes figs")],
             }
         )
@@ -137,17 +151,18 @@ def test_a_replay_erases_again_only_what_was_erased_after_the_snapshot(journal, 
         memory=memory, digest=tombstones.digest("Has a cat named Felix")
     ).exists()
     assert Memory.objects.get(pk=carla_memory.pk).lines == []
-    assert backups.replay(snapshot) == done  # again: nothing changes
+    assert backups.replay(snapshot) == {"lines": 1, "clear": 1}  # again: nothing changes
     assert Memory.objects.get(pk=memory.pk).lines == ["Lives in Turin", "Likes figs"]
 
 
 # --- The embedded cycle, for real ---------------------------------------------------------------
 
-EMBEDDED_DROPS = ("DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE", "PRODUCTION", "TESTING")
 
 STATE = """
 import json
 from accounts.models import User
+from chat.models import Conversation, Message, Project
+from chat.services import conversations, withdrawing
 from memory.models import Memory, MemoryVersion
 anna = User.objects.get(email="anna@example.com")
 memory = Memory.objects.get(owner=anna)
@@ -161,15 +176,22 @@ print(json.dumps({
 """
 
 
-def manage(data: Path, *args: str, code: str | None = None) -> str:
-    env = {k: v for k, v in os.environ.items() if k not in EMBEDDED_DROPS}
+def run_manage(data: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k not in EMBEDDED_ENV_DROPS}
     env["DATA_DIR"] = str(data)
-    command = [sys.executable, "manage.py", *args]
-    if code is not None:
-        command += ["-c", code]
-    done = subprocess.run(
-        command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300, check=False
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
     )
+
+
+def manage(data: Path, *args: str, code: str | None = None) -> str:
+    done = run_manage(data, *args, *(["-c", code] if code is not None else []))
     assert done.returncode == 0, done.stderr[-2000:]
     return done.stdout
 
@@ -187,6 +209,8 @@ def test_a_restored_snapshot_never_brings_back_a_deleted_account_or_line(tmp_pat
         "shell",
         code="""
 from tests.conftest import make_account
+from tests.memory.helpers import conversation_with
+from tests.test_make_run import EMBEDDED_ENV_DROPS
 from memory import services
 anna, bob = make_account("anna@example.com"), make_account("bob@example.com")
 for line in ("Has a cat named Felix", "Lives in Turin"):
@@ -203,6 +227,8 @@ services.add_line(owner_id=bob.pk, text="Plays chess")
         "shell",
         code="""
 from accounts.models import User
+from chat.models import Conversation, Message, Project
+from chat.services import conversations, withdrawing
 from accounts import services as accounts
 from memory import services
 anna = User.objects.get(email="anna@example.com")
@@ -211,6 +237,14 @@ accounts.delete_account(user=User.objects.get(email="bob@example.com"))
 services.add_line(owner_id=anna.pk, text="Likes figs")
 """,
     )
+
+    # Not under a running product: `make run` holds the data folder's lock.
+    held = running.hold(data)
+    refused = run_manage(data, "restore_snapshot", str(snapshot))
+    held.close()
+    assert refused.returncode != 0
+    assert "still running" in refused.stderr
+    assert not list((data / "backups").glob("before-restore-*.sqlite3"))
 
     out = manage(data, "restore_snapshot", str(snapshot))
 
@@ -224,6 +258,16 @@ services.add_line(owner_id=anna.pk, text="Likes figs")
     journal = (data / "erasures.jsonl").read_text()
     assert "Felix" not in journal
     assert "bob@example.com" not in journal
+    # Hashed with the data folder's own key, readable by its owner alone, not a public one.
+    assert (data / "secret_key").stat().st_mode & 0o777 == 0o600
+    public = salted_hmac(
+        "memory.tombstones.ForgottenLine",
+        tombstones.normal("Has a cat named Felix"),
+        secret=LEGACY_EMBEDDED_KEY,
+        algorithm="sha256",
+    ).hexdigest()
+    assert public not in journal
+    assert len(json.loads(journal.splitlines()[0])["digests"][0]) == len(public)
 
 
 def test_a_file_that_is_no_snapshot_is_refused(tmp_path):
@@ -232,17 +276,7 @@ def test_a_file_that_is_no_snapshot_is_refused(tmp_path):
     manage(data, "migrate", "--verbosity", "0")
     bogus = tmp_path / "bogus.sqlite3"
     bogus.write_bytes(b"not a database")
-    env = {k: v for k, v in os.environ.items() if k not in EMBEDDED_DROPS}
-    env["DATA_DIR"] = str(data)
-    done = subprocess.run(
-        [sys.executable, "manage.py", "restore_snapshot", str(bogus)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    done = run_manage(data, "restore_snapshot", str(bogus))
     assert done.returncode != 0
     assert "not a snapshot" in done.stderr
 
@@ -255,9 +289,13 @@ def test_a_guest_merged_into_an_account_deleted_later_stays_gone(journal):
     account = make_account("dana@example.com")
     newcomer = accounts_services.create_guest()
     snapshot = timezone.now()
-    erasures.record(erasures.MERGE, owner=guest.pk, into=account.pk)
-    erasures.record(erasures.ACCOUNT, owner=account.pk)
-    erasures.record(erasures.MERGE, owner=newcomer.pk, into=account.pk + 1_000)
+    erasures.record(erasures.MERGE, owner=named(guest), into=named(account))
+    erasures.record(erasures.ACCOUNT, owner=named(account))
+    erasures.record(
+        erasures.MERGE,
+        owner=named(newcomer),
+        into=[account.pk + 1_000, "2026-01-01T00:00:00+00:00"],
+    )
 
     backups.replay(snapshot)
 
@@ -271,5 +309,103 @@ def test_a_guest_merge_is_journaled(journal, account):
     memory_services.add_line(owner_id=guest.pk, text="Likes figs")
     accounts_services.merge_guest(guest=guest, account=account)
     assert [(e["kind"], e["owner"], e["into"]) for e in entries(journal)] == [
-        ("merge", guest.pk, account.pk)
+        ("merge", named(guest), named(account))
     ]
+
+
+# --- Ids that come back, chats, messages, sessions ------------------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_replay_never_erases_someone_who_got_a_reused_id(journal):
+    """After an earlier restore the sequences are back: a newcomer may hold the id of someone
+    erased in the abandoned timeline. The journal names people by id and when they joined."""
+    erin = make_account("erin@example.com")
+    memory_services.add_line(owner_id=erin.pk, text="Plays the oboe")
+    snapshot = timezone.now()
+    gone = [erin.pk, (erin.date_joined - timedelta(days=3)).isoformat()]  # another Erin
+    erasures.record(erasures.ACCOUNT, owner=gone)
+    erasures.record(erasures.CLEAR, owner=gone)
+    erasures.record(erasures.LINES, owner=gone, digests=[tombstones.digest("Plays the oboe")])
+
+    assert backups.replay(snapshot) == {}
+    assert Memory.objects.get(owner=erin).lines == ["Plays the oboe"]
+
+
+def put_back(*rows):
+    """As a restore puts rows back: the same ids and the same creation times."""
+    for row in rows:
+        made = row.created_at
+        row.save(force_insert=True)
+        type(row).objects.filter(pk=row.pk).update(created_at=made)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_deleted_chats_and_a_withdrawn_message_stay_gone_after_a_replay(journal, account):
+    chat = conversation_with(account, "My blood test came back fine", "Good news")
+    project = Project.objects.create(owner=account, name="Divorce papers")
+    in_project = conversation_with(account, "Draft a letter to my lawyer", "Here it is")
+    Conversation.objects.filter(pk=in_project.pk).update(project=project)
+    in_project.refresh_from_db()
+    edited = conversation_with(account, "I earn 80k a year", "Noted")
+    kept = conversation_with(account, "Hello", "Hi")
+    withdrawn = Message.objects.get(conversation=edited, role="user")
+    snapshot = timezone.now()
+    as_snapshot_had = [copy.copy(row) for row in (chat, project, in_project, withdrawn)]
+    conversations.delete_conversation(conversation=chat)
+    conversations.delete_project(project=project)
+    withdrawing.withdraw_last_message(edited, withdrawn.pk)
+    assert [e["kind"] for e in entries(journal)] == ["chats", "chats", "message"]
+    first = as_snapshot_had[0]
+    assert entries(journal)[0]["conversations"] == [erasures.key(first.pk, first.created_at)]
+    for word in ("blood", "Divorce", "lawyer", "80k"):
+        assert word not in journal.read_text()
+    put_back(*as_snapshot_had)
+
+    assert backups.replay(snapshot) == {"chats": 2, "message": 1}
+
+    assert list(Conversation.objects.filter(owner=account).order_by("pk")) == [edited, kept]
+    assert not Project.objects.exists()
+    assert not Message.objects.filter(pk=withdrawn.pk).exists()
+    assert Message.objects.filter(conversation=kept).count() == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_chat_someone_else_made_with_a_reused_id_is_not_deleted(journal, account):
+    chat = conversation_with(account, "Hello", "Hi")
+    snapshot = timezone.now()
+    erasures.record(
+        erasures.CHATS,
+        conversations=[[chat.pk, (chat.created_at - timedelta(hours=1)).isoformat()]],
+        projects=[],
+    )
+    backups.replay(snapshot)
+    assert Conversation.objects.filter(pk=chat.pk).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_replay_signs_everyone_out(journal, account, client):
+    journal.touch()
+    token = tokens.issue_token(account)
+    client.force_login(account)
+    assert Session.objects.exists()
+    backups.replay(timezone.now())
+    assert not Session.objects.exists()
+    assert not AuthToken.objects.exists()
+    assert token  # issued, then ended by the replay
+
+
+def test_the_journal_forgets_entries_older_than_any_backup_kept(journal, settings):
+    settings.ERASURE_JOURNAL_KEEP_DAYS = 42
+    now = timezone.now()
+    stamps = [now - timedelta(days=50), now - timedelta(days=41), now]
+    journal.write_text(
+        "".join(json.dumps({"at": at.isoformat(), "kind": "clear"}) + "\n" for at in stamps)
+        + "not json\n"
+    )
+    assert backups.prune_journal() == 1
+    rows = journal.read_text().splitlines()
+    assert [json.loads(row)["at"] for row in rows[:2]] == [at.isoformat() for at in stamps[1:]]
+    assert journal.read_text().endswith("not json\n")  # unreadable: kept for a person to read
+    assert backups.prune_journal() == 0
+    assert not list(journal.parent.glob("*.new"))

@@ -21,6 +21,7 @@ import pytest
 from django.conf import settings
 
 from config.launcher import RUN_HEADER, is_ours
+from core import running
 
 pytestmark = pytest.mark.skipif(
     not Path(sys.executable).parent.joinpath("celery").exists(), reason="needs the venv"
@@ -32,6 +33,7 @@ EMBEDDED_ENV_DROPS = (
     "DJANGO_SETTINGS_MODULE",
     "PRODUCTION",
     "TESTING",
+    "SECRET_KEY",
 )
 READY = "Whizi is ready on http://127.0.0.1:{port}"
 MAKE_RUN = ["make", "-o", "install", "run"]  # the venv is there: never rebuilt by a test
@@ -196,9 +198,8 @@ def assert_stopped_by(run: Run, number: int, status: int) -> None:
         assert status == -number and f"Error {128 + number}" in output, output[-2000:]
 
 
-def assert_refused(port: int, data_dir: Path) -> None:
-    """A run on a port already taken stops before it starts or creates anything, says why, and
-    says nothing like "ready" for the server already there."""
+def run_refused(port: int, data_dir: Path) -> subprocess.CompletedProcess[str]:
+    """``bin/run`` that is expected to stop at once (exit 1), never ready."""
     result = subprocess.run(
         ["bin/run"],
         cwd=settings.BASE_DIR,
@@ -208,8 +209,15 @@ def assert_refused(port: int, data_dir: Path) -> None:
         timeout=60,
     )
     assert result.returncode == 1
-    assert f"cannot listen on 127.0.0.1:{port}: Address already in use" in result.stderr
     assert "is ready" not in result.stdout + result.stderr
+    return result
+
+
+def assert_refused(port: int, data_dir: Path) -> None:
+    """A run on a port already taken stops before it starts or creates anything, says why, and
+    says nothing like "ready" for the server already there."""
+    result = run_refused(port, data_dir)
+    assert f"cannot listen on 127.0.0.1:{port}: Address already in use" in result.stderr
     assert "starting" not in result.stdout
     assert not data_dir.exists()
 
@@ -371,3 +379,22 @@ def test_a_port_another_server_holds_is_refused_and_never_called_ready(tmp_path)
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_a_data_folder_another_run_holds_is_refused(tmp_path):
+    """One run per DATA_DIR: its lock is also what a restore checks before replacing the
+    database (core/running.py)."""
+    data_dir = tmp_path / "var"
+    data_dir.mkdir()
+    held = running.hold(data_dir)
+    assert held is not None
+    assert running.running(data_dir)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    try:
+        result = run_refused(port, data_dir)
+    finally:
+        held.close()
+    assert f"another `make run` uses {data_dir}" in result.stderr
+    assert not running.running(data_dir)

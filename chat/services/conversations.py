@@ -9,7 +9,7 @@ from django.utils.translation import gettext
 
 from chat.models import Conversation, Project
 from chat.services.offer import InvalidInput, check_model
-from core import db
+from core import db, erasures
 from core.db import retry_on_lock_conflict
 from core.errors import NotFound
 from memory import facade
@@ -51,7 +51,12 @@ def delete_project(*, project: Project) -> None:
     with transaction.atomic():
         db.lock(Project.objects.filter(pk=project.pk))
         db.lock(Conversation.objects.filter(project_id=project.pk))
+        chats = Conversation.objects.filter(project_id=project.pk)
+        gone = [erasures.key(*row) for row in chats.values_list("pk", "created_at")]
+        named = erasures.key(project.pk, project.created_at)  # before delete() unsets the id
         project.delete()
+        # Kept apart from the database, so no backup restored later brings them back.
+        erasures.record(erasures.CHATS, conversations=gone, projects=[named])
 
 
 @retry_on_lock_conflict
@@ -62,7 +67,9 @@ def delete_conversation(*, conversation: Conversation) -> None:
     deletion or gets a 404. Unlocked, one committed mid-cascade broke the foreign key (500)."""
     with transaction.atomic():
         db.lock(Conversation.objects.filter(pk=conversation.pk))
+        named = erasures.key(conversation.pk, conversation.created_at)
         conversation.delete()
+        erasures.record(erasures.CHATS, conversations=[named], projects=[])
 
 
 def create_conversation(

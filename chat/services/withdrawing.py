@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from chat import stops, titles
 from chat.models import Conversation, Message
 from chat.services.conversations import ConversationGone
-from core import db
+from core import db, erasures
 from core.db import retry_on_lock_conflict
 from core.errors import Conflict, NotFound
 from memory import facade
@@ -108,6 +108,7 @@ def _delete_last_exchange(conversation: Conversation, message_id: int) -> _Withd
             .order_by("id")
             .values(
                 "id",
+                "created_at",
                 "role",
                 "content",
                 "memory_state",
@@ -122,6 +123,11 @@ def _delete_last_exchange(conversation: Conversation, message_id: int) -> _Withd
             raise NotLastMessage
         Message.objects.filter(pk__in=[row["id"] for row in rows]).delete()
         first = rows[0]
+        erasures.record(
+            erasures.MESSAGE,
+            conversation=erasures.key(conversation.pk, conversation.created_at),
+            message=erasures.key(first["id"], first["created_at"]),
+        )
         # Withdrawn messages no longer count as turns (the sixth-turn trigger).
         counts: dict[str, Any] = {
             "turns": Greatest(F("turns") - len(rows), 0),

@@ -479,3 +479,29 @@ def test_a_condense_never_writes_a_forgotten_line_back(api, account, memory_mode
 
     assert "Likes figs" not in lines_of(account)
     assert budget.list_tokens(lines_of(account)) <= settings.MEMORY_TOKEN_LIMIT
+
+
+@pytest.mark.django_db
+def test_a_tombstone_made_under_an_earlier_key_still_holds(api, account, settings):
+    """Rotating SECRET_KEY keeps the old one in the fallbacks: forgotten lines stay forgotten,
+    and new tombstones use the new key."""
+    settings.SECRET_KEY = "the-key-of-last-year"
+    memory_with(account, "Likes figs", owed=False)
+    memory = get_memory(owner_id=account.pk)
+    tombstones.bury(memory_id=memory.pk, lines=["Has a gambling debt"])
+    settings.SECRET_KEY, settings.TOMBSTONE_KEY_FALLBACKS = (
+        "this-years-key",
+        ["the-key-of-last-year"],
+    )
+
+    assert tombstones.is_buried("has a gambling debt.", tombstones.buried(memory.pk))
+    pasted = api.post(
+        "/api/v1/memory/import?dry_run=true",
+        {"text": "- Has a gambling debt\n- Plays chess", "product": "claude"},
+        format="json",
+        HTTP_IF_MATCH=api.get("/api/v1/memory")["ETag"],
+    ).json()
+    assert pasted["added"] == ["Plays chess"]
+    assert pasted["refused"] == {"forgotten": 1}
+    settings.TOMBSTONE_KEY_FALLBACKS = []
+    assert not tombstones.is_buried("Has a gambling debt", tombstones.buried(memory.pk))

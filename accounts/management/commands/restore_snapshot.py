@@ -14,7 +14,7 @@ from accounts import backups
 class Command(BaseCommand):
     help = (
         "Make a snapshot of backup_database the embedded database, migrate it, and erase again "
-        "what was erased after it (accounts, clears, lines). Stop make run first."
+        "what was erased after it (accounts, chats, clears, lines). Stop make run first."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -25,6 +25,6 @@ class Command(BaseCommand):
             raise CommandError(f"no such snapshot: {snapshot}")
         try:
             replayed = backups.restore(snapshot)
-        except (backups.NotEmbedded, backups.NotASnapshot) as error:
+        except (backups.NotEmbedded, backups.NotASnapshot, backups.ProductRunning) as error:
             raise CommandError(str(error.detail)) from None
         self.stdout.write(f"restored {snapshot}; erasures replayed: {dict(replayed) or 'none'}")

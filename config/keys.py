@@ -1,0 +1,36 @@
+"""The embedded product's secret key: its own, made on the data folder's first start.
+
+A key written in the code is a key anyone can read: tombstones and the erasure journal are
+keyed hashes of forgotten lines, and a public key lets a guess be checked. Production sets
+``SECRET_KEY`` itself.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+# The key every embedded install used before it had its own: only tombstones made then are
+# still matched with it (``TOMBSTONE_KEY_FALLBACKS``), never anything signed.
+LEGACY_EMBEDDED_KEY = "embedded-insecure-dev-key"  # public on purpose, see above
+
+
+def embedded_secret_key(data_dir: Path) -> str:
+    """``DATA_DIR/secret_key``, made readable by its owner alone if missing. Made whole
+    under a temporary name and linked in, so two processes starting at once agree."""
+    path = data_dir / "secret_key"
+    if path.exists():
+        return path.read_text().strip()
+    data_dir.mkdir(parents=True, exist_ok=True)
+    draft = data_dir / f".secret_key.{os.getpid()}"
+    descriptor = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(descriptor, "w") as written:
+        written.write(secrets.token_urlsafe(50))
+    try:
+        os.link(draft, path)  # fails if another process made it first: theirs stands
+    except FileExistsError:
+        pass
+    finally:
+        draft.unlink()
+    return path.read_text().strip()
