@@ -146,7 +146,7 @@ def _plan(memory: Memory, candidates: list[imports.Candidate]) -> _Plan:
     read: dict[str, str | None] = {}
     for at, candidate in enumerate(candidates):
         line = clean_line(candidate.text)
-        reason = "secret" if at in secret_runs else _refusal(line, candidate.context, read)
+        reason = "secret" if at in secret_runs else _refusal(line, candidate, read)
         if reason is not None:
             plan.refused[reason] += 1
             continue
@@ -178,16 +178,19 @@ def _key(line: str) -> str:
     return line_key(line.replace("\u2019", "'").replace("`", ""))
 
 
-def _refusal(line: str, context: tuple[str, ...], read: dict[str, str | None]) -> str | None:
+def _refusal(line: str, candidate: imports.Candidate, read: dict[str, str | None]) -> str | None:
     """The gate's reason for ``line``, or for what the paste said around it: rewriting may
     drop the very words that make an instruction or a secret ("You should always …").
     ``read``: what the gate said of each text already, as a paste's items share context."""
     if (reason := refusal_reason(line)) is not None:
         return reason
-    for said in context:
+    for said, ignored in [
+        *((said, "") for said in candidate.context),
+        *((said, "instruction") for said in candidate.around),
+    ]:
         if said not in read:
             read[said] = refusal_reason(_within(said))
-        if read[said] not in (None, "length"):
+        if read[said] not in (None, "length", ignored):
             return read[said]
     return None
 

@@ -576,6 +576,12 @@ def _forget_in_pending_merges(owner_id: int, *, removed: list[str], kind: str) -
         history.forget(memory_id=guest_memory.pk, removed=removed, kept=kept)
 
 
+def is_enabled(owner_id: int) -> bool:
+    """Whether the person's memory is on (a memory not made yet is)."""
+    found = Memory.objects.filter(owner_id=owner_id).values_list("enabled", flat=True).first()
+    return found is not False
+
+
 def set_enabled(*, owner_id: int, enabled: bool) -> MemoryView:
     """The on/off switch. Off: no reads, no passes; lines stay until cleared.
 

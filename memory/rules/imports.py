@@ -22,6 +22,7 @@ from memory.rules.persons import (
     language_of,
     speaker,
     third_person,
+    without_frame,
     without_subject,
 )
 
@@ -39,12 +40,15 @@ class Candidate:
     """One line a paste offers, and the day it says it was learned, if it says.
 
     ``context``: what the paste said around it, for the gate to read too: the sentence before
-    it was rewritten, the whole item, the item under its heading. Rewriting drops words ("You
-    should always …", "Password: …") that tell an instruction or a secret."""
+    it was rewritten, under its heading, and the product's intro before it. Rewriting drops
+    words ("You should always …", "Password: …") that tell an instruction or a secret.
+    ``around``: the whole item, for a secret its sentences share ("My PIN. It is 4821"); not
+    for an instruction, as "the user" there is the product's way of naming the person."""
 
     text: str
     dated: date | None = None
     context: tuple[str, ...] = field(default=(), compare=False)
+    around: tuple[str, ...] = field(default=(), compare=False)
     # A line of our own export keeps the source it had there (``memory.rules.portable``).
     source: provenance.Source | None = field(default=None, compare=False)
 
@@ -55,6 +59,37 @@ _MARKER_RE: Final = re.compile(
 _DATE_RE: Final = re.compile(
     r"^[\[(]?(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})[\])]?(?:\s*[.:|\u2013\u2014-])?\s+"
 )
+# Other ways products write a day first: "(March 3, 2024)", "3 mars 2024:", "15/06/2024 -".
+# Hand-written, not dateutil: its parser knows English month names only and guesses which of
+# 03/04 is the day; here an order that cannot be told is no day.
+_MONTHS: Final = {
+    "sept": 9,
+    **{
+        name: number
+        for names in (
+            "january february march april may june july august september october november december",
+            "gennaio febbraio marzo aprile maggio giugno luglio agosto settembre ottobre novembre "
+            "dicembre",
+            "janvier février mars avril mai juin juillet août septembre octobre novembre décembre",
+            "jan feb mar apr may jun jul aug sep oct nov dec",
+        )
+        for number, name in enumerate(names.split(), 1)
+    },
+}
+_MONTH: Final = "|".join(sorted(map(re.escape, _MONTHS), key=len, reverse=True))
+_DATE_END: Final = r"[\])]?(?:\s*[.:|\u2013\u2014-])?\s+"
+_OTHER_DATE_RES: Final = (
+    re.compile(
+        rf"^[\[(]?(?:(?P<day>\d{{1,2}})(?:er)?\s+(?P<month>{_MONTH})\.?"
+        rf"|(?P<month2>{_MONTH})\.?\s+(?P<day2>\d{{1,2}})(?:st|nd|rd|th)?,?)\s+(?P<y>\d{{4}}){_DATE_END}",
+        re.IGNORECASE,
+    ),
+    re.compile(rf"^[\[(]?(?P<a>\d{{1,2}})[/.](?P<b>\d{{1,2}})[/.](?P<y>\d{{4}}){_DATE_END}"),
+)
+# A month without its day ("(April 2024) Moved to Oakland"): said after the fact instead.
+_MONTH_ONLY_RE: Final = re.compile(
+    rf"^[\[(](?P<when>(?:{_MONTH})\.?\s+\d{{4}})[\])](?:\s*[.:|\u2013\u2014-])?\s+", re.IGNORECASE
+)
 # A tag in brackets where a date would be ("[unknown] - …"), dropped.
 _TAG_RE: Final = re.compile(r"^\[[^\]\d]{1,20}\](?:\s*[:|\u2013\u2014-])?\s+")
 _HEADING_RE: Final = re.compile(r"^(?:#{1,6}\s.*|\*\*[^*]+\*\*:?|__[^_]+__:?|.{1,80}:)$")
@@ -62,6 +97,11 @@ _HEADING_RE: Final = re.compile(r"^(?:#{1,6}\s.*|\*\*[^*]+\*\*:?|__[^_]+__:?|.{1
 HEADING_WORDS: Final = 3
 _EMPHASIS_RE: Final = re.compile(r"\*\*|__|`")
 _QUOTED_RE: Final = re.compile(r"^[\"\u201c\u201e\u00ab]\s*(.*?)\s*[\"\u201d\u00bb]$")
+# A colon after this many words or more, before the person as subject, ends the product's intro.
+INTRO_WORDS: Final = 4
+_SUBJECT_START_RE: Final = re.compile(
+    r"(?:the user|user|you|i|tu|vous|je|j'|io|l'utente|l'utilisat(?:eur|rice))\b", re.IGNORECASE
+)
 # A sentence ends at a stop before a capital, unless the stop ends a title ("Dr. Rossi").
 _TITLES: Final = ("Mr", "Ms", "Mrs", "Dr", "St", "Sig", "Mme", "Jr", "Sr", "Prof", "Sen")
 _SENTENCE_END_RE: Final = re.compile(
@@ -104,19 +144,30 @@ def read_paste(text: str) -> list[Candidate]:
     found: list[Candidate] = []
     for heading, body, dated in read:
         whole = _plain(body)
-        around = [without_subject(whole)]
-        if heading:
+        sentences = _SENTENCE_END_RE.split(whole)
+        around = [without_subject(whole)] if len(sentences) > 1 else []
+        if heading and around:
             around.append(f"{heading}: {around[0]}")
-        for sentence in _SENTENCE_END_RE.split(whole):
-            said = _plain(_after_intro(sentence, addressed=addressed))
+        for sentence in sentences:
+            intro, rest = _intro_of(sentence, addressed=addressed)
+            said = _plain(rest)
             if _chatter(said, addressed=addressed):
                 continue
             line = _line(said, language)
-            if line:
-                context = tuple(dict.fromkeys([without_subject(said), *around]))
-                found.append(Candidate(line, _plausible(dated), context))
-                if len(found) == MAX_CANDIDATES:
-                    return found
+            if not line:
+                continue
+            as_said = without_frame(without_subject(said))
+            context = [as_said, *([f"{heading}: {as_said}"] if heading else []), intro]
+            found.append(
+                Candidate(
+                    line,
+                    _plausible(dated),
+                    tuple(text for text in dict.fromkeys(context) if text),
+                    tuple(around),
+                )
+            )
+            if len(found) == MAX_CANDIDATES:
+                return found
     return found
 
 
@@ -142,12 +193,18 @@ def _addressed(bodies: list[str]) -> bool:
     return said.count("second") + named >= 2 * max(1, said.count("first"))
 
 
-def _after_intro(sentence: str, *, addressed: bool) -> str:
-    """The sentence after the product's intro on the same line ("Here's what I know: You …")."""
+def _intro_of(sentence: str, *, addressed: bool) -> tuple[str, str]:
+    """The product's intro on the fact's own line, and the fact ("Here's what I know: You …",
+    "A summary of what is saved about the user: The user is …"); no intro: ("", sentence).
+    A short label stays ("Password: I'm …"): it may be what makes a secret."""
     intro, colon, rest = sentence.partition(": ")
-    if colon and rest[:1].isupper() and _chatter(intro, addressed=addressed):
-        return rest
-    return sentence
+    if not colon or not rest[:1].isupper():
+        return "", sentence
+    if _chatter(intro, addressed=addressed) or (
+        len(intro.split()) >= INTRO_WORDS and _SUBJECT_START_RE.match(rest)
+    ):
+        return intro, rest
+    return "", sentence
 
 
 def _plausible(day: date | None) -> date | None:
@@ -186,7 +243,13 @@ def _line(sentence: str, language: str | None) -> str:
 
 
 def _marked(row: str) -> bool:
-    return bool(_MARKER_RE.match(row) or _DATE_RE.match(row) or _TAG_RE.match(row))
+    return bool(
+        _MARKER_RE.match(row)
+        or _DATE_RE.match(row)
+        or _TAG_RE.match(row)
+        or _other_date(row)
+        or _MONTH_ONLY_RE.match(row)
+    )
 
 
 def _unmarked(item: str) -> tuple[str, date | None]:
@@ -199,11 +262,36 @@ def _unmarked(item: str) -> tuple[str, date | None]:
             except ValueError:
                 break  # not a day: text
             item = item[found.end() :]
+        elif (said := _other_date(item)) is not None:
+            dated, item = said
+        elif found := _MONTH_ONLY_RE.match(item):
+            item = f"{item[found.end() :]} ({found['when']})"
         elif found := _MARKER_RE.match(item) or _TAG_RE.match(item):
             item = item[found.end() :]
         else:
             break
     return item, dated
+
+
+def _other_date(item: str) -> tuple[date | None, str] | None:
+    """A day written another way at the item's start, and the rest; None if there is none."""
+    for pattern in _OTHER_DATE_RES:
+        if not (found := pattern.match(item)):
+            continue
+        groups = found.groupdict()
+        if "a" in groups:  # 15/06/2024: the day is the number a month cannot be
+            first, second = int(found["a"]), int(found["b"])
+            if (first > 12) == (second > 12):
+                return None  # 03/04/2024: no telling, so no day and the text stays
+            day, month = (first, second) if first > 12 else (second, first)
+        else:
+            day = int(found["day"] or found["day2"])
+            month = _MONTHS[(found["month"] or found["month2"]).lower()]
+        try:
+            return date(int(found["y"]), month, day), item[found.end() :]
+        except ValueError:
+            return None
+    return None
 
 
 def _plain(text: str) -> str:

@@ -19,7 +19,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_GET, require_POST
 
-from core.people import acting_person, person_optional, person_required
+from core.people import acting_person, person_of, person_optional, person_required
 from core.throttling import MemoryImportThrottle, refuse_page
 from memory import importing, services, texts
 from memory.rules import portable, provenance
@@ -153,6 +153,7 @@ def _form(
     request: HttpRequest, text: str = "", product: str = "", *, error: str | None = None
 ) -> HttpResponse:
     chosen = product or request.GET.get("product", "")
+    person = person_of(request)
     return render(
         request,
         "memory/import.html",
@@ -165,6 +166,7 @@ def _form(
             "prompt": PROMPT,
             "text": text,
             "error": error,
+            "memory_on": person is None or services.is_enabled(person.pk),
         },
         status=400 if error else 200,
     )
@@ -194,5 +196,6 @@ def _preview(
             "product": product,
             "refused": texts.refused_lines(found.refused),
             "warning": warning,
+            "memory_on": found.memory.enabled,
         },
     )

@@ -13,6 +13,7 @@ from django.urls import reverse
 
 from accounts.models import User
 from memory.models import Memory, MemoryVersion
+from memory.services import set_enabled
 from tests.web.conftest import remember, text_of
 
 GEMINI_FR = """**Informations enregistrées**
@@ -231,3 +232,13 @@ def test_our_own_export_keeps_each_lines_source_through_the_preview(
 
 def html_values(page: str) -> list[str]:
     return [html.unescape(value) for value in re.findall(r'name="line" value="([^"]*)"', page)]
+
+
+def test_the_page_and_the_preview_say_when_memory_is_off(account_client, account):
+    said = "Memory is off. Imported facts are saved, but your chats use them only once"
+    assert said not in text_of(account_client.get(reverse("memory:import")))
+    set_enabled(owner_id=account.pk, enabled=False)
+    assert said in text_of(account_client.get(reverse("memory:import")))
+    assert said in preview(account_client, GEMINI_FR)
+    set_enabled(owner_id=account.pk, enabled=True)
+    assert said not in preview(account_client, GEMINI_FR)

@@ -383,3 +383,48 @@ def test_a_name_before_a_comma_is_kept_and_a_connective_goes():
 )
 def test_common_italian_irregular_verbs_become_third_person(sentence, line):
     assert third_person(sentence, "it") == line
+
+
+# --- Days written other ways ------------------------------------------------------------------
+
+
+def test_a_day_written_another_way_is_read_and_an_ambiguous_one_is_not():
+    paste = "\n".join(
+        [
+            "1. (March 3, 2024) Started at the library",
+            "2. 3 mars 2024 : Habite à Metz",
+            "3. [12 giugno 2023] Vive a Bari",
+            "4. Sept 4, 2024: Runs on Sundays",
+            "5. 15.06.2024 - Plays chess",
+            "6. (06/15/2024) Got engaged",
+            "7. (03/04/2024) Bought a bike",
+            "8. (April 2024) Moved to Oakland",
+            "9. 31/02/2024: Sings",
+        ]
+    )
+    assert [(c.text, c.dated) for c in read_paste(paste)] == [
+        ("Started at the library", date(2024, 3, 3)),
+        ("Habite à Metz", date(2024, 3, 3)),
+        ("Vive a Bari", date(2023, 6, 12)),
+        ("Runs on Sundays", date(2024, 9, 4)),
+        ("Plays chess", date(2024, 6, 15)),
+        ("Got engaged", date(2024, 6, 15)),
+        # Day and month cannot be told apart, or the day does not exist: the text keeps it.
+        ("(03/04/2024) Bought a bike", None),
+        ("Moved to Oakland (April 2024)", None),
+        ("31/02/2024: Sings", None),
+    ]
+
+
+def test_a_summary_of_the_user_loses_its_intro_and_one_sentence_does_not_refuse_the_rest():
+    paste = (
+        "A summary of what is saved about the user: The user is a retired teacher in Bath. "
+        "The user keeps bees. The user has two grandchildren."
+    )
+    candidates = read_paste(paste)
+    assert [c.text for c in candidates] == [
+        "Is a retired teacher in Bath",
+        "Keeps bees",
+        "Has two grandchildren",
+    ]
+    assert candidates[0].context[-1] == "A summary of what is saved about the user"
