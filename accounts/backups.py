@@ -11,19 +11,24 @@ with its own tools, then runs the same replay (README).
 
 from __future__ import annotations
 
+import contextlib
+import json
+import logging
 import os
+import re
 import sqlite3
 from collections import Counter
 from contextlib import closing
 from datetime import date, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from django.conf import settings
 from django.contrib.sessions.models import Session
 from django.core.management import call_command
 from django.db import connection, connections
 from django.utils import timezone
+from knox.models import AuthToken
 
 from accounts import services, tokens
 from accounts.models import User
@@ -33,6 +38,8 @@ from chat.services import conversations, withdrawing
 from core import erasures, running
 from core.errors import Invalid
 from memory import facade
+
+log = logging.getLogger(__name__)
 
 MARK = "whizi_snapshot"  # the table a snapshot says when it was taken in
 
@@ -137,25 +144,33 @@ def restore(snapshot: Path) -> Counter[str]:
     erasure made after it. The replayed erasures, counted by kind."""
     database = _database()
     since = taken_at(snapshot)  # checked whole before anything is overwritten
-    if running.running(settings.DATA_DIR):
+    # A journal pruned after the snapshot is refused now, not once the database is replaced.
+    # None at all, embedded, means nothing was ever erased: the first erasure makes it.
+    with contextlib.suppress(erasures.NoJournal):
+        erasures.since(since)
+    held = running.hold(settings.DATA_DIR)  # and kept: `make run` cannot start meanwhile
+    if held is None:
         raise ProductRunning
-    connections.close_all()
-    if database.exists():  # the database as it was, in case the restore was a mistake
-        kept = Path(settings.BACKUP_DIR) / f"before-restore-{timezone.now():%Y%m%dT%H%M%S}.sqlite3"
-        kept.parent.mkdir(parents=True, exist_ok=True)
-        _snapshot(database, kept, timezone.now())
-    with (
-        closing(sqlite3.connect(f"file:{snapshot}?mode=ro", uri=True)) as copy,
-        closing(sqlite3.connect(database)) as live,
-    ):
-        copy.backup(live)
-        live.execute(f"DROP TABLE IF EXISTS {MARK}")
-        live.commit()
-    call_command("migrate", verbosity=0)
-    try:
-        return replay(since)
-    except erasures.NoJournal:
-        return Counter()  # embedded, nothing was ever erased: the journal is made by the first
+    with held:
+        connections.close_all()
+        if database.exists():  # the database as it was, in case the restore was a mistake
+            moment = timezone.now()
+            kept = Path(settings.BACKUP_DIR) / f"before-restore-{moment:%Y%m%dT%H%M%S}.sqlite3"
+            kept.parent.mkdir(parents=True, exist_ok=True)
+            _snapshot(database, kept, moment)
+        with (
+            closing(sqlite3.connect(f"file:{snapshot}?mode=ro", uri=True)) as copy,
+            closing(sqlite3.connect(database)) as live,
+        ):
+            copy.backup(live)
+            live.execute(f"DROP TABLE IF EXISTS {MARK}")
+            live.commit()
+        call_command("migrate", verbosity=0)
+        try:
+            return replay(since)
+        except erasures.NoJournal:
+            _expire()
+            return Counter()
 
 
 def prune_journal() -> int:
@@ -164,64 +179,169 @@ def prune_journal() -> int:
 
 
 def replay(since: datetime) -> Counter[str]:
-    """Apply again every erasure journaled after ``since`` (each is idempotent), then sign
-    everyone out and expire what has expired: a session, token or temporary chat ended after
-    the backup is back with it. The replayed erasures, counted by kind."""
+    """Apply again every erasure and every end of access journaled after ``since`` (each is
+    idempotent), then expire what has expired since (tokens, sessions, idle guests, temporary
+    chats). Counted by kind; an entry that fails is logged by kind and line, and the rest go
+    on."""
+    entries = erasures.since(since)  # whole, before anything is acted on
+    lifted = _lifted_later(entries)
+    ended = {entry.get("session") for entry in entries if entry.get("kind") == erasures.SESSION}
     done: Counter[str] = Counter()
     with erasures.replaying():  # journaled already
-        for entry in erasures.since(since):
-            _replay(entry, done)
-        tokens.end_every_token()
-        Session.objects.all().delete()
-        services.delete_idle_guests()
-        chats.delete_expired_temporary_chats()
+        for number, entry in enumerate(entries):
+            try:
+                acted = _replay(entry, lifted.get(number, frozenset()))
+            except Exception as error:  # noqa: BLE001 - one odd entry must not stop the others
+                # No traceback: a database error may quote the row it failed on.
+                log.error(
+                    "backups.replay_failed kind=%s entry=%s error=%s",
+                    _kind(entry),
+                    number,
+                    type(error).__name__,
+                )
+                done["failed"] += 1
+                continue
+            if acted:
+                done[_kind(entry)] += 1
+        if ended_sessions := _end_sessions(ended):
+            done[erasures.SESSION] += ended_sessions
+        _expire()
     return done
 
 
-def _replay(entry: dict[str, Any], done: Counter[str]) -> None:
-    """One entry again, counted when this database still held what it names."""
+def _expire() -> None:
+    tokens.delete_expired_tokens()
+    Session.objects.filter(expire_date__lt=timezone.now()).delete()
+    services.delete_idle_guests()
+    chats.delete_expired_temporary_chats()
+
+
+def _kind(entry: dict[str, Any]) -> str:
+    return str(entry.get("kind"))[:20]
+
+
+def _replay(entry: dict[str, Any], lifted: frozenset[str]) -> bool:
+    """One entry again; whether this database still held what it names."""
     kind = entry.get("kind")
-    if kind in (erasures.ACCOUNT, erasures.CLEAR, erasures.LINES):
-        user = _person(entry.get("owner"))
-        if user is None:
-            return
-        if kind == erasures.ACCOUNT:
-            services.delete_account(user=user)
-        elif kind == erasures.CLEAR:
-            facade.clear_memory(owner_id=user.pk)
-        else:
-            facade.erase_lines(owner_id=user.pk, digests=list(entry.get("digests") or []))
-    elif kind == erasures.MERGE:
+    at = erasures.unkey([0, entry.get("at")])
+    if at is None:
+        return False
+    moment = at[1]
+    if kind in _PERSONAL:
+        user = _person(entry, "owner", moment)
+        return user is not None and _PERSONAL[kind](entry, user, moment, lifted)
+    if kind == erasures.MERGE:
         # The guest went into the account: merged again, so the account's later erasures reach
         # what it brought; with no account to go into, it goes.
-        guest = _person(entry.get("owner"), is_guest=True)
-        account = _person(entry.get("into"), is_guest=False)
+        guest = _person(entry, "owner", moment, is_guest=True)
+        account = _person(entry, "into", moment, is_guest=False)
         if guest is None:
-            return
+            return False
         if account is not None:
             services.merge_guest(guest=guest, account=account)
         else:
             services.delete_account(user=guest)
-    elif kind == erasures.CHATS:
+        return True
+    if kind == erasures.CHATS:
         projects = _rows(Project, entry.get("projects"))
         chats_back = _rows(Conversation, entry.get("conversations"))
-        if not projects and not chats_back:
-            return
         for project in projects:
             conversations.delete_project(project=project)
         for conversation in chats_back:
             if Conversation.objects.filter(pk=conversation.pk).exists():  # not with a project
                 conversations.delete_conversation(conversation=conversation)
-    elif kind == erasures.MESSAGE:
-        if not _withdraw_again(entry):
-            return
-    else:
-        return
-    done[str(kind)] += 1
+        return bool(projects or chats_back)
+    if kind == erasures.MESSAGE:
+        return _withdraw_again(entry)
+    if kind == erasures.TOKEN and isinstance(entry.get("digest"), str):
+        return AuthToken.objects.filter(digest=entry["digest"]).delete()[0] > 0
+    return False
 
 
-def _person(value: Any, **also: Any) -> User | None:
-    """The person a journal key names, if this database holds that very one."""
+def _delete(entry: dict[str, Any], user: User, moment: datetime, lifted: frozenset[str]) -> bool:
+    services.delete_account(user=user)
+    return True
+
+
+def _clear(entry: dict[str, Any], user: User, moment: datetime, lifted: frozenset[str]) -> bool:
+    facade.clear_memory(owner_id=user.pk)
+    return True
+
+
+def _erase(entry: dict[str, Any], user: User, moment: datetime, lifted: frozenset[str]) -> bool:
+    """Lines deleted or forgotten, less those the person asked to remember again later."""
+    wanted = [d for d in _digests(entry) if d not in lifted]
+    facade.erase_lines(owner_id=user.pk, digests=wanted)
+    return bool(wanted)
+
+
+def _lift(entry: dict[str, Any], user: User, moment: datetime, lifted: frozenset[str]) -> bool:
+    facade.unbury_lines(owner_id=user.pk, digests=_digests(entry))
+    return True
+
+
+def _end_tokens(
+    entry: dict[str, Any], user: User, moment: datetime, lifted: frozenset[str]
+) -> bool:
+    return AuthToken.objects.filter(user=user, created__lt=moment).delete()[0] > 0
+
+
+def _end_password(
+    entry: dict[str, Any], user: User, moment: datetime, lifted: frozenset[str]
+) -> bool:
+    """The password changed after the backup: the one it holds may be the leaked one, so none
+    works until the person resets it (every session of theirs ends with it)."""
+    user.set_unusable_password()
+    user.save(update_fields=["password"])
+    AuthToken.objects.filter(user=user, created__lt=moment).delete()
+    return True
+
+
+_PERSONAL: Final = {
+    erasures.ACCOUNT: _delete,
+    erasures.CLEAR: _clear,
+    erasures.LINES: _erase,
+    erasures.UNBURY: _lift,
+    erasures.TOKENS: _end_tokens,
+    erasures.PASSWORD: _end_password,
+}
+
+
+def _lifted_later(entries: list[dict[str, Any]]) -> dict[int, frozenset[str]]:
+    """For each LINES entry, its digests that a later UNBURY of the same person lifted."""
+    lifted: dict[int, frozenset[str]] = {}
+    later: dict[str, set[str]] = {}
+    for number in range(len(entries) - 1, -1, -1):
+        entry = entries[number]
+        owner = json.dumps(entry.get("owner"))
+        if entry.get("kind") == erasures.UNBURY:
+            later.setdefault(owner, set()).update(_digests(entry))
+        elif entry.get("kind") == erasures.LINES and owner in later:
+            lifted[number] = frozenset(later[owner])
+    return lifted
+
+
+def _digests(entry: dict[str, Any]) -> list[str]:
+    found = entry.get("digests")
+    return (
+        [d for d in found if isinstance(d, str) and _DIGEST_RE.fullmatch(d)]
+        if isinstance(found, list)
+        else []
+    )
+
+
+_DIGEST_RE: Final = re.compile(r"[0-9a-f]{64}")
+
+
+def _person(entry: dict[str, Any], field: str, moment: datetime, **also: Any) -> User | None:
+    """The person an entry names, if this database holds that very one. An entry of the
+    first journal names them by id alone (or by memory): then only someone who joined before
+    it was made can be them."""
+    value = entry.get(field)
+    if type(value) is int:
+        return User.objects.filter(pk=value, date_joined__lt=moment, **also).first()
+    if field == "owner" and type(memory := entry.get("memory")) is int:
+        return User.objects.filter(memory__pk=memory, date_joined__lt=moment, **also).first()
     found = erasures.unkey(value)
     if found is None:
         return None
@@ -229,10 +349,25 @@ def _person(value: Any, **also: Any) -> User | None:
 
 
 def _rows(model: type[Project | Conversation], values: Any) -> list[Any]:
-    named = [found for value in values or [] if (found := erasures.unkey(value))]
+    if not isinstance(values, list):
+        return []
+    named = [found for value in values if (found := erasures.unkey(value))]
     return [
         row for pk, made in named if (row := model.objects.filter(pk=pk, created_at=made).first())
     ]
+
+
+def _end_sessions(ended: set[Any]) -> int:
+    """Web sessions logged out after the backup (journaled as a hash of their key)."""
+    wanted = {value for value in ended if isinstance(value, str)}
+    if not wanted:
+        return 0
+    keys = [
+        key
+        for key in Session.objects.values_list("session_key", flat=True).iterator()
+        if erasures.session_digest(key) in wanted
+    ]
+    return Session.objects.filter(session_key__in=keys).delete()[0]
 
 
 def _withdraw_again(entry: dict[str, Any]) -> bool:

@@ -28,6 +28,7 @@ from django.utils.translation import gettext
 from accounts import tokens
 from accounts.models import User
 from accounts.services import AuthError, check_new_password, normalized_email
+from core import erasures
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +57,8 @@ def _set_password(user: User, password: str) -> None:
         user.set_password(password)
         user.save(update_fields=["password"])
         tokens.end_all_tokens(user.pk)
+        # A restore must not bring the old password back: it may be why it was changed.
+        erasures.record(erasures.PASSWORD, owner=erasures.key(user.pk, user.date_joined))
 
 
 def request_password_reset(*, email: str, language: str) -> None:

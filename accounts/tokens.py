@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from django.http import HttpRequest
 from django.utils import timezone
 from knox.models import AuthToken
 from knox.settings import knox_settings
 
 from accounts.models import User
+from core import erasures
 
 
 def issue_token(user: User) -> str:
@@ -25,16 +27,23 @@ def token_answer(user: User) -> dict[str, object]:
 def end_token(token: AuthToken) -> None:
     """End one device's token (a logout); already gone is fine."""
     AuthToken.objects.filter(digest=token.digest).delete()
+    # Kept apart from the database, so no backup restored later lets it in again.
+    erasures.record(erasures.TOKEN, digest=token.digest)
 
 
 def end_all_tokens(user_id: int) -> None:
     """End every token of the person."""
     AuthToken.objects.filter(user_id=user_id).delete()
+    joined = User.objects.filter(pk=user_id).values_list("date_joined", flat=True).first()
+    if joined is not None:
+        erasures.record(erasures.TOKENS, owner=erasures.key(user_id, joined))
 
 
-def end_every_token() -> None:
-    """Everyone's tokens end (a restored backup may hold tokens ended after it)."""
-    AuthToken.objects.all().delete()
+def session_ended(*, request: HttpRequest | None, **_: object) -> None:
+    """A web logout (Django's ``user_logged_out``): journaled, so no restore revives it."""
+    key = request.session.session_key if request is not None else None
+    if key:
+        erasures.record(erasures.SESSION, session=erasures.session_digest(key))
 
 
 def delete_expired_tokens() -> int:

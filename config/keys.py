@@ -7,6 +7,7 @@ keyed hashes of forgotten lines, and a public key lets a guess be checked. Produ
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 from pathlib import Path
@@ -17,20 +18,34 @@ LEGACY_EMBEDDED_KEY = "embedded-insecure-dev-key"  # public on purpose, see abov
 
 
 def embedded_secret_key(data_dir: Path) -> str:
-    """``DATA_DIR/secret_key``, made readable by its owner alone if missing. Made whole
-    under a temporary name and linked in, so two processes starting at once agree."""
+    """``DATA_DIR/secret_key``, made readable by its owner alone if missing. Made whole under
+    a name of its own and linked in, so processes starting at once agree on one key."""
     path = data_dir / "secret_key"
+    if not path.exists():
+        data_dir.mkdir(parents=True, exist_ok=True)
+        draft = data_dir / f".secret_key.{secrets.token_hex(8)}"
+        descriptor = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(descriptor, "w") as written:
+            written.write(secrets.token_urlsafe(50))
+            written.flush()
+            os.fsync(written.fileno())
+        try:
+            os.link(draft, path)  # fails if another process made it first: theirs stands
+        except FileExistsError:
+            pass
+        except OSError:  # a filesystem without hard links: only if still missing
+            with contextlib.suppress(FileExistsError):
+                os.rename(draft, _absent(path))
+        finally:
+            draft.unlink(missing_ok=True)
+    key = path.read_text().strip()
+    if not key:
+        raise ValueError(f"{path} is empty: restore it from a backup of DATA_DIR")
+    return key
+
+
+def _absent(path: Path) -> Path:
+    """``path``, raising FileExistsError if it is there (``os.rename`` would replace it)."""
     if path.exists():
-        return path.read_text().strip()
-    data_dir.mkdir(parents=True, exist_ok=True)
-    draft = data_dir / f".secret_key.{os.getpid()}"
-    descriptor = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(descriptor, "w") as written:
-        written.write(secrets.token_urlsafe(50))
-    try:
-        os.link(draft, path)  # fails if another process made it first: theirs stands
-    except FileExistsError:
-        pass
-    finally:
-        draft.unlink()
-    return path.read_text().strip()
+        raise FileExistsError(path)
+    return path

@@ -160,9 +160,11 @@ def say(text: str, *, error: bool = False) -> None:
 
 
 class Launcher:
-    def __init__(self, *, port: int, data_dir: str, stop: StopRequest) -> None:
+    def __init__(self, *, port: int, data_dir: str, stop: StopRequest, held: int) -> None:
         self.port = port
         self.data_dir = data_dir
+        # The data folder's lock, shared with each child: it is held while any part runs.
+        self.held = held
         self.stop = stop
         self.python = sys.executable
         self.children: list[Child] = []
@@ -171,6 +173,7 @@ class Launcher:
 
     def start(self, args: Sequence[str], **options: Any) -> Child:
         """Start a child (``Child``'s options) and keep it, for ``stop_everything``."""
+        options["pass_fds"] = (*options.get("pass_fds", ()), self.held)
         child = Child(args, **options)
         self.children.append(child)
         return child
@@ -305,7 +308,7 @@ def main() -> int:
         )
         listener.close()
         return 1
-    launcher = Launcher(port=port, data_dir=data_dir, stop=stop)
+    launcher = Launcher(port=port, data_dir=data_dir, stop=stop, held=held.fileno())
     try:
         return launcher.serve(listener)
     finally:

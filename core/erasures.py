@@ -15,6 +15,7 @@ sequences back too, so after one an id alone may name somebody else.
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import json
 import logging
 import os
@@ -37,8 +38,20 @@ LINES = "lines"  # owner, digests: lines deleted or forgotten
 MERGE = "merge"  # owner, into: a guest gone into an account (whose later erasures cover it)
 CHATS = "chats"  # conversations, projects: deleted with their messages
 MESSAGE = "message"  # conversation, message: withdrawn (edited away) with its reply
+UNBURY = "unbury"  # owner, digests: lines asked to remember again (a forget undone)
+# Ends of access: what a restore would otherwise let in again.
+TOKEN = "token"  # noqa: S105 - digest: one device logged out (knox's digest of the token)
+TOKENS = "tokens"  # owner: every token made before then ended
+SESSION = "session"  # session: a web session logged out (SHA-256 of its key)
+PASSWORD = "password"  # noqa: S105 - owner: the password changed or was reset
+PRUNED = "pruned"  # the journal holds nothing older than this entry
 
 Key = list[Any]  # [id, ISO 8601 moment it was made]
+
+
+def session_digest(session_key: str) -> str:
+    """A web session as the journal names it: a hash, as its key would let one in."""
+    return hashlib.sha256(session_key.encode()).hexdigest()
 
 
 def key(pk: int, made: datetime) -> Key:
@@ -106,31 +119,42 @@ def prune(before: datetime) -> int:
         with _locked() as path:
             if not path.exists():
                 return 0
-            rows = path.read_text(encoding="utf-8").splitlines(keepends=True)
-            kept = [row for row in rows if (at := _stamp(row)) is None or at >= before]
-            if len(kept) == len(rows):
+            rows = path.read_text(encoding="utf-8", errors="replace").splitlines(keepends=True)
+            stamped = [(row, _stamp(row)) for row in rows]
+            kept = [row for row, at in stamped if at is not None and at >= before]
+            # Unreadable lines go too: no replay can act on them.
+            dropped = [row for row, at in stamped if at is None or at < before]
+            if not dropped:
                 return 0
+            # Says how far back the journal reaches: a replay from before it is refused.
+            horizon = json.dumps({"at": before.isoformat(), "kind": PRUNED}) + "\n"
             fresh = path.with_name(f"{path.name}.new")
             with fresh.open("w", encoding="utf-8") as journal:
-                journal.writelines(kept)
+                journal.writelines([horizon, *kept])
                 journal.flush()
                 os.fsync(journal.fileno())
             os.replace(fresh, path)
-            return len(rows) - len(kept)
+            return sum(f'"kind": "{PRUNED}"' not in row for row in dropped)
     except OSError as error:
         log.error("erasures.prune_failed error=%s", type(error).__name__)
         return 0
 
 
 def _stamp(row: str) -> datetime | None:
+    """When an entry was made; None for a line that is no entry (or has no offset)."""
     try:
-        return datetime.fromisoformat(json.loads(row)["at"])
+        at = datetime.fromisoformat(json.loads(row)["at"])
     except (ValueError, KeyError, TypeError):
         return None
+    return at if at.tzinfo is not None else None
 
 
 class NoJournal(FileNotFoundError):
     """No journal where ``ERASURE_JOURNAL`` says: a replay would silently erase nothing."""
+
+
+class JournalTooShort(ValueError):
+    """The journal was pruned after ``moment``: what was erased in between is not known."""
 
 
 def since(moment: datetime) -> list[dict[str, Any]]:
@@ -140,12 +164,16 @@ def since(moment: datetime) -> list[dict[str, Any]]:
     if not path.exists():
         raise NoJournal(str(path))
     found = []
-    with path.open(encoding="utf-8") as journal:
+    with path.open(encoding="utf-8", errors="replace") as journal:
         rows = journal.readlines()
-    for row in rows:
+    for number, row in enumerate(rows, 1):
         at = _stamp(row)
         if at is None:
-            log.warning("erasures.unreadable_entry")
-        elif at > moment:
-            found.append(json.loads(row))
+            log.warning("erasures.unreadable_entry line=%s", number)
+            continue
+        entry = json.loads(row)
+        if entry.get("kind") == PRUNED and at > moment:
+            raise JournalTooShort(at.isoformat())
+        if at > moment:
+            found.append(entry)
     return found

@@ -37,6 +37,7 @@ screen_before_showing = screening.screen_before_showing
 # A restored backup replays the erasures made after it (core/erasures.py).
 clear_memory = services.clear_memory
 erase_lines = services.erase_digests
+unbury_lines = services.unbury_digests
 
 # The export's memory is in our open format (docs/MEMORY_FORMAT.md), which an import reads.
 MEMORY_FORMAT = portable.FORMAT

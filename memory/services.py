@@ -524,13 +524,14 @@ def _change_by_hand(
         after, removed, tokens, pairs = change(memory.lines)
         with transaction.atomic():
             if write_lines(memory=memory, lines=after, tokens=tokens, kind=kind, pairs=pairs):
+                gone = removed
                 if kind == MemoryEvent.Kind.DELETE_LINE:
                     # Forgetting is final: the line and its earlier wordings leave every
                     # version, and a tombstone blocks passes, restores and merges.
                     gone = history.with_earlier_wordings(memory_id=memory.pk, lines=removed)
                     history.forget(memory_id=memory.pk, removed=gone, kept=after)
                     tombstones.bury(memory_id=memory.pk, lines=gone, unless_in=after)
-                _forget_in_pending_merges(owner_id, removed=removed, kind=kind)
+                _forget_in_pending_merges(owner_id, removed=gone, kind=kind)
                 break
         if expected is not None:
             raise StaleVersion
@@ -538,6 +539,13 @@ def _change_by_hand(
         raise StaleVersion
     record_event(owner_id=owner_id, kind=kind, outcome=Outcome.OK, before=memory.lines, after=after)
     return view_memory(owner_id=owner_id)
+
+
+def unbury_digests(*, owner_id: int, digests: Iterable[str]) -> None:
+    """A restored backup meets a forget lifted after it: the tombstones go again."""
+    memory_id = Memory.objects.filter(owner_id=owner_id).values_list("pk", flat=True).first()
+    if memory_id is not None:
+        tombstones.lift_digests(memory_id=memory_id, digests=digests)
 
 
 def erase_digests(*, owner_id: int, digests: Iterable[str]) -> None:
@@ -550,9 +558,10 @@ def erase_digests(*, owner_id: int, digests: Iterable[str]) -> None:
             return
         memory_id = memory.pk
         versions = history.lines_of_every_version(memory_id=memory_id)
-        removed = sorted(
-            {line for line in [*memory.lines, *versions] if tombstones.is_buried(line, wanted)}
-        )
+        named = [line for line in [*memory.lines, *versions] if tombstones.is_buried(line, wanted)]
+        # Their earlier wordings too, as the deletion did (the backup may hold more of them).
+        removed = sorted(set(history.with_earlier_wordings(memory_id=memory_id, lines=named)))
+        wanted |= {tombstones.digest(line) for line in removed}
         kept = [line for line in memory.lines if line not in removed]
         if kept != memory.lines:
             write_lines(memory=memory, lines=kept, kind=MemoryEvent.Kind.DELETE_LINE)

@@ -75,6 +75,10 @@ def bury_digests(*, memory_id: int, digests: Iterable[str]) -> None:
         ForgottenLine.objects.filter(id__in=stale_ids).delete()
 
 
+def lift_digests(*, memory_id: int, digests: Iterable[str]) -> None:
+    ForgottenLine.objects.filter(memory_id=memory_id, digest__in=list(digests)).delete()
+
+
 def buried(memory_id: int) -> frozenset[str]:
     """The digests of what this memory forgot (one query)."""
     return frozenset(
@@ -104,9 +108,15 @@ class Buried(Collection[str]):
 
 def unbury(*, memory_id: int, lines: Iterable[str]) -> None:
     """The person asked to remember these again: they may be kept."""
+    lines = list(lines)
     found = {d for line in lines for d in digests(line)}
-    if found:
-        ForgottenLine.objects.filter(memory_id=memory_id, digest__in=found).delete()
+    if found and ForgottenLine.objects.filter(memory_id=memory_id, digest__in=found).delete()[0]:
+        # So a restore's replay does not forget them again.
+        erasures.record(
+            erasures.UNBURY,
+            owner=owner_key(memory_id),
+            digests=sorted({digest(line) for line in lines}),
+        )
 
 
 def is_buried(line: str, buried: Collection[str]) -> bool:

@@ -17,11 +17,12 @@ import pytest
 from django.contrib.sessions.models import Session
 from django.core.management import CommandError, call_command
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 from knox.models import AuthToken
 
-from accounts import backups, tokens
+from accounts import backups, passwords, tokens
 from accounts import services as accounts_services
 from accounts.models import User
 from chat.models import Conversation, Message, Project
@@ -308,9 +309,8 @@ def test_a_guest_merge_is_journaled(journal, account):
     guest = accounts_services.create_guest()
     memory_services.add_line(owner_id=guest.pk, text="Likes figs")
     accounts_services.merge_guest(guest=guest, account=account)
-    assert [(e["kind"], e["owner"], e["into"]) for e in entries(journal)] == [
-        ("merge", named(guest), named(account))
-    ]
+    merges = [(e["owner"], e["into"]) for e in entries(journal) if e["kind"] == "merge"]
+    assert merges == [(named(guest), named(account))]
 
 
 # --- Ids that come back, chats, messages, sessions ------------------------------------------------
@@ -384,15 +384,111 @@ def test_a_chat_someone_else_made_with_a_reused_id_is_not_deleted(journal, accou
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_replay_signs_everyone_out(journal, account, client):
+def test_a_replay_ends_the_access_ended_after_the_backup_and_keeps_the_rest(
+    journal, account, client
+):
+    """A logout, a log-out-everywhere and a password change made after the backup hold after
+    the restore; a guest, who has no password to sign in with again, keeps its token."""
     journal.touch()
-    token = tokens.issue_token(account)
+    guest = accounts_services.create_guest()
+    kept_guest = tokens.issue_token(guest)
+    phone, laptop = tokens.issue_token(account), tokens.issue_token(account)
     client.force_login(account)
-    assert Session.objects.exists()
-    backups.replay(timezone.now())
+    session = Session.objects.get()
+    old_password = User.objects.get(pk=account.pk).password
+    snapshot = timezone.now()
+    as_snapshot_had = [copy.copy(row) for row in AuthToken.objects.all()]
+    (phone_row,) = [row for row in AuthToken.objects.all() if phone.startswith(row.token_key)]
+    accounts_services.log_out(token=phone_row)
+    client.post(reverse("accounts:logout"))
+    passwords.change_password(
+        user=User.objects.get(pk=account.pk),
+        old_password="a-long-passphrase-42",
+        new_password="another-long-passphrase-7",
+    )
+    kinds = [entry["kind"] for entry in entries(journal)]
+    assert kinds == ["token", "session", "tokens", "password"]
+    assert session.session_key not in journal.read_text()
+    # As a restore puts them back.
+    made = {row.digest: row.created for row in as_snapshot_had}
+    AuthToken.objects.bulk_create(as_snapshot_had, ignore_conflicts=True)
+    for digest, created in made.items():  # as made then: bulk_create stamps them now
+        AuthToken.objects.filter(digest=digest).update(created=created)
+    session.save()
+    User.objects.filter(pk=account.pk).update(password=old_password)
+
+    done = backups.replay(snapshot)
+
+    assert done == {"token": 1, "session": 1, "tokens": 1, "password": 1}
+    assert list(AuthToken.objects.values_list("user_id", flat=True)) == [guest.pk]
+    assert kept_guest and laptop
     assert not Session.objects.exists()
-    assert not AuthToken.objects.exists()
-    assert token  # issued, then ended by the replay
+    assert not User.objects.get(pk=account.pk).has_usable_password()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_odd_journal_line_is_skipped_and_the_replay_goes_on(journal, account):
+    memory_services.add_line(owner_id=account.pk, text="Has a cat named Felix")
+    snapshot = timezone.now()
+    later = (snapshot + timedelta(seconds=1)).isoformat()
+    odd = [
+        {"at": later, "kind": "lines", "owner": named(account), "digests": 5},
+        {"at": later, "kind": "lines", "owner": named(account), "digests": [[1], "f" * 65]},
+        {"at": later, "kind": "chats", "projects": 5, "conversations": "x"},
+        {"at": later, "kind": "account", "owner": [account.pk, "yesterday"]},
+        {"at": "2026-01-01T00:00:00", "kind": "account", "owner": named(account)},
+        {"at": later, "kind": "what", "owner": named(account)},
+    ]
+    good = {"at": later, "kind": "lines", "owner": named(account)}
+    good["digests"] = [tombstones.digest("Has a cat named Felix")]
+    journal.write_bytes(
+        b"".join(json.dumps(row).encode() + b"\n" for row in odd)
+        + b"\xff\xfe not a line\n"
+        + json.dumps(good).encode()
+        + b"\n"
+    )
+
+    assert backups.replay(snapshot) == {"lines": 1}
+    assert Memory.objects.get(owner=account).lines == []
+    assert User.objects.filter(pk=account.pk).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_entry_of_the_first_journal_names_only_someone_who_joined_before_it(journal):
+    """The first journal named people by id alone: only someone already there then can be
+    the one it means, never a newcomer given the same id since."""
+    early, newcomer = make_account("early@example.com"), make_account("newcomer@example.com")
+    User.objects.filter(pk=newcomer.pk).update(date_joined=timezone.now() + timedelta(hours=2))
+    snapshot = timezone.now()
+    at = (snapshot + timedelta(hours=1)).isoformat()
+    journal.write_text(
+        json.dumps({"at": at, "kind": "account", "owner": early.pk})
+        + "\n"
+        + json.dumps({"at": at, "kind": "account", "owner": newcomer.pk})
+        + "\n"
+    )
+    assert backups.replay(snapshot) == {"account": 1}
+    assert list(User.objects.values_list("pk", flat=True)) == [newcomer.pk]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_forget_the_person_took_back_is_not_replayed(journal, account):
+    """Undo of a forget, or "remember it again", lifts the tombstone after it: journaled, so
+    the replay does not forget the line again."""
+    memory_services.add_line(owner_id=account.pk, text="Has a dog named Rex")
+    memory_services.add_line(owner_id=account.pk, text="Likes jazz")
+    memory = Memory.objects.get(owner=account)
+    snapshot = timezone.now()
+    with transaction.atomic():
+        tombstones.bury(memory_id=memory.pk, lines=["Has a dog named Rex", "Likes jazz"])
+    tombstones.unbury(memory_id=memory.pk, lines=["Has a dog named Rex"])
+    assert [entry["kind"] for entry in entries(journal)] == ["lines", "unbury"]
+
+    backups.replay(snapshot)
+
+    assert Memory.objects.get(owner=account).lines == ["Has a dog named Rex"]
+    assert tombstones.is_buried("Likes jazz", tombstones.buried(memory.pk))
+    assert not tombstones.is_buried("Has a dog named Rex", tombstones.buried(memory.pk))
 
 
 def test_the_journal_forgets_entries_older_than_any_backup_kept(journal, settings):
@@ -403,9 +499,14 @@ def test_the_journal_forgets_entries_older_than_any_backup_kept(journal, setting
         "".join(json.dumps({"at": at.isoformat(), "kind": "clear"}) + "\n" for at in stamps)
         + "not json\n"
     )
-    assert backups.prune_journal() == 1
-    rows = journal.read_text().splitlines()
-    assert [json.loads(row)["at"] for row in rows[:2]] == [at.isoformat() for at in stamps[1:]]
-    assert journal.read_text().endswith("not json\n")  # unreadable: kept for a person to read
+    assert backups.prune_journal() == 2  # the oldest, and a line no replay can read
+    horizon, *rows = [json.loads(row) for row in journal.read_text().splitlines()]
+    assert horizon["kind"] == "pruned"
+    assert [row["at"] for row in rows] == [at.isoformat() for at in stamps[1:]]
     assert backups.prune_journal() == 0
     assert not list(journal.parent.glob("*.new"))
+    # A replay from before what the journal still holds would miss erasures: refused.
+    with pytest.raises(erasures.JournalTooShort):
+        backups.replay(now - timedelta(days=45))
+    with pytest.raises(CommandError, match="reaches back only to"):
+        call_command("replay_erasures", "--since", (now - timedelta(days=45)).isoformat())

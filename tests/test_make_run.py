@@ -268,6 +268,8 @@ def test_make_run_serves_remembers_and_stops_cleanly(tmp_path, data_dir):
         # A second run on the same port is refused before it starts anything, and says nothing
         # like "ready" for the server already there.
         assert_refused(port, tmp_path / "second")
+        # The run holds its data folder, children included: no restore can replace it.
+        assert running.running(data_dir)
 
         token = call(port, "POST", "/api/v1/auth/guest")["token"]
         conversation = call(port, "POST", "/api/v1/conversations", {}, token)

@@ -39,4 +39,10 @@ class Command(BaseCommand):
             raise CommandError(
                 f"no erasure journal at {missing}: check ERASURE_JOURNAL, then run this again"
             ) from None
+        except erasures.JournalTooShort as horizon:
+            raise CommandError(
+                f"the erasure journal reaches back only to {horizon}: erasures made before "
+                "then are unknown. Restore a newer backup, or keep the journal longer "
+                "(ERASURE_JOURNAL_KEEP_DAYS)."
+            ) from None
         self.stdout.write(f"erasures replayed: {dict(replayed) or 'none'}")

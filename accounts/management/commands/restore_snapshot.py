@@ -9,6 +9,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from accounts import backups
+from core import erasures
 
 
 class Command(BaseCommand):
@@ -27,4 +28,9 @@ class Command(BaseCommand):
             replayed = backups.restore(snapshot)
         except (backups.NotEmbedded, backups.NotASnapshot, backups.ProductRunning) as error:
             raise CommandError(str(error.detail)) from None
+        except erasures.JournalTooShort as horizon:
+            raise CommandError(
+                f"the erasure journal reaches back only to {horizon}, after this snapshot: "
+                "what was erased before then would come back. Choose a newer snapshot."
+            ) from None
         self.stdout.write(f"restored {snapshot}; erasures replayed: {dict(replayed) or 'none'}")
