@@ -184,14 +184,19 @@ def _refusal(line: str, candidate: imports.Candidate, read: dict[str, str | None
     ``read``: what the gate said of each text already, as a paste's items share context."""
     if (reason := refusal_reason(line)) is not None:
         return reason
-    for said, ignored in [
-        *((said, "") for said in candidate.context),
-        *((said, "instruction") for said in candidate.around),
-    ]:
+
+    def refused(said: str) -> str | None:
         if said not in read:
             read[said] = refusal_reason(_within(said))
-        if read[said] not in (None, "length", ignored):
-            return read[said]
+        return read[said] if read[said] != "length" else None
+
+    for said in candidate.context:
+        if (reason := refused(said)) is not None:
+            return reason
+    for span in candidate.spans:
+        together = refused(". ".join(span))
+        if together is not None and not any(refused(part) for part in span):
+            return together
     return None
 
 

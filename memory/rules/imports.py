@@ -42,13 +42,13 @@ class Candidate:
     ``context``: what the paste said around it, for the gate to read too: the sentence before
     it was rewritten, under its heading, and the product's intro before it. Rewriting drops
     words ("You should always …", "Password: …") that tell an instruction or a secret.
-    ``around``: the whole item, for a secret its sentences share ("My PIN. It is 4821"); not
-    for an instruction, as "the user" there is the product's way of naming the person."""
+    ``spans``: the sentences of its item, read together for a secret or an order that only
+    they make together ("My PIN. It is 4821"); one refused alone is refused on its own."""
 
     text: str
     dated: date | None = None
     context: tuple[str, ...] = field(default=(), compare=False)
-    around: tuple[str, ...] = field(default=(), compare=False)
+    spans: tuple[tuple[str, ...], ...] = field(default=(), compare=False)
     # A line of our own export keeps the source it had there (``memory.rules.portable``).
     source: provenance.Source | None = field(default=None, compare=False)
 
@@ -143,27 +143,30 @@ def read_paste(text: str) -> list[Candidate]:
     addressed = not marked and _addressed([_plain(body) for _, body, _ in read])
     found: list[Candidate] = []
     for heading, body, dated in read:
-        whole = _plain(body)
-        sentences = _SENTENCE_END_RE.split(whole)
-        around = [without_subject(whole)] if len(sentences) > 1 else []
-        if heading and around:
-            around.append(f"{heading}: {around[0]}")
-        for sentence in sentences:
-            intro, rest = _intro_of(sentence, addressed=addressed)
-            said = _plain(rest)
+        # Each sentence without the product's intro, subject and frame: "the user" is only
+        # its name for the person, which the gate would read as the assistant's words.
+        sentences = [
+            (intro, said, without_frame(without_subject(said)))
+            for intro, rest in (
+                _intro_of(sentence, addressed=addressed)
+                for sentence in _SENTENCE_END_RE.split(_plain(body))
+            )
+            if (said := _plain(rest))
+        ]
+        spans = (tuple(as_said for _, _, as_said in sentences),) if len(sentences) > 1 else ()
+        for intro, said, as_said in sentences:
             if _chatter(said, addressed=addressed):
                 continue
             line = _line(said, language)
             if not line:
                 continue
-            as_said = without_frame(without_subject(said))
-            context = [as_said, *([f"{heading}: {as_said}"] if heading else []), intro]
+            context = [as_said, intro, *([f"{heading}: {as_said}"] if heading else [])]
             found.append(
                 Candidate(
                     line,
                     _plausible(dated),
                     tuple(text for text in dict.fromkeys(context) if text),
-                    tuple(around),
+                    spans,
                 )
             )
             if len(found) == MAX_CANDIDATES:

@@ -427,4 +427,4 @@ def test_a_summary_of_the_user_loses_its_intro_and_one_sentence_does_not_refuse_
         "Keeps bees",
         "Has two grandchildren",
     ]
-    assert candidates[0].context[-1] == "A summary of what is saved about the user"
+    assert "A summary of what is saved about the user" in candidates[0].context
