@@ -191,8 +191,8 @@ def _refusal(line: str, candidate: imports.Candidate, read: dict[str, str | None
         return read[said] if read[said] != "length" else None
 
     for said in candidate.context:
-        if (reason := refused(said)) is not None:
-            return reason
+        if (found := refused(said)) is not None:
+            return found
     for span in candidate.spans:
         together = refused(". ".join(span))
         if together is not None and not any(refused(part) for part in span):
