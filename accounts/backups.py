@@ -5,8 +5,8 @@ taken with SQLite's online backup API (consistent while the product runs), and t
 (7 daily, 4 weekly). Each snapshot records when it was taken. ``make restore SNAPSHOT=…``
 copies one back (never under a running ``make run``), migrates it, then replays the erasure
 journal (``core.erasures``) from that moment: accounts, clears, lines, chats and withdrawn
-messages erased since stay gone, and everyone signs in again. Production backs up PostgreSQL
-with its own tools, then runs the same replay (README).
+messages erased since stay gone, and logouts and password changes hold. Production backs up
+PostgreSQL with its own tools, then runs the same replay (README).
 """
 
 from __future__ import annotations
@@ -185,7 +185,11 @@ def replay(since: datetime) -> Counter[str]:
     on."""
     entries = erasures.since(since)  # whole, before anything is acted on
     lifted = _lifted_later(entries)
-    ended = {entry.get("session") for entry in entries if entry.get("kind") == erasures.SESSION}
+    ended = {
+        entry["session"]
+        for entry in entries
+        if entry.get("kind") == erasures.SESSION and isinstance(entry.get("session"), str)
+    }
     done: Counter[str] = Counter()
     with erasures.replaying():  # journaled already
         for number, entry in enumerate(entries):
@@ -203,17 +207,24 @@ def replay(since: datetime) -> Counter[str]:
                 continue
             if acted:
                 done[_kind(entry)] += 1
-        if ended_sessions := _end_sessions(ended):
-            done[erasures.SESSION] += ended_sessions
-        _expire()
-    return done
+        for kind, step in ((erasures.SESSION, _end_sessions), ("expired", _expire)):
+            try:
+                done[kind] += step(ended)
+            except Exception as error:  # noqa: BLE001 - the erasures above stand
+                log.error("backups.replay_failed step=%s error=%s", kind, type(error).__name__)
+                done["failed"] += 1
+    return +done
 
 
-def _expire() -> None:
+def _expire(_: object = None) -> int:
+    """What expired since by the clock: tokens, sessions, temporary chats. Guests count as
+    seen now, as the backup cannot tell who came back after it (else the idle ones go)."""
+    now = timezone.now()
     tokens.delete_expired_tokens()
-    Session.objects.filter(expire_date__lt=timezone.now()).delete()
-    services.delete_idle_guests()
+    Session.objects.filter(expire_date__lt=now).delete()
+    User.objects.filter(is_guest=True, last_seen_at__lt=now).update(last_seen_at=now)
     chats.delete_expired_temporary_chats()
+    return 0
 
 
 def _kind(entry: dict[str, Any]) -> str:
@@ -357,15 +368,14 @@ def _rows(model: type[Project | Conversation], values: Any) -> list[Any]:
     ]
 
 
-def _end_sessions(ended: set[Any]) -> int:
+def _end_sessions(ended: set[str]) -> int:
     """Web sessions logged out after the backup (journaled as a hash of their key)."""
-    wanted = {value for value in ended if isinstance(value, str)}
-    if not wanted:
+    if not ended:
         return 0
     keys = [
         key
         for key in Session.objects.values_list("session_key", flat=True).iterator()
-        if erasures.session_digest(key) in wanted
+        if erasures.session_digest(key) in ended
     ]
     return Session.objects.filter(session_key__in=keys).delete()[0]
 

@@ -23,29 +23,33 @@ def embedded_secret_key(data_dir: Path) -> str:
     path = data_dir / "secret_key"
     if not path.exists():
         data_dir.mkdir(parents=True, exist_ok=True)
+        key = secrets.token_urlsafe(50)
         draft = data_dir / f".secret_key.{secrets.token_hex(8)}"
-        descriptor = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(descriptor, "w") as written:
-            written.write(secrets.token_urlsafe(50))
-            written.flush()
-            os.fsync(written.fileno())
+        _write_new(draft, key)
         try:
             os.link(draft, path)  # fails if another process made it first: theirs stands
         except FileExistsError:
             pass
-        except OSError:  # a filesystem without hard links: only if still missing
+        except OSError:  # a filesystem without hard links: made in place, if still missing
             with contextlib.suppress(FileExistsError):
-                os.rename(draft, _absent(path))
+                _write_new(path, key)
         finally:
             draft.unlink(missing_ok=True)
+        folder = os.open(data_dir, os.O_RDONLY)
+        try:
+            os.fsync(folder)  # the name survives a crash, as the tombstones made with it do
+        finally:
+            os.close(folder)
     key = path.read_text().strip()
     if not key:
         raise ValueError(f"{path} is empty: restore it from a backup of DATA_DIR")
     return key
 
 
-def _absent(path: Path) -> Path:
-    """``path``, raising FileExistsError if it is there (``os.rename`` would replace it)."""
-    if path.exists():
-        raise FileExistsError(path)
-    return path
+def _write_new(path: Path, text: str) -> None:
+    """``path`` made with ``text`` and synced; FileExistsError if it is there."""
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(descriptor, "w") as written:
+        written.write(text)
+        written.flush()
+        os.fsync(written.fileno())

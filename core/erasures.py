@@ -144,7 +144,7 @@ def _stamp(row: str) -> datetime | None:
     """When an entry was made; None for a line that is no entry (or has no offset)."""
     try:
         at = datetime.fromisoformat(json.loads(row)["at"])
-    except (ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError, RecursionError):
         return None
     return at if at.tzinfo is not None else None
 

@@ -24,7 +24,7 @@ from django.utils import timezone
 from memory import tombstones
 from memory.filters.gate import MAX_CHARS, refusal_reason
 from memory.models import Memory, MemoryEvent, Outcome
-from memory.rules import budget, imports, provenance
+from memory.rules import budget, imports, persons, provenance
 from memory.rules.lines import clean_line, line_key
 from memory.services import (
     MemoryView,
@@ -191,7 +191,10 @@ def _refusal(line: str, candidate: imports.Candidate, read: dict[str, str | None
         return read[said] if read[said] != "length" else None
 
     for said in candidate.context:
-        if (found := refused(said)) is not None:
+        found = refused(said)
+        if found == "instruction" and persons.said_to_them(said):
+            continue  # "You started a job": the paste's "you" is the person
+        if found is not None:
             return found
     for span in candidate.spans:
         together = refused(". ".join(span))

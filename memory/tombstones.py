@@ -108,15 +108,13 @@ class Buried(Collection[str]):
 
 def unbury(*, memory_id: int, lines: Iterable[str]) -> None:
     """The person asked to remember these again: they may be kept."""
-    lines = list(lines)
     found = {d for line in lines for d in digests(line)}
-    if found and ForgottenLine.objects.filter(memory_id=memory_id, digest__in=found).delete()[0]:
+    rows = ForgottenLine.objects.filter(memory_id=memory_id, digest__in=found)
+    lifted = sorted(rows.values_list("digest", flat=True))  # under whichever key made them
+    if lifted:
+        rows.delete()
         # So a restore's replay does not forget them again.
-        erasures.record(
-            erasures.UNBURY,
-            owner=owner_key(memory_id),
-            digests=sorted({digest(line) for line in lines}),
-        )
+        erasures.record(erasures.UNBURY, owner=owner_key(memory_id), digests=lifted)
 
 
 def is_buried(line: str, buried: Collection[str]) -> bool:

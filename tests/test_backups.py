@@ -441,9 +441,12 @@ def test_an_odd_journal_line_is_skipped_and_the_replay_goes_on(journal, account)
     ]
     good = {"at": later, "kind": "lines", "owner": named(account)}
     good["digests"] = [tombstones.digest("Has a cat named Felix")]
+    odd += [{"at": later, "kind": "session", "session": {"k": 1}}]
     journal.write_bytes(
         b"".join(json.dumps(row).encode() + b"\n" for row in odd)
         + b"\xff\xfe not a line\n"
+        + b"[" * 100_000
+        + b"\n"
         + json.dumps(good).encode()
         + b"\n"
     )
@@ -510,3 +513,34 @@ def test_the_journal_forgets_entries_older_than_any_backup_kept(journal, setting
         backups.replay(now - timedelta(days=45))
     with pytest.raises(CommandError, match="reaches back only to"):
         call_command("replay_erasures", "--since", (now - timedelta(days=45)).isoformat())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_forget_lifted_after_the_key_was_rotated_is_not_replayed(journal, account, settings):
+    settings.SECRET_KEY = "the-key-of-last-year"
+    memory_services.add_line(owner_id=account.pk, text="Has a dog named Rex")
+    memory = Memory.objects.get(owner=account)
+    snapshot = timezone.now()
+    with transaction.atomic():
+        tombstones.bury(memory_id=memory.pk, lines=["Has a dog named Rex"])
+    settings.SECRET_KEY, settings.TOMBSTONE_KEY_FALLBACKS = (
+        "this-years-key",
+        ["the-key-of-last-year"],
+    )
+    tombstones.unbury(memory_id=memory.pk, lines=["Has a dog named Rex"])
+
+    backups.replay(snapshot)
+
+    assert Memory.objects.get(owner=account).lines == ["Has a dog named Rex"]
+    assert not tombstones.is_buried("Has a dog named Rex", tombstones.buried(memory.pk))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_guest_idle_in_the_backup_is_not_deleted_by_the_restore(journal, settings):
+    """The backup cannot tell whether the guest came back after it."""
+    journal.touch()
+    guest = accounts_services.create_guest()
+    long_ago = timezone.now() - timedelta(days=settings.GUEST_IDLE_DAYS + 5)
+    User.objects.filter(pk=guest.pk).update(last_seen_at=long_ago)
+    backups.replay(timezone.now() - timedelta(days=1))
+    assert User.objects.filter(pk=guest.pk).exists()

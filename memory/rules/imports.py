@@ -11,13 +11,14 @@ kept; that is the service's part.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Final
 
 from memory.rules import portable, provenance
 from memory.rules.lines import clean_text
 from memory.rules.persons import (
+    as_told_to_assistant,
     assistant_speaking,
     language_of,
     speaker,
@@ -100,7 +101,9 @@ _QUOTED_RE: Final = re.compile(r"^[\"\u201c\u201e\u00ab]\s*(.*?)\s*[\"\u201d\u00
 # A colon after this many words or more, before the person as subject, ends the product's intro.
 INTRO_WORDS: Final = 4
 _SUBJECT_START_RE: Final = re.compile(
-    r"(?:the user|user|you|i|tu|vous|je|j'|io|l'utente|l'utilisat(?:eur|rice))\b", re.IGNORECASE
+    r"(?:the user|user|you|you're|your|i|i'm|my|tu|ti|tuo|tua|vous|votre|vos|ton|ta|tes|je|j'"
+    r"|io|il tuo|la tua|l'utente|l'utilisat(?:eur|rice))\b",
+    re.IGNORECASE,
 )
 # A sentence ends at a stop before a capital, unless the stop ends a title ("Dr. Rossi").
 _TITLES: Final = ("Mr", "Ms", "Mrs", "Dr", "St", "Sig", "Mme", "Jr", "Sr", "Prof", "Sen")
@@ -120,7 +123,11 @@ def read_paste(text: str) -> list[Candidate]:
     continues the item above it. Our own export is read as it was written."""
     if (ours := portable.read(text)) is not None:
         return [Candidate(" ".join(clean_text(line).split()), source=src) for line, src in ours]
-    rows = [row for row in clean_text(text).splitlines() if not row.lstrip().startswith("```")]
+    rows = [
+        row
+        for row in clean_text(text.replace("\r\n", "\n").replace("\r", "\n")).splitlines()
+        if not row.lstrip().startswith("```")
+    ]
     marked = any(_marked(row.strip()) for row in rows)
     items: list[tuple[str, str]] = []  # (heading, item)
     heading = ""
@@ -142,6 +149,7 @@ def read_paste(text: str) -> list[Candidate]:
     # may mix the two for the person ("- I live …", "- You work …").
     addressed = not marked and _addressed([_plain(body) for _, body, _ in read])
     found: list[Candidate] = []
+    as_pasted: list[str] = []  # each candidate's sentence, for its neighbours' spans
     for heading, body, dated in read:
         # Each sentence without the product's intro, subject and frame: "the user" is only
         # its name for the person, which the gate would read as the assistant's words.
@@ -160,7 +168,8 @@ def read_paste(text: str) -> list[Candidate]:
             line = _line(said, language)
             if not line:
                 continue
-            context = [as_said, intro, *([f"{heading}: {as_said}"] if heading else [])]
+            told = as_told_to_assistant(said.replace("\u2019", "'"))
+            context = [as_said, intro, told, *([f"{heading}: {as_said}"] if heading else [])]
             found.append(
                 Candidate(
                     line,
@@ -169,9 +178,20 @@ def read_paste(text: str) -> list[Candidate]:
                     spans,
                 )
             )
+            as_pasted.append(as_said)
             if len(found) == MAX_CANDIDATES:
-                return found
-    return found
+                return _with_neighbours(found, as_pasted)
+    return _with_neighbours(found, as_pasted)
+
+
+def _with_neighbours(found: list[Candidate], as_pasted: list[str]) -> list[Candidate]:
+    """Each candidate read with the one before and the one after, wherever a line break
+    falls: "- The PIN" / "- 4821", an IBAN or a card split over two lines."""
+    pairs = [tuple(as_pasted[at : at + 2]) for at in range(len(as_pasted) - 1)]
+    return [
+        replace(candidate, spans=(*candidate.spans, *pairs[max(at - 1, 0) : at + 1]))
+        for at, candidate in enumerate(found)
+    ]
 
 
 def bound_of(text: str) -> int:
@@ -201,9 +221,10 @@ def _intro_of(sentence: str, *, addressed: bool) -> tuple[str, str]:
     "A summary of what is saved about the user: The user is …"); no intro: ("", sentence).
     A short label stays ("Password: I'm …"): it may be what makes a secret."""
     intro, colon, rest = sentence.partition(": ")
-    if not colon or not rest[:1].isupper():
+    intro = intro.rstrip()  # French puts a space before the colon
+    if not colon or not (rest[:1].isupper() or _SUBJECT_START_RE.match(rest)):
         return "", sentence
-    if _chatter(intro, addressed=addressed) or (
+    if (_chatter(intro, addressed=addressed) and not _chatter(rest, addressed=addressed)) or (
         len(intro.split()) >= INTRO_WORDS and _SUBJECT_START_RE.match(rest)
     ):
         return intro, rest

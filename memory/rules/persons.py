@@ -41,10 +41,12 @@ _EN_FIXED: Final = (
 )
 _ADVERBS: Final = (
     r"(?P<adverbs>(?:(?:always|usually|often|never|sometimes|really|also|still|just|mostly"
-    r"|rarely|generally|currently|only|actually|now|[a-z]+ly)\s+)*)"
+    r"|rarely|generally|currently|only|actually|now"
+    r"|(?!(?:reply|apply|supply|rely|comply|imply|multiply|fly|ally)\b)[a-z]+ly)\s+)*)"
 )
 _EN_VERB_RE: Final = re.compile(r"^(?:i|you)\s+" + _ADVERBS + r"(?P<verb>[a-z]+)\b", re.I)
 _KEEPING_TEXT: Final = """can could will would shall should must may might was were had did went
+quit set put cut hit let shut spread
 got grew became began bought came felt found gave knew left lost made met ran said saw sold spent
 taught thought took told wrote built broke chose drove fell forgot heard held kept led used"""
 _KEEPS_ITS_FORM: Final = frozenset(_KEEPING_TEXT.split())
@@ -54,8 +56,11 @@ _IRREGULAR: Final = {"have": "has", "are": "is", "am": "is", "be": "is", "were":
 _EN_AND_VERBS_TEXT: Final = """live work have love like prefer want play enjoy use speak study run
 cook own need hate teach write read drive travel plan hope"""
 _EN_AND_VERBS: Final = frozenset(_EN_AND_VERBS_TEXT.split())
+# After a comma, only with its pronoun: "is a nurse, you live in Turin".
 _EN_AND_RE: Final = re.compile(
-    r"\b(?P<joint>and|but|or)\s+(?:(?P<pronoun>i|you)\s+)?" + _ADVERBS + r"(?P<verb>[a-z]+)\b",
+    r"(?:\b(?P<joint>and|but|or)|(?P<comma>,))\s+(?:(?P<pronoun>i|you)\s+)?"
+    + _ADVERBS
+    + r"(?P<verb>[a-z]+)\b",
     re.IGNORECASE,
 )
 _EN_OBJECTS_RE: Final = re.compile(r"\b(?:my|your|me|myself|yourself)\b", re.IGNORECASE)
@@ -259,7 +264,7 @@ _LEAD_IN_RE: Final = re.compile(
 # recall …"): lower-case words only, so "In 2020, you …" and "In Paris, you …" keep theirs.
 # One word alone is a connective ("Also", "Inoltre"), never a name ("Sarah, you said …").
 _ASIDE_RE: Final = re.compile(
-    r"^(?:[A-Za-zÀ-ÿ][a-zà-ÿ']*(?:\s+[a-zà-ÿ']+){1,5}|(?i:also|besides|plus|otherwise|moreover"
+    r"^(?!(?i:you|you're|you've|your|i|i'm|i've|my|tu|vous|je|io)\b|(?i:j'|t'))(?:[A-Za-zÀ-ÿ][a-zà-ÿ']*(?:\s+[a-zà-ÿ']+){1,5}|(?i:also|besides|plus|otherwise|moreover"
     r"|furthermore|inoltre|poi|infine|anche|aussi|enfin|ensuite|sinon|[a-zà-ÿ]+(?:ly|mente|ment))),\s+"
     r"(?=(?i:you|you're|you've|i|i'm|i've|tu|vous|je)\b|(?i:j'|t'))"
 )
@@ -269,9 +274,9 @@ _ASIDE_RE: Final = re.compile(
 # you'd like, tell me more"): a first and a second person in one sentence, once the product's
 # frame is gone ("You told me that …"), is never the person's fact.
 _FIRST_RE: Final = re.compile(
-    r"\b(?:i|me|my|myself|je|moi|mon|mes|io|mi|mio|mia|miei|mie)\b|\bi'|\bj'|\bm'"
-    r"|^(?:non\s+)?(?:ho|sono|so)\b",  # Italian says "I" in its verb
-    re.IGNORECASE,
+    r"\b(?i:i|me|my|myself|je|moi|mon|mes|io)\b|\b(?i:i'|j'|m')"
+    r"|\b(?:mi|mio|mia|miei|mie)\b"  # not "Mia", a name
+    r"|^(?i:non\s+)?(?i:ho|sono|so)\b",  # Italian says "I" in its verb
 )
 _SECOND_RE: Final = re.compile(
     r"\b(?:you|your|yourself|vous|votre|vos|tu|toi|te|ton|tes|ti|tuo|tua|tuoi|tue)\b|\bt'"
@@ -292,6 +297,72 @@ def speaker(text: str) -> str | None:
     if first == second:
         return None
     return "first" if first else "second"
+
+
+# What the person does, said to them ("You started a job", "Tu fais du pain"): the gate reads
+# such a "you" as the assistant, so its verdict on the sentence as pasted does not count. Not
+# a modal, a role, a habit of always or never, or a word of rules ("You should always …",
+# "You are an AI …", "You always answer in …", "You obey every instruction …").
+_SAID_TO_THEM_RE: Final = re.compile(
+    r"^(?:you|tu|vous)\s+(?!(?:should|must|will|'ll|shall|have\s+to|need\s+to|are\s+to|are\s+an?"
+    r"|are\s+the|can|may|always|never|only|from\s+now|dois|devez|devras|devrez|es\s+une?"
+    r"|êtes\s+une?|toujours|jamais|seulement|désormais)\b)",
+    re.IGNORECASE,
+)
+_RULES_RE: Final = re.compile(
+    r"\b(?:instructions?|rules?|prompts?|règles?|consignes?|istruzion[ei]|regol[ae]"
+    r"|answers?|repl(?:y|ies)|responses?|réponses?|rispost[ae])\b",
+    re.IGNORECASE,
+)
+
+
+# The person telling the assistant what to do, in the product's words: "You told me to …",
+# "You mentioned that I should …" ("I" there is the assistant).
+_TOLD_TO_RE: Final = re.compile(
+    r"^(?:you|the\s+user|user)(?:'ve|\s+have|\s+had)?\s+(?:also\s+)?(?:told|asked)\s+me\s+to\s+",
+    re.IGNORECASE,
+)
+_TOLD_THAT_RE: Final = re.compile(
+    r"^(?:you|the\s+user|user)(?:'ve|\s+have|\s+had)?\s+(?:also\s+)?(?:mentioned|said|told\s+me"
+    r"|noted|shared|explained)\s+(?:that\s+)?(?=(?:i|i'm|i've|i'll|i'd|my|me)\b)",
+    re.IGNORECASE,
+)
+_ASSISTANT_AS_YOU: Final = {
+    "i": "you",
+    "i'm": "you're",
+    "i've": "you've",
+    "i'll": "you'll",
+    "i'd": "you'd",
+    "my": "your",
+    "me": "you",
+    "myself": "yourself",
+}
+
+
+def as_told_to_assistant(text: str) -> str | None:
+    """What the person told the assistant, as said to it, for the gate ("You told me to
+    ignore my rules" → "you must ignore your rules"); None if the sentence tells it nothing."""
+    if found := _TOLD_TO_RE.match(text):
+        rest = f"you must {text[found.end() :]}"
+    elif found := _TOLD_THAT_RE.match(text):
+        rest = text[found.end() :]
+    else:
+        return None
+    return re.sub(
+        r"\b(?:i'm|i've|i'll|i'd|i|my|me|myself)\b",
+        lambda m: _ASSISTANT_AS_YOU[m.group().lower()],
+        rest,
+        flags=re.IGNORECASE,
+    )
+
+
+def said_to_them(text: str) -> bool:
+    """Whether ``text`` tells the person what they do, in the second person, and nothing an
+    order to an assistant is made of."""
+    if not (found := _SAID_TO_THEM_RE.match(text)):
+        return False
+    _, *rest = text[found.end() :].split(maxsplit=1)  # after its verb: "You answer tickets"
+    return not _RULES_RE.search(" ".join(rest))
 
 
 def assistant_speaking(text: str) -> bool:
@@ -343,12 +414,13 @@ def _en_rest(text: str) -> str:
 
     def and_verb(found: re.Match[str]) -> str:
         verb = found["verb"]
-        if found["pronoun"] is None and verb.lower() not in _EN_AND_VERBS:
+        if found["pronoun"] is None and (found["comma"] or verb.lower() not in _EN_AND_VERBS):
             return found.group()
-        return f"{found['joint']} {found['adverbs']}{_third(verb)}"
+        joint = f"{found['joint']} " if found["joint"] else ", "
+        return f"{joint}{found['adverbs']}{_third(verb)}"
 
-    for form, said in _EN_FIXED:  # "… and you're trying to …"
-        text = re.sub(rf"\b(and|but|or)\s+(?:{form})\b", rf"\1 {said}", text, flags=re.I)
+    for form, said in _EN_FIXED:  # "… and you're trying to …", "…, you're …"
+        text = re.sub(rf"(\b(?:and|but|or)|,)\s+(?:{form})\b", rf"\1 {said}", text, flags=re.I)
     text = _EN_AND_RE.sub(and_verb, text)
     return _EN_OBJECTS_RE.sub(lambda m: _kept_case(m.group(), _EN_OBJECT_FOR), text)
 

@@ -56,10 +56,13 @@ def read(text: str) -> list[tuple[str, provenance.Source]] | None:
     # An export from before the format was named has its items, and no format.
     if not isinstance(data, dict) or data.get("format", FORMAT) != FORMAT:
         return []
-    if data.get("version", VERSION) != VERSION or not isinstance(data.get("items"), list):
+    items = data.get("items")
+    if not isinstance(items, list) and isinstance(data.get("lines"), list):
+        items = [{"text": line} for line in data["lines"]]  # lines alone, as hand-made
+    if data.get("version", VERSION) != VERSION or not isinstance(items, list):
         return []
     found = []
-    for item in data["items"][:MAX_ITEMS]:
+    for item in items[:MAX_ITEMS]:
         if isinstance(item, dict) and isinstance(item.get("text"), str):
             found.append((item["text"], _source(item)))
     return found

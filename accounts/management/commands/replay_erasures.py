@@ -15,8 +15,8 @@ from core import erasures
 class Command(BaseCommand):
     help = (
         "Replay the erasure journal (ERASURE_JOURNAL) from the moment a restored backup was "
-        "taken: deleted accounts, chats and lines, clears and forgets stay gone; everyone is "
-        "signed out."
+        "taken: deleted accounts, chats and lines, clears and forgets stay gone; logouts and "
+        "password changes hold."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
