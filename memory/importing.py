@@ -12,16 +12,19 @@ never echoed, logged or stored.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time
+from typing import Final
 
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 from memory import tombstones
+from memory.filters import secrets
 from memory.filters.gate import MAX_CHARS, refusal_reason
 from memory.models import Memory, MemoryEvent, Outcome
 from memory.rules import budget, imports, persons, provenance
@@ -206,21 +209,29 @@ def _refusal(line: str, candidate: imports.Candidate, read: dict[str, str | None
 # A seed phrase as a wallet shows it: a word or a few a line, 12 or 24 in all. Each line alone
 # passes the gate, so runs of such lines are read together.
 SEED_WORDS = 12
-SHORT_WORDS = 4
+MAX_SEED_WORDS = 24
+SHORT_WORDS = 6
+_WORDS_ONLY_RE: Final = re.compile(r"[^\W\d_]+(?:[\s,;]+[^\W\d_]+)*[.,;]?")
+_WORD_RE: Final = re.compile(r"[^\W\d_]+")
 
 
 def _secret_runs(candidates: list[imports.Candidate]) -> set[int]:
     """Positions of lines that, read together with their neighbours, are a secret."""
     runs: list[list[int]] = [[]]
     for at, candidate in enumerate(candidates):
-        words = candidate.text.split()
-        if len(words) <= SHORT_WORDS and all(word.isalpha() for word in words):
+        words = _WORD_RE.findall(candidate.text)
+        if (
+            _WORDS_ONLY_RE.fullmatch(candidate.text)
+            and len(words) <= SHORT_WORDS
+            and all(secrets.is_seed_word(word) for word in words)
+        ):
             runs[-1].append(at)
         elif runs[-1]:
             runs.append([])
     found: set[int] = set()
     for run in runs:
-        texts = [candidates[at].text for at in run]
+        # Words alone, in any case, as a wallet lists them ("Abandon, ability, able").
+        texts = [" ".join(_WORD_RE.findall(candidates[at].text)).lower() for at in run]
         if sum(len(text.split()) for text in texts) >= SEED_WORDS:
             found.update(run[at] for at in _secret_lines(texts))
     return found
@@ -228,7 +239,8 @@ def _secret_runs(candidates: list[imports.Candidate]) -> set[int]:
 
 def _secret_lines(texts: list[str]) -> set[int]:
     """The fewest consecutive lines that are a secret together, each time one is: a short
-    fact beside a seed phrase is not taken with it."""
+    fact beside a seed phrase is not taken with it. A window holds at most a seed phrase's
+    longest (24 words), so a long list of short facts costs a few reads a line."""
     found: set[int] = set()
 
     def secret(first: int, end: int) -> bool:
@@ -236,16 +248,20 @@ def _secret_lines(texts: list[str]) -> set[int]:
 
     start = 0
     while start < len(texts):
-        if not secret(start, len(texts)):
+        end, words, hit = start, 0, None
+        while end < len(texts) and words < MAX_SEED_WORDS:
+            words += len(texts[end].split())
+            end += 1
+            if words >= SEED_WORDS and secret(start, end):
+                hit = end
+                break
+        if hit is None:
             start += 1
             continue
-        end = start + 1
-        while not secret(start, end):
-            end += 1
-        while start + 1 < end and secret(start + 1, end):
+        while start + 1 < hit and secret(start + 1, hit):
             start += 1
-        found.update(range(start, end))
-        start = end
+        found.update(range(start, hit))
+        start = hit
     return found
 
 

@@ -81,9 +81,9 @@ def _is_latin(char: str) -> bool:
     return unicodedata.name(char, "").startswith("LATIN ")
 
 
-# Separators no number is written with but a disguised one ("536_22_8714", "4111*1111"): read as
-# dashes, which every number check knows.
-_ODD_DIGIT_SEPARATOR_RE: Final = re.compile(r"(?<=\d)[_*~|]+(?=\d)")
+# Separators no number is written with but a disguised one ("536_22_8714", "4111*1111",
+# "4111+1111"): read as dashes, which every number check knows.
+_ODD_DIGIT_SEPARATOR_RE: Final = re.compile(r"(?<=\d)[_*~|+]+(?=\d)")
 
 
 def for_checks(line: str) -> str:

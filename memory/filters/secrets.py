@@ -279,6 +279,11 @@ def _bip39_words() -> frozenset[str]:
     return frozenset(Mnemonic("english").wordlist)
 
 
+def is_seed_word(word: str) -> bool:
+    """Whether ``word`` may be one of a seed phrase's (a paste lays one over lines)."""
+    return word.lower() in _bip39_words()
+
+
 def _has_seed_phrase(folded: str) -> bool:
     # Numbers and punctuation between words ("1. abandon 2. ability") do not break a run.
     words = _bip39_words()

@@ -17,6 +17,7 @@ from memory.filters.gate import refusal_reason
         "My card number is 4111.1111.1111.1111",
         "visa 4111/1111/1111/1111 exp 12/29",
         "Carta di credito 4111_1111_1111_1111",
+        "Pays with 4111+1111+1111+1111",
         "Carte bancaire 5555 5555-5555.4444",
         "Tarjeta 378282246310005",
         "Kreditkarte 4012-8888-8888-1881, gültig bis 03/27",

@@ -374,3 +374,16 @@ def test_what_the_person_does_said_to_them_in_english_is_imported_not_refused(ap
 )
 def test_a_fact_after_the_assistants_intro_on_its_own_line_is_kept(api, account, paste, lines):
     assert preview(api, paste).json()["added"] == lines
+
+
+@pytest.mark.parametrize("separator", [" ", ", "])
+@pytest.mark.parametrize("per_line", [4, 6])
+def test_a_seed_phrase_in_longer_or_comma_separated_lines_is_refused(
+    api, account, per_line, separator
+):
+    words = [word.capitalize() for word in SEED_PHRASE.split()]
+    rows = [separator.join(words[i : i + per_line]) for i in range(0, len(words), per_line)]
+    paste = "- Likes figs\n" + "\n".join(f"- {row}" for row in rows)
+    body = preview(api, paste).json()
+    assert body["added"] == ["Likes figs"]
+    assert body["refused"] == {"secret": len(rows)}
