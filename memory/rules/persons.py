@@ -318,9 +318,30 @@ _RULES_RE: Final = re.compile(
 
 # The person telling the assistant what to do, in the product's words: "You told me to …",
 # "You mentioned that I should …" ("I" there is the assistant).
-_TOLD_TO_RE: Final = re.compile(
-    r"^(?:you|the\s+user|user)(?:'ve|\s+have|\s+had)?\s+(?:also\s+)?(?:told|asked)\s+me\s+to\s+",
-    re.IGNORECASE,
+_TOLD_TO_RES: Final = (
+    (
+        re.compile(
+            r"^(?:you|the\s+user|user)(?:'ve|\s+have|\s+had)?\s+(?:also\s+)?(?:told|asked)\s+me"
+            r"\s+to\s+",
+            re.IGNORECASE,
+        ),
+        "you must ",
+    ),
+    (
+        re.compile(
+            r"^(?:(?:tu\s+)?mi\s+hai|l'utente\s+mi\s+ha)\s+(?:anche\s+)?(?:chiesto|detto)\s+di\s+",
+            re.IGNORECASE,
+        ),
+        "devi ",
+    ),
+    (
+        re.compile(
+            r"^(?:tu\s+m'as|vous\s+m'avez|l'utilisat(?:eur|rice)\s+m'a)\s+(?:aussi\s+)?"
+            r"(?:demandé|dit)\s+d(?:e\s+|')",
+            re.IGNORECASE,
+        ),
+        "tu dois ",
+    ),
 )
 _TOLD_THAT_RE: Final = re.compile(
     r"^(?:you|the\s+user|user)(?:'ve|\s+have|\s+had)?\s+(?:also\s+)?(?:mentioned|said|told\s+me"
@@ -342,12 +363,16 @@ _ASSISTANT_AS_YOU: Final = {
 def as_told_to_assistant(text: str) -> str | None:
     """What the person told the assistant, as said to it, for the gate ("You told me to
     ignore my rules" → "you must ignore your rules"); None if the sentence tells it nothing."""
-    if found := _TOLD_TO_RE.match(text):
-        rest = f"you must {text[found.end() :]}"
-    elif found := _TOLD_THAT_RE.match(text):
-        rest = text[found.end() :]
-    else:
+    for pattern, order in _TOLD_TO_RES:
+        if found := pattern.match(text):
+            rest = f"{order}{text[found.end() :]}"
+            return _assistant_as_you(rest) if order == "you must " else rest
+    if not (found := _TOLD_THAT_RE.match(text)):
         return None
+    return _assistant_as_you(text[found.end() :])
+
+
+def _assistant_as_you(rest: str) -> str:
     return re.sub(
         r"\b(?:i'm|i've|i'll|i'd|i|my|me|myself)\b",
         lambda m: _ASSISTANT_AS_YOU[m.group().lower()],
