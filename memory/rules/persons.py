@@ -237,14 +237,14 @@ def language_of(text: str) -> str | None:
     return best if scores[best] and len(ties) == 1 else None
 
 
-# What a product says around a fact ("You mentioned that …", "Based on our chats, …"): the
-# fact is the rest.
 # The assistant saying it knows: "I remember that …", "Ricordo che …", "Je sais que …".
 _KNOWS: Final = (
     r"(?:i\s+(?:also\s+)?(?:know|remember|recall|understand)\s+(?:that\s+|(?=you\b))"
     r"|(?:mi\s+)?ricordo\s+che\s+|so\s+che\s+|je\s+sais\s+qu(?:e\s+|')"
     r"|je\s+me\s+souviens\s+qu(?:e\s+|')|j'ai\s+retenu\s+qu(?:e\s+|'))"
 )
+# What a product says around a fact ("You mentioned that …", "Based on our chats, …"): the
+# fact is the rest.
 _FRAME_RE: Final = re.compile(
     rf"^(?:{_KNOWS}|"
     r"(?:(?:you|i|the\s+user|user)(?:'ve|\s+have)?\s+(?:also\s+)?(?:mentioned|said|told\s+me"
@@ -264,8 +264,10 @@ _LEAD_IN_RE: Final = re.compile(
 # recall …"): lower-case words only, so "In 2020, you …" and "In Paris, you …" keep theirs.
 # One word alone is a connective ("Also", "Inoltre"), never a name ("Sarah, you said …").
 _ASIDE_RE: Final = re.compile(
-    r"^(?!(?i:you|you're|you've|your|i|i'm|i've|my|tu|vous|je|io)\b|(?i:j'|t'))(?:[A-Za-zÀ-ÿ][a-zà-ÿ']*(?:\s+[a-zà-ÿ']+){1,5}|(?i:also|besides|plus|otherwise|moreover"
-    r"|furthermore|inoltre|poi|infine|anche|aussi|enfin|ensuite|sinon|[a-zà-ÿ]+(?:ly|mente|ment))),\s+"
+    r"^(?!(?i:you|you're|you've|your|i|i'm|i've|my|tu|vous|je|io)\b|(?i:j'|t'))"  # not a fact
+    r"(?:[A-Za-zÀ-ÿ][a-zà-ÿ']*(?:\s+[a-zà-ÿ']+){1,5}"
+    r"|(?i:also|besides|plus|otherwise|moreover|furthermore|inoltre|poi|infine|anche|aussi|enfin"
+    r"|ensuite|sinon|[a-zà-ÿ]+(?:ly|mente|ment))),\s+"
     r"(?=(?i:you|you're|you've|i|i'm|i've|tu|vous|je)\b|(?i:j'|t'))"
 )
 
@@ -383,11 +385,12 @@ def _assistant_as_you(rest: str) -> str:
 
 def said_to_them(text: str) -> bool:
     """Whether ``text`` tells the person what they do, in the second person, and nothing an
-    order to an assistant is made of."""
-    if not (found := _SAID_TO_THEM_RE.match(text)):
+    order to an assistant is made of; under a label or heading too ("Work: You use a Mac")."""
+    label, _, said = text.rpartition(": ")
+    if not (found := _SAID_TO_THEM_RE.match(said)):
         return False
-    _, *rest = text[found.end() :].split(maxsplit=1)  # after its verb: "You answer tickets"
-    return not _RULES_RE.search(" ".join(rest))
+    _, *rest = said[found.end() :].split(maxsplit=1)  # after its verb: "You answer tickets"
+    return not _RULES_RE.search(" ".join([label, *rest]))
 
 
 def assistant_speaking(text: str) -> bool:

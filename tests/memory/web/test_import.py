@@ -358,6 +358,10 @@ def test_what_the_person_does_said_to_them_in_english_is_imported_not_refused(ap
         "Quit smoking last year",
     ]
     assert body["refused"] == {}
+    under_a_heading = preview(api, "## Work\n- You use a Mac\n- **Job:** You answer tickets")
+    assert under_a_heading.json()["added"] == ["Uses a Mac", "Answers tickets"]
+    # A label of rules makes it an order again.
+    assert preview(api, "- Rules: you answer in French").json()["refused"] == {"instruction": 1}
 
 
 @pytest.mark.parametrize(
