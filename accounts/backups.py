@@ -18,10 +18,12 @@ import os
 import re
 import sqlite3
 from collections import Counter
+from collections.abc import Callable
 from contextlib import closing
 from datetime import date, datetime, timedelta
+from functools import partial
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from django.conf import settings
 from django.contrib.sessions.models import Session
@@ -40,6 +42,7 @@ from core.errors import Invalid
 from memory import facade
 
 log = logging.getLogger(__name__)
+_T = TypeVar("_T")
 
 MARK = "whizi_snapshot"  # the table a snapshot says when it was taken in
 
@@ -180,43 +183,37 @@ def prune_journal() -> int:
 
 def replay(since: datetime) -> Counter[str]:
     """Apply again every erasure and every end of access journaled after ``since`` (each is
-    idempotent), then expire what has expired since (tokens, sessions, idle guests, temporary
-    chats). Counted by kind; an entry that fails is logged by kind and line, and the rest go
-    on."""
+    idempotent), then what has expired since by the clock. Counted by kind; one that fails is
+    logged by kind and position and counted as ``failed``, and the rest go on."""
     entries = erasures.since(since)  # whole, before anything is acted on
     lifted = _lifted_later(entries)
-    ended = {
-        entry["session"]
-        for entry in entries
-        if entry.get("kind") == erasures.SESSION and isinstance(entry.get("session"), str)
-    }
     done: Counter[str] = Counter()
     with erasures.replaying():  # journaled already
         for number, entry in enumerate(entries):
-            try:
-                acted = _replay(entry, lifted.get(number, frozenset()))
-            except Exception as error:  # noqa: BLE001 - one odd entry must not stop the others
-                # No traceback: a database error may quote the row it failed on.
-                log.error(
-                    "backups.replay_failed kind=%s entry=%s error=%s",
-                    _kind(entry),
-                    number,
-                    type(error).__name__,
-                )
-                done["failed"] += 1
-                continue
-            if acted:
-                done[_kind(entry)] += 1
-        for kind, step in ((erasures.SESSION, _end_sessions), ("expired", _expire)):
-            try:
-                done[kind] += step(ended)
-            except Exception as error:  # noqa: BLE001 - the erasures above stand
-                log.error("backups.replay_failed step=%s error=%s", kind, type(error).__name__)
-                done["failed"] += 1
-    return +done
+            kind = str(entry.get("kind"))[:20]
+            step = partial(_replay, entry, lifted.get(number, frozenset()))
+            if _guarded(done, kind, number, step):
+                done[kind] += 1
+        if ended := _guarded(done, erasures.SESSION, len(entries), partial(_end_sessions, entries)):
+            done[erasures.SESSION] += ended
+        _guarded(done, "expired", len(entries), _expire)
+    return done
 
 
-def _expire(_: object = None) -> int:
+def _guarded(done: Counter[str], kind: str, number: int, step: Callable[[], _T]) -> _T | None:
+    """``step()``, or None when it fails: logged by kind and position, with no traceback (a
+    database error may quote the row), and counted as ``failed``."""
+    try:
+        return step()
+    except Exception as error:  # noqa: BLE001 - one odd entry must not stop the others
+        log.error(
+            "backups.replay_failed kind=%s entry=%s error=%s", kind, number, type(error).__name__
+        )
+        done["failed"] += 1
+        return None
+
+
+def _expire() -> None:
     """What expired since by the clock: tokens, sessions, temporary chats. Guests count as
     seen now, as the backup cannot tell who came back after it (else the idle ones go)."""
     now = timezone.now()
@@ -224,23 +221,26 @@ def _expire(_: object = None) -> int:
     Session.objects.filter(expire_date__lt=now).delete()
     User.objects.filter(is_guest=True, last_seen_at__lt=now).update(last_seen_at=now)
     chats.delete_expired_temporary_chats()
-    return 0
 
 
-def _kind(entry: dict[str, Any]) -> str:
-    return str(entry.get("kind"))[:20]
+# Kinds that name a person (``owner``) and act on them alone.
+_PERSONAL: Final = (
+    erasures.ACCOUNT,
+    erasures.CLEAR,
+    erasures.LINES,
+    erasures.UNBURY,
+    erasures.TOKENS,
+    erasures.PASSWORD,
+)
 
 
 def _replay(entry: dict[str, Any], lifted: frozenset[str]) -> bool:
     """One entry again; whether this database still held what it names."""
     kind = entry.get("kind")
-    at = erasures.unkey([0, entry.get("at")])
-    if at is None:
-        return False
-    moment = at[1]
+    moment = datetime.fromisoformat(entry["at"])  # read by ``erasures.since``
     if kind in _PERSONAL:
         user = _person(entry, "owner", moment)
-        return user is not None and _PERSONAL[kind](entry, user, moment, lifted)
+        return user is not None and _replay_personal(kind, entry, user, moment, lifted)
     if kind == erasures.MERGE:
         # The guest went into the account: merged again, so the account's later erasures reach
         # what it brought; with no account to go into, it goes.
@@ -269,53 +269,29 @@ def _replay(entry: dict[str, Any], lifted: frozenset[str]) -> bool:
     return False
 
 
-def _delete(entry: dict[str, Any], user: User, moment: datetime, lifted: frozenset[str]) -> bool:
-    services.delete_account(user=user)
-    return True
-
-
-def _clear(entry: dict[str, Any], user: User, moment: datetime, lifted: frozenset[str]) -> bool:
-    facade.clear_memory(owner_id=user.pk)
-    return True
-
-
-def _erase(entry: dict[str, Any], user: User, moment: datetime, lifted: frozenset[str]) -> bool:
-    """Lines deleted or forgotten, less those the person asked to remember again later."""
-    wanted = [d for d in _digests(entry) if d not in lifted]
-    facade.erase_lines(owner_id=user.pk, digests=wanted)
-    return bool(wanted)
-
-
-def _lift(entry: dict[str, Any], user: User, moment: datetime, lifted: frozenset[str]) -> bool:
-    facade.unbury_lines(owner_id=user.pk, digests=_digests(entry))
-    return True
-
-
-def _end_tokens(
-    entry: dict[str, Any], user: User, moment: datetime, lifted: frozenset[str]
+def _replay_personal(
+    kind: str, entry: dict[str, Any], user: User, moment: datetime, lifted: frozenset[str]
 ) -> bool:
-    return AuthToken.objects.filter(user=user, created__lt=moment).delete()[0] > 0
-
-
-def _end_password(
-    entry: dict[str, Any], user: User, moment: datetime, lifted: frozenset[str]
-) -> bool:
-    """The password changed after the backup: the one it holds may be the leaked one, so none
-    works until the person resets it (every session of theirs ends with it)."""
-    user.set_unusable_password()
-    user.save(update_fields=["password"])
-    AuthToken.objects.filter(user=user, created__lt=moment).delete()
+    if kind == erasures.ACCOUNT:
+        services.delete_account(user=user)
+    elif kind == erasures.CLEAR:
+        facade.clear_memory(owner_id=user.pk)
+    elif kind == erasures.LINES:
+        # Less the lines the person asked to remember again later.
+        wanted = [d for d in _digests(entry) if d not in lifted]
+        facade.erase_lines(owner_id=user.pk, digests=wanted)
+        return bool(wanted)
+    elif kind == erasures.UNBURY:
+        facade.unbury_lines(owner_id=user.pk, digests=_digests(entry))
+    else:
+        if kind == erasures.PASSWORD:
+            # The one the backup holds may be the leaked one: none works until a reset (every
+            # session of theirs ends with it).
+            user.set_unusable_password()
+            user.save(update_fields=["password"])
+        ended = AuthToken.objects.filter(user=user, created__lt=moment).delete()[0]
+        return kind == erasures.PASSWORD or ended > 0
     return True
-
-
-_PERSONAL: Final = {
-    erasures.ACCOUNT: _delete,
-    erasures.CLEAR: _clear,
-    erasures.LINES: _erase,
-    erasures.UNBURY: _lift,
-    erasures.TOKENS: _end_tokens,
-    erasures.PASSWORD: _end_password,
-}
 
 
 def _lifted_later(entries: list[dict[str, Any]]) -> dict[int, frozenset[str]]:
@@ -368,8 +344,13 @@ def _rows(model: type[Project | Conversation], values: Any) -> list[Any]:
     ]
 
 
-def _end_sessions(ended: set[str]) -> int:
+def _end_sessions(entries: list[dict[str, Any]]) -> int:
     """Web sessions logged out after the backup (journaled as a hash of their key)."""
+    ended = {
+        entry["session"]
+        for entry in entries
+        if entry.get("kind") == erasures.SESSION and isinstance(entry.get("session"), str)
+    }
     if not ended:
         return 0
     keys = [

@@ -1,4 +1,5 @@
-"""API tokens (knox's ``AuthToken``): one per device, stored as a SHA-512 digest, expiring."""
+"""API tokens (knox's ``AuthToken``): one per device, stored as a SHA-512 digest, expiring.
+Their ends, and web logouts, go to the erasure journal, so no restored backup revives them."""
 
 from __future__ import annotations
 
@@ -27,7 +28,6 @@ def token_answer(user: User) -> dict[str, object]:
 def end_token(token: AuthToken) -> None:
     """End one device's token (a logout); already gone is fine."""
     AuthToken.objects.filter(digest=token.digest).delete()
-    # Kept apart from the database, so no backup restored later lets it in again.
     erasures.record(erasures.TOKEN, digest=token.digest)
 
 

@@ -1,12 +1,12 @@
 """The erasure journal: what people deleted, kept apart from the database so that restoring a
 backup never brings it back (issue 30, point 4).
 
-Each account deletion, memory clear, deleted line, forget, guest merge, deleted chat and
-withdrawn message appends one line of JSON to ``ERASURE_JOURNAL``: when, what, the rows it
-names, and for lines their tombstone digests (keyed hashes, ``memory.tombstones``). Never a word
-of what was said. It is written after the deletion commits, so a rolled-back one leaves nothing,
-and it lives outside the database and its backups: a restore replays every entry made after its
-snapshot (``manage.py replay_erasures``).
+Each account deletion, memory clear, deleted line, forget, guest merge, deleted chat,
+withdrawn message, logout and password change appends one line of JSON to
+``ERASURE_JOURNAL``: when, what, the rows it names, and hashes (for lines, their tombstone
+digests). Never a word of what was said. It is written after the deletion commits, so a
+rolled-back one leaves nothing, and it lives outside the database and its backups: a restore
+replays every entry made after its snapshot (``manage.py replay_erasures``).
 
 A row is named by its id and the moment it was made (``key``): a restore brings the id
 sequences back too, so after one an id alone may name somebody else.

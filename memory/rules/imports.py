@@ -297,7 +297,7 @@ def _unmarked(item: str) -> tuple[str, date | None]:
     return item, dated
 
 
-def _other_date(item: str) -> tuple[date | None, str] | None:
+def _other_date(item: str) -> tuple[date, str] | None:
     """A day written another way at the item's start, and the rest; None if there is none."""
     for pattern in _OTHER_DATE_RES:
         if not (found := pattern.match(item)):
